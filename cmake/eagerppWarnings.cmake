@@ -1,0 +1,7 @@
+# eagerpp - warnings for eagerpp's own tests, examples and benchmarks (never for consumers)
+function(eagerpp_warnings target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>)
+  if(EAGERPP_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+  endif()
+endfunction()

@@ -1,0 +1,71 @@
+// eagerpp - conversion between native tensors and ep::Tensor: astensor, astensors, astensor_
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <tuple>        // std::tuple
+#include <type_traits>  // std::remove_cvref_t
+#include <utility>      // std::forward, std::pair
+
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+/// Maps a native tensor type to its backend. Disabled for unknown types; each backend header
+/// specializes it for its natives with `using backend = ...;` and
+/// `static typename backend::raw_type convert(Native&&)` (or `const Native&`).
+template <class Native>
+struct native_traits;
+
+/// A type that some included backend wraps.
+template <class N>
+concept native_tensor = requires { typename native_traits<std::remove_cvref_t<N>>::backend; };
+
+namespace detail {
+template <class T>
+inline constexpr bool is_tensor = false;
+template <class B>
+inline constexpr bool is_tensor<Tensor<B>> = true;
+}  // namespace detail
+
+/// Whether `T` is an `ep::Tensor` (EagerPy: `istensor`).
+template <class T>
+inline constexpr bool istensor = detail::is_tensor<std::remove_cvref_t<T>>;
+
+/// Wraps a native tensor in an `ep::Tensor` of its backend; an `ep::Tensor` comes back unchanged.
+/// Moving a native tensor in copies no data (EagerPy: `astensor`).
+template <class N>
+auto astensor(N&& x) {
+  using D = std::remove_cvref_t<N>;
+  if constexpr (istensor<D>) {
+    return D(std::forward<N>(x));
+  } else if constexpr (native_tensor<D>) {
+    using B = typename native_traits<D>::backend;
+    return Tensor<B>(native_traits<D>::convert(std::forward<N>(x)));
+  } else {
+    static_assert(detail::always_false<N>,
+                  "ep::astensor: no backend wraps this native type; include its backend header, e.g. <eagerpp/eigen.hpp>");
+  }
+}
+
+/// `astensor` of each argument, as a tuple (EagerPy: `astensors`).
+template <class... N>
+auto astensors(N&&... xs) {
+  return std::tuple{astensor(std::forward<N>(xs))...};
+}
+
+/// The tensor and a `restore` callable that turns a result back into the kind of the input:
+/// native in, native out; `ep::Tensor` in, `ep::Tensor` out (EagerPy: `astensor_`).
+template <class N>
+auto astensor_(N&& x) {
+  constexpr bool was_tensor = istensor<N>;
+  auto restore = [](const auto& y) {
+    if constexpr (was_tensor) {
+      return y;
+    } else {
+      return y.raw();
+    }
+  };
+  return std::pair{astensor(std::forward<N>(x)), restore};
+}
+
+}  // namespace ep

@@ -1,0 +1,154 @@
+// eagerpp - the tape: a thread-local stack of linear op records, active only inside value_and_grad
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <any>            // std::any
+#include <atomic>         // std::atomic
+#include <cstdint>        // std::uint64_t
+#include <functional>     // std::function
+#include <tuple>          // std::tuple, std::apply
+#include <type_traits>    // std::is_floating_point_v
+#include <unordered_map>  // std::unordered_map
+#include <unordered_set>  // std::unordered_set
+#include <utility>        // std::move
+#include <vector>         // std::vector
+
+namespace ep::detail {
+
+/// Identifies a tensor recorded on a tape; 0 means "on no tape".
+using node_id = std::uint64_t;
+
+inline node_id new_node_id() noexcept {
+  static std::atomic<node_id> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+/// Gradients by node, type-erased because one function may mix dtypes (astype) on its way.
+using grad_map = std::unordered_map<node_id, std::any>;
+
+/// One `value_and_grad` call's record: the nodes that depend on its input, and one backward step
+/// per op, in execution order (a linear tape needs no graph sort: walk it backwards).
+struct tape {
+  std::unordered_set<node_id> watched;
+  std::vector<std::function<void(grad_map&)>> steps;
+};
+
+/// The active tapes of this thread, innermost last. Empty outside `value_and_grad`, so recording
+/// costs one thread-local load and a branch.
+inline std::vector<tape*>& active_tapes() noexcept {
+  thread_local std::vector<tape*> tapes;
+  return tapes;
+}
+
+/// Makes `t` the innermost active tape for its lifetime (RAII; also when `f` throws).
+class tape_scope {
+ public:
+  explicit tape_scope(tape& t) { active_tapes().push_back(&t); }
+  ~tape_scope() { release(); }
+  tape_scope(const tape_scope&) = delete;
+  tape_scope& operator=(const tape_scope&) = delete;
+  void release() noexcept {
+    if (!released_) active_tapes().pop_back();
+    released_ = true;
+  }
+
+ private:
+  bool released_ = false;
+};
+
+/// Suspends every active tape for its lifetime: ops run inside are recorded nowhere
+/// (custom_gradient's forward pass, stop_gradient).
+class no_record_scope {
+ public:
+  no_record_scope() { saved_.swap(active_tapes()); }
+  ~no_record_scope() { saved_.swap(active_tapes()); }
+  no_record_scope(const no_record_scope&) = delete;
+  no_record_scope& operator=(const no_record_scope&) = delete;
+
+ private:
+  std::vector<tape*> saved_;
+};
+
+/// Adds `g` to the gradient of node `id`.
+template <class Tensor>
+void accumulate(grad_map& grads, node_id id, Tensor g) {
+  if (id == 0) return;
+  auto [it, inserted] = grads.try_emplace(id);
+  if (inserted) {
+    it->second = std::move(g);
+  } else {
+    it->second = std::any_cast<const Tensor&>(it->second) + g;
+  }
+}
+
+template <class Out, class Vjp, class... In>
+void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
+  for (tape* t : active_tapes()) {
+    if (!((in.node() != 0 && t->watched.contains(in.node())) || ...)) continue;
+    if (out.node() == 0) out.set_node(new_node_id());
+    t->watched.insert(out.node());
+    t->steps.emplace_back([out, vjp, in...](grad_map& grads) {
+      auto it = grads.find(out.node());
+      if (it == grads.end()) return;
+      const Out g = std::any_cast<const Out&>(it->second);
+      auto input_grads = vjp(g, out, in...);
+      if constexpr (sizeof...(In) == 1) {
+        (accumulate(grads, in.node(), std::move(input_grads)), ...);
+      } else {
+        std::apply([&](auto&... gs) { (accumulate(grads, in.node(), std::move(gs)), ...); }, input_grads);
+      }
+    });
+  }
+}
+
+/// Wraps a backend result as the output of an op and, when a tape is active and some input is
+/// recorded on it, records the op's vector-Jacobian product `vjp(g, out, in...)`, which returns the
+/// gradient of each input (a tuple for several inputs), written with facade ops so that it runs on
+/// every backend and can itself be differentiated. Only floating outputs are ever recorded.
+template <class Out, class Raw, class Vjp, class... In>
+Out make_result(Raw&& raw, const Vjp& vjp, const In&... in) {
+  Out out(std::forward<Raw>(raw));
+  if constexpr (std::is_floating_point_v<typename Out::value_type>) {
+    if (!active_tapes().empty()) [[unlikely]]
+      record_on_tapes(out, vjp, in...);
+  }
+  return out;
+}
+
+/// The result of an op with no gradient (integer and bool outputs, creation).
+template <class Out, class Raw>
+Out make_constant(Raw&& raw) {
+  return Out(std::forward<Raw>(raw));
+}
+
+}  // namespace ep::detail
+
+namespace ep::detail {
+
+/// `make_result` for ops over a list of tensors (concatenate): `vjp(g, out, ins)` returns one
+/// gradient per input, as a std::vector.
+template <class Out, class Raw, class Vjp>
+Out make_result_n(Raw&& raw, const Vjp& vjp, const std::vector<Out>& ins) {
+  Out out(std::forward<Raw>(raw));
+  if constexpr (std::is_floating_point_v<typename Out::value_type>) {
+    if (active_tapes().empty()) [[likely]]
+      return out;
+    for (tape* t : active_tapes()) {
+      bool depends = false;
+      for (const Out& in : ins) depends = depends || (in.node() != 0 && t->watched.contains(in.node()));
+      if (!depends) continue;
+      if (out.node() == 0) out.set_node(new_node_id());
+      t->watched.insert(out.node());
+      t->steps.emplace_back([out, vjp, ins](grad_map& grads) {
+        auto it = grads.find(out.node());
+        if (it == grads.end()) return;
+        const Out g = std::any_cast<const Out&>(it->second);
+        std::vector<Out> input_grads = vjp(g, out, ins);
+        for (std::size_t i = 0; i < ins.size(); ++i) accumulate(grads, ins[i].node(), std::move(input_grads[i]));
+      });
+    }
+  }
+  return out;
+}
+
+}  // namespace ep::detail

@@ -1,0 +1,77 @@
+// eagerpp - ep::Axes (an axis, several axes, or all of them) and axis validation
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>         // std::sort, std::adjacent_find
+#include <initializer_list>  // std::initializer_list
+#include <string_view>       // std::string_view
+#include <vector>            // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/error.hpp"
+#include "eagerpp/shape.hpp"
+
+namespace ep {
+
+/// The `axis` argument of reductions and of squeeze and flip: all axes (the default, NumPy's
+/// `axis=None`), one axis (`x.sum(1)`) or several (`x.sum({0, 2})`). Negative axes count from the end.
+class Axes {
+ public:
+  /// All axes.
+  Axes() = default;
+  Axes(int axis) : all_(false), axes_{axis} {}  // NOLINT(google-explicit-constructor): x.sum(1)
+  Axes(std::initializer_list<int> axes) : all_(false), axes_(axes) {}
+  Axes(std::vector<int> axes) : all_(false), axes_(std::move(axes)) {}  // NOLINT(google-explicit-constructor)
+
+  [[nodiscard]] bool all() const noexcept { return all_; }
+  [[nodiscard]] const std::vector<int>& list() const noexcept { return axes_; }
+
+ private:
+  bool all_ = true;
+  std::vector<int> axes_;
+};
+
+namespace detail {
+
+/// `axis` as a non-negative axis of a rank-`ndim` tensor; throws ep::value_error naming `op`.
+inline int normalize_axis(std::string_view op, int axis, const Shape& shape) {
+  const int ndim = shape.size();
+  if (axis < -ndim || axis >= ndim)
+    throw value_error(fmt::format("{}: axis {} is out of range for a tensor of shape {}; expected {} <= axis < {}",
+                                  op, axis, shape.str(), -ndim, ndim));
+  return axis < 0 ? axis + ndim : axis;
+}
+
+/// The axes named by `axes`, non-negative, sorted and unique; throws on a repeated axis.
+inline std::vector<int> normalize_axes(std::string_view op, const Axes& axes, const Shape& shape) {
+  std::vector<int> out;
+  if (axes.all()) {
+    for (int i = 0; i < shape.size(); ++i) out.push_back(i);
+    return out;
+  }
+  for (int a : axes.list()) out.push_back(normalize_axis(op, a, shape));
+  std::sort(out.begin(), out.end());
+  if (std::adjacent_find(out.begin(), out.end()) != out.end())
+    throw value_error(fmt::format("{}: repeated axis in ({}) for a tensor of shape {}; expected each axis once", op,
+                                  fmt::join(axes.list(), ", "), shape.str()));
+  return out;
+}
+
+/// `shape` with the extents at the (sorted) `axes` set to 1 (keepdims) or removed.
+inline Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepdims) {
+  Shape out;
+  std::size_t k = 0;
+  for (int i = 0; i < shape.size(); ++i) {
+    if (k < axes.size() && axes[k] == i) {
+      ++k;
+      if (keepdims) out.push_back(1);
+    } else {
+      out.push_back(shape[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+}  // namespace ep

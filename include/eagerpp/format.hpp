@@ -1,0 +1,82 @@
+// eagerpp - printing: fmt::format("{}", t) and std::cout << t, NumPy-style with elision
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <ostream>  // std::ostream
+#include <string>   // std::string
+#include <vector>   // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/tensor.hpp"
+
+namespace ep::detail {
+
+/// Tensors with more elements than this print only the first and last 3 entries of each axis.
+inline constexpr std::int64_t print_threshold = 1000;
+inline constexpr std::int64_t print_edge = 3;
+
+template <class T>
+std::string format_element(T v) {
+  if constexpr (std::same_as<T, bool>) {
+    return v ? "True" : "False";
+  } else {
+    return fmt::format("{}", v);
+  }
+}
+
+template <class T>
+void format_values(std::string& out, const std::vector<T>& v, const Shape& s, const Shape& strides, int axis,
+                   std::int64_t offset, bool elide) {
+  if (axis == s.size()) {
+    out += format_element<T>(v[static_cast<std::size_t>(offset)]);
+    return;
+  }
+  out += '[';
+  const std::int64_t n = s[axis];
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (elide && n > 2 * print_edge && i == print_edge) {
+      out += "...";
+      i = n - print_edge - 1;
+      out += axis + 1 == s.size() ? ", " : fmt::format(",\n{:{}}", "", axis + 1);
+      continue;
+    }
+    format_values(out, v, s, strides, axis + 1, offset + i * strides[axis], elide);
+    if (i + 1 < n) {
+      out += axis + 1 == s.size() ? ", " : fmt::format(",{}{:{}}", std::string(static_cast<std::size_t>(s.size() - axis - 1), '\n'), "", axis + 1);
+    }
+  }
+  out += ']';
+}
+
+/// `Tensor<eigen, float32>(shape=(2, 2), [[0, 1],\n [2, 3]])`.
+template <class B>
+std::string format_tensor(const Tensor<B>& t) {
+  const Shape s = t.shape();
+  const auto v = t.to_vector();
+  std::string values;
+  if (s.numel() == 0) {
+    values = "[]";
+  } else {
+    format_values(values, v, s, strides_of(s), 0, 0, s.numel() > print_threshold);
+  }
+  return fmt::format("Tensor<{}, {}>(shape={}, {})", B::name, dtype_name<typename B::value_type>(), s.str(), values);
+}
+
+}  // namespace ep::detail
+
+template <class B>
+struct fmt::formatter<ep::Tensor<B>> : fmt::formatter<std::string_view> {
+  template <class Ctx>
+  auto format(const ep::Tensor<B>& t, Ctx& ctx) const {
+    return fmt::formatter<std::string_view>::format(ep::detail::format_tensor(t), ctx);
+  }
+};
+
+namespace ep {
+/// Prints `t` as `fmt::format("{}", t)` does.
+template <class B>
+std::ostream& operator<<(std::ostream& os, const Tensor<B>& t) {
+  return os << detail::format_tensor(t);
+}
+}  // namespace ep

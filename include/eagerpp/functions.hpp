@@ -1,0 +1,198 @@
+// eagerpp - free functions: ep::zeros<B>(shape), ep::from_vector, and ep::name(x, ...) for each method
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <memory>  // std::unique_ptr
+#include <vector>  // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+// --- creation from a backend tag ---------------------------------------------------------------
+
+/// A tensor of backend B with `shape` and the elements of `data` in C order (NumPy: `array(data).reshape(shape)`).
+template <backend B>
+Tensor<B> from_vector(const std::vector<typename B::value_type>& data, const Shape& shape) {
+  if (static_cast<std::int64_t>(data.size()) != shape.numel())
+    throw value_error(fmt::format("from_vector: got {} elements for shape {}; expected {}", data.size(), shape.str(),
+                                  shape.numel()));
+  for (auto d : shape)
+    if (d < 0) throw value_error(fmt::format("from_vector: negative extent in shape {}", shape.str()));
+  if constexpr (std::same_as<typename B::value_type, bool>) {  // std::vector<bool> has no data()
+    std::unique_ptr<bool[]> tmp(new bool[data.size() + 1]);
+    std::copy(data.begin(), data.end(), tmp.get());
+    return Tensor<B>(B::from_data(tmp.get(), shape));
+  } else {
+    return Tensor<B>(B::from_data(data.data(), shape));
+  }
+}
+
+/// A 1-D tensor of backend B (NumPy: `array(data)`).
+template <backend B>
+Tensor<B> from_vector(const std::vector<typename B::value_type>& data) {
+  return from_vector<B>(data, Shape{static_cast<std::int64_t>(data.size())});
+}
+
+/// `value` everywhere (NumPy: `full`).
+template <backend B>
+Tensor<B> full(const Shape& shape, typename B::value_type value) {
+  return Tensor<B>(B::full(Shape{}, value)).full(shape, value);
+}
+
+/// Zeros of backend B (NumPy: `zeros`).
+template <backend B>
+Tensor<B> zeros(const Shape& shape) {
+  return full<B>(shape, 0);
+}
+
+/// Ones of backend B (NumPy: `ones`).
+template <backend B>
+Tensor<B> ones(const Shape& shape) {
+  return full<B>(shape, 1);
+}
+
+/// NumPy's `arange(start, stop, step)` of backend B.
+template <backend B>
+Tensor<B> arange(double start, double stop, double step = 1) {
+  return Tensor<B>(B::full(Shape{}, 0)).arange(start, stop, step);
+}
+
+/// NumPy's `arange(stop)` of backend B.
+template <backend B>
+Tensor<B> arange(double stop) {
+  return arange<B>(0, stop, 1);
+}
+
+// --- EagerPy's forms: the first tensor supplies the backend -------------------------------------
+
+template <backend B>
+Tensor<B> zeros(const Tensor<B>& t, const Shape& shape) { return t.zeros(shape); }
+template <backend B>
+Tensor<B> ones(const Tensor<B>& t, const Shape& shape) { return t.ones(shape); }
+template <backend B>
+Tensor<B> full(const Tensor<B>& t, const Shape& shape, typename B::value_type value) { return t.full(shape, value); }
+template <backend B>
+Tensor<B> zeros_like(const Tensor<B>& t) { return t.zeros_like(); }
+template <backend B>
+Tensor<B> ones_like(const Tensor<B>& t) { return t.ones_like(); }
+template <backend B>
+Tensor<B> full_like(const Tensor<B>& t, typename B::value_type value) { return t.full_like(value); }
+template <backend B>
+Tensor<B> arange(const Tensor<B>& t, double start, double stop, double step = 1) { return t.arange(start, stop, step); }
+template <backend B>
+Tensor<B> arange(const Tensor<B>& t, double stop) { return t.arange(stop); }
+template <backend B, class I>
+Tensor<B> onehot_like(const Tensor<B>& t, const Tensor<I>& indices, typename B::value_type value = 1) {
+  return t.onehot_like(indices, value);
+}
+
+// --- element-wise -------------------------------------------------------------------------------
+
+template <backend B> Tensor<B> abs(const Tensor<B>& x) { return x.abs(); }
+template <backend B> Tensor<B> sign(const Tensor<B>& x) { return x.sign(); }
+template <backend B> Tensor<B> sqrt(const Tensor<B>& x) { return x.sqrt(); }
+template <backend B> Tensor<B> square(const Tensor<B>& x) { return x.square(); }
+template <backend B> Tensor<B> exp(const Tensor<B>& x) { return x.exp(); }
+template <backend B> Tensor<B> log(const Tensor<B>& x) { return x.log(); }
+template <backend B> Tensor<B> log2(const Tensor<B>& x) { return x.log2(); }
+template <backend B> Tensor<B> log10(const Tensor<B>& x) { return x.log10(); }
+template <backend B> Tensor<B> log1p(const Tensor<B>& x) { return x.log1p(); }
+template <backend B> Tensor<B> sin(const Tensor<B>& x) { return x.sin(); }
+template <backend B> Tensor<B> cos(const Tensor<B>& x) { return x.cos(); }
+template <backend B> Tensor<B> tan(const Tensor<B>& x) { return x.tan(); }
+template <backend B> Tensor<B> arcsin(const Tensor<B>& x) { return x.arcsin(); }
+template <backend B> Tensor<B> arccos(const Tensor<B>& x) { return x.arccos(); }
+template <backend B> Tensor<B> arctan(const Tensor<B>& x) { return x.arctan(); }
+template <backend B> Tensor<B> sinh(const Tensor<B>& x) { return x.sinh(); }
+template <backend B> Tensor<B> cosh(const Tensor<B>& x) { return x.cosh(); }
+template <backend B> Tensor<B> tanh(const Tensor<B>& x) { return x.tanh(); }
+template <backend B> Tensor<B> arcsinh(const Tensor<B>& x) { return x.arcsinh(); }
+template <backend B> Tensor<B> arccosh(const Tensor<B>& x) { return x.arccosh(); }
+template <backend B> Tensor<B> arctanh(const Tensor<B>& x) { return x.arctanh(); }
+template <backend B> Tensor<B> round(const Tensor<B>& x) { return x.round(); }
+template <backend B> Tensor<B> ceil(const Tensor<B>& x) { return x.ceil(); }
+template <backend B> Tensor<B> floor(const Tensor<B>& x) { return x.floor(); }
+template <backend B> Tensor<B> negative(const Tensor<B>& x) { return x.negative(); }
+template <backend B>
+Tensor<B> clip(const Tensor<B>& x, typename B::value_type min_, typename B::value_type max_) { return x.clip(min_, max_); }
+template <backend B> auto isnan(const Tensor<B>& x) { return x.isnan(); }
+template <backend B> auto isinf(const Tensor<B>& x) { return x.isinf(); }
+template <backend B> Tensor<B> logical_not(const Tensor<B>& x) { return x.logical_not(); }
+
+template <backend B> Tensor<B> pow(const Tensor<B>& x, const Tensor<B>& e) { return x.pow(e); }
+template <backend B, scalar S> Tensor<B> pow(const Tensor<B>& x, S e) { return x.pow(e); }
+template <backend B> Tensor<B> floordiv(const Tensor<B>& x, const Tensor<B>& y) { return x.floordiv(y); }
+template <backend B, scalar S> Tensor<B> floordiv(const Tensor<B>& x, S y) { return x.floordiv(y); }
+template <backend B> Tensor<B> mod(const Tensor<B>& x, const Tensor<B>& y) { return x.mod(y); }
+template <backend B, scalar S> Tensor<B> mod(const Tensor<B>& x, S y) { return x.mod(y); }
+template <backend B> Tensor<B> minimum(const Tensor<B>& x, const Tensor<B>& y) { return x.minimum(y); }
+template <backend B, scalar S> Tensor<B> minimum(const Tensor<B>& x, S y) { return x.minimum(y); }
+template <backend B, scalar S> Tensor<B> minimum(S x, const Tensor<B>& y) { return y.minimum(x); }
+template <backend B> Tensor<B> maximum(const Tensor<B>& x, const Tensor<B>& y) { return x.maximum(y); }
+template <backend B, scalar S> Tensor<B> maximum(const Tensor<B>& x, S y) { return x.maximum(y); }
+template <backend B, scalar S> Tensor<B> maximum(S x, const Tensor<B>& y) { return y.maximum(x); }
+template <backend B> Tensor<B> logical_and(const Tensor<B>& x, const Tensor<B>& y) { return x.logical_and(y); }
+template <backend B> Tensor<B> logical_and(const Tensor<B>& x, bool y) { return x.logical_and(y); }
+template <backend B> Tensor<B> logical_and(bool x, const Tensor<B>& y) { return y.logical_and(x); }
+template <backend B> Tensor<B> logical_or(const Tensor<B>& x, const Tensor<B>& y) { return x.logical_or(y); }
+template <backend B> Tensor<B> logical_or(const Tensor<B>& x, bool y) { return x.logical_or(y); }
+template <backend B> Tensor<B> logical_or(bool x, const Tensor<B>& y) { return y.logical_or(x); }
+
+/// `x` where `condition` is true, `y` elsewhere, with broadcasting (NumPy: `where`); `x` or `y` may be a scalar.
+template <backend C, backend B>
+Tensor<B> where(const Tensor<C>& condition, const Tensor<B>& x, const Tensor<B>& y) { return condition.where(x, y); }
+template <backend C, backend B, scalar S>
+Tensor<B> where(const Tensor<C>& condition, const Tensor<B>& x, S y) { return condition.where(x, x.full_scalar(y)); }
+template <backend C, backend B, scalar S>
+Tensor<B> where(const Tensor<C>& condition, S x, const Tensor<B>& y) { return condition.where(y.full_scalar(x), y); }
+
+// --- reductions ---------------------------------------------------------------------------------
+
+template <backend B> Tensor<B> sum(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.sum(axis, keepdims); }
+template <backend B> Tensor<B> prod(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.prod(axis, keepdims); }
+template <backend B> Tensor<B> mean(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.mean(axis, keepdims); }
+template <backend B> Tensor<B> min(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.min(axis, keepdims); }
+template <backend B> Tensor<B> max(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.max(axis, keepdims); }
+template <backend B> Tensor<B> all(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.all(axis, keepdims); }
+template <backend B> Tensor<B> any(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.any(axis, keepdims); }
+template <backend B> auto argmin(const Tensor<B>& x) { return x.argmin(); }
+template <backend B> auto argmin(const Tensor<B>& x, int axis) { return x.argmin(axis); }
+template <backend B> auto argmax(const Tensor<B>& x) { return x.argmax(); }
+template <backend B> auto argmax(const Tensor<B>& x, int axis) { return x.argmax(axis); }
+template <backend B> Tensor<B> cumsum(const Tensor<B>& x) { return x.cumsum(); }
+template <backend B> Tensor<B> cumsum(const Tensor<B>& x, int axis) { return x.cumsum(axis); }
+template <backend B>
+Tensor<B> logsumexp(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.logsumexp(axis, keepdims); }
+
+// --- shape ----------------------------------------------------------------------------------------
+
+template <backend B> Tensor<B> reshape(const Tensor<B>& x, const Shape& shape) { return x.reshape(shape); }
+template <backend B> Tensor<B> flatten(const Tensor<B>& x, int start = 0, int end = -1) { return x.flatten(start, end); }
+template <backend B> Tensor<B> transpose(const Tensor<B>& x) { return x.transpose(); }
+template <backend B> Tensor<B> transpose(const Tensor<B>& x, const std::vector<int>& perm) { return x.transpose(perm); }
+template <backend B> Tensor<B> squeeze(const Tensor<B>& x, Axes axis = {}) { return x.squeeze(axis); }
+template <backend B> Tensor<B> expand_dims(const Tensor<B>& x, int axis) { return x.expand_dims(axis); }
+template <backend B> Tensor<B> broadcast_to(const Tensor<B>& x, const Shape& shape) { return x.broadcast_to(shape); }
+template <backend B> Tensor<B> tile(const Tensor<B>& x, const std::vector<std::int64_t>& multiples) { return x.tile(multiples); }
+template <backend B> Tensor<B> flip(const Tensor<B>& x, Axes axis = {}) { return x.flip(axis); }
+template <backend B>
+Tensor<B> pad(const Tensor<B>& x, const Paddings& paddings, std::string_view mode = "constant",
+              typename B::value_type value = 0) {
+  return x.pad(paddings, mode, value);
+}
+
+// --- nn ---------------------------------------------------------------------------------------------
+
+template <backend B> Tensor<B> softmax(const Tensor<B>& x, int axis = -1) { return x.softmax(axis); }
+template <backend B> Tensor<B> log_softmax(const Tensor<B>& x, int axis = -1) { return x.log_softmax(axis); }
+template <backend B, class I> Tensor<B> crossentropy(const Tensor<B>& logits, const Tensor<I>& labels) {
+  return logits.crossentropy(labels);
+}
+
+/// The casts as free functions.
+template <dtype U, backend B> auto astype(const Tensor<B>& x) { return x.template astype<U>(); }
+
+}  // namespace ep

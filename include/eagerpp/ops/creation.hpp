@@ -1,0 +1,115 @@
+// eagerpp - conversion and creation ops of ep::Tensor
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cmath>    // std::ceil
+#include <memory>   // std::unique_ptr
+#include <vector>   // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+template <backend B>
+auto Tensor<B>::item() const -> value_type {
+  const Shape s = shape();
+  if (s.numel() != 1)
+    throw value_error(fmt::format("item: the tensor has shape {} ({} elements); expected exactly one element",
+                                  s.str(), s.numel()));
+  value_type v{};
+  B::to_data(raw_, &v);
+  return v;
+}
+
+template <backend B>
+auto Tensor<B>::to_vector() const -> std::vector<value_type> {
+  const auto n = static_cast<std::size_t>(size());
+  if constexpr (std::same_as<value_type, bool>) {  // std::vector<bool> packs bits: go through bytes
+    std::unique_ptr<bool[]> tmp(new bool[n == 0 ? 1 : n]);
+    B::to_data(raw_, tmp.get());
+    return std::vector<bool>(tmp.get(), tmp.get() + n);
+  } else {
+    std::vector<value_type> out(n);
+    if (n > 0) B::to_data(raw_, out.data());
+    return out;
+  }
+}
+
+template <backend B>
+template <dtype U>
+auto Tensor<B>::astype() const -> rebind<U> {
+  using Out = rebind<U>;
+  if constexpr (std::same_as<U, value_type>) {
+    return *this;
+  } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
+    return detail::make_result<Out>(B::template astype<U>(raw_),
+                                    [](const Out& g, const Out&, const Tensor&) { return g.template astype<value_type>(); },
+                                    *this);
+  } else {
+    return detail::make_constant<Out>(B::template astype<U>(raw_));
+  }
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::full(const Shape& shape, value_type value) const {
+  for (auto d : shape)
+    if (d < 0) throw value_error(fmt::format("full: negative extent in shape {}; expected extents >= 0", shape.str()));
+  return Tensor(B::full(shape, value));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::zeros(const Shape& shape) const {
+  return full(shape, value_type(0));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::ones(const Shape& shape) const {
+  return full(shape, value_type(1));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::zeros_like() const {
+  return full(shape(), value_type(0));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::ones_like() const {
+  return full(shape(), value_type(1));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::full_like(value_type value) const {
+  return full(shape(), value);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arange(double start, double stop, double step) const {
+  if (step == 0) throw value_error("arange: step is 0; expected a non-zero step");
+  const double n = std::ceil((stop - start) / step);
+  const auto count = n > 0 ? static_cast<std::int64_t>(n) : std::int64_t{0};
+  return Tensor(B::arange(static_cast<value_type>(start), static_cast<value_type>(step), count));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arange(double stop) const {
+  return arange(0, stop, 1);
+}
+
+template <backend B>
+template <class I>
+Tensor<B> Tensor<B>::onehot_like(const Tensor<I>& indices, value_type value) const {
+  static_assert(numeric_dtype<typename I::value_type> && !floating_dtype<typename I::value_type>,
+                "ep::onehot_like: the indices must be an integer tensor (int32 or int64)");
+  const Shape s = shape();
+  const Shape is = indices.shape();
+  if (s.size() != 2 || is.size() != 1 || is[0] != s[0])
+    throw value_error(fmt::format("onehot_like: got a tensor of shape {} and indices of shape {}; expected (N, C) and (N,)",
+                                  s.str(), is.str()));
+  const auto classes = indices.arange(0, static_cast<double>(s[1])).reshape({1, s[1]});
+  const auto hit = indices.reshape({s[0], 1}) == classes;
+  return hit.where(full_like(value), zeros_like());
+}
+
+}  // namespace ep

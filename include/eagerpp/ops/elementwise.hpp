@@ -1,0 +1,491 @@
+// eagerpp - element-wise ops of ep::Tensor: unary, binary with broadcasting, comparisons, logic
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <numbers>  // std::numbers::ln2, ln10
+#include <tuple>    // std::tuple
+
+#include <fmt/format.h>
+
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+namespace detail {
+
+/// `g` summed over the axes that broadcasting added or stretched, so that it has `shape`: the
+/// gradient of an operand that was broadcast.
+template <class Tn>
+Tn unbroadcast(const Tn& g, const Shape& shape) {
+  const Shape gs = g.shape();
+  if (gs == shape) return g;
+  std::vector<int> axes;
+  const int lead = gs.size() - shape.size();
+  for (int i = 0; i < gs.size(); ++i)
+    if (i < lead || (shape[i - lead] == 1 && gs[i] != 1)) axes.push_back(i);
+  Tn summed = axes.empty() ? g : g.sum(Axes(axes), true);
+  return summed.reshape(shape);
+}
+
+/// Checks that `a` and `b` broadcast, naming `op` otherwise.
+template <class A, class C>
+void check_broadcast(std::string_view op, const A& a, const C& b) {
+  const Shape sa = a.shape();
+  const Shape sb = b.shape();
+  if (!(sa == sb)) (void)broadcast_shapes(sa, sb, op);
+}
+
+}  // namespace detail
+
+// --- unary ---------------------------------------------------------------------------------------
+
+#define EAGERPP_REQUIRE_FLOAT(op)                                                                          \
+  static_assert(floating_dtype<value_type>, "ep::" op                                                      \
+                ": needs a floating tensor (float or double); convert with astype<float>() first")
+#define EAGERPP_REQUIRE_NUMERIC(op) \
+  static_assert(numeric_dtype<value_type>, "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
+
+template <backend B>
+Tensor<B> Tensor<B>::abs() const {
+  EAGERPP_REQUIRE_NUMERIC("abs");
+  return detail::make_result<Tensor>(B::abs(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.sign(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::sign() const {
+  EAGERPP_REQUIRE_NUMERIC("sign");
+  return detail::make_result<Tensor>(B::sign(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::sqrt() const {
+  EAGERPP_REQUIRE_FLOAT("sqrt");
+  return detail::make_result<Tensor>(B::sqrt(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g / (y * 2); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::square() const {
+  EAGERPP_REQUIRE_NUMERIC("square");
+  return detail::make_result<Tensor>(B::square(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x * 2; }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::exp() const {
+  EAGERPP_REQUIRE_FLOAT("exp");
+  return detail::make_result<Tensor>(B::exp(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g * y; }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::log() const {
+  EAGERPP_REQUIRE_FLOAT("log");
+  return detail::make_result<Tensor>(B::log(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / x; }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::log2() const {
+  EAGERPP_REQUIRE_FLOAT("log2");
+  return detail::make_result<Tensor>(
+      B::log2(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x * std::numbers::ln2_v<value_type>); },
+      *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::log10() const {
+  EAGERPP_REQUIRE_FLOAT("log10");
+  return detail::make_result<Tensor>(
+      B::log10(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x * std::numbers::ln10_v<value_type>); },
+      *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::log1p() const {
+  EAGERPP_REQUIRE_FLOAT("log1p");
+  return detail::make_result<Tensor>(B::log1p(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x + 1); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::sin() const {
+  EAGERPP_REQUIRE_FLOAT("sin");
+  return detail::make_result<Tensor>(B::sin(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.cos(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::cos() const {
+  EAGERPP_REQUIRE_FLOAT("cos");
+  return detail::make_result<Tensor>(B::cos(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return -(g * x.sin()); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::tan() const {
+  EAGERPP_REQUIRE_FLOAT("tan");
+  return detail::make_result<Tensor>(B::tan(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g * (y.square() + 1); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arcsin() const {
+  EAGERPP_REQUIRE_FLOAT("arcsin");
+  return detail::make_result<Tensor>(
+      B::arcsin(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (1 - x.square()).sqrt(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arccos() const {
+  EAGERPP_REQUIRE_FLOAT("arccos");
+  return detail::make_result<Tensor>(
+      B::arccos(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return -(g / (1 - x.square()).sqrt()); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arctan() const {
+  EAGERPP_REQUIRE_FLOAT("arctan");
+  return detail::make_result<Tensor>(B::arctan(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x.square() + 1); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::sinh() const {
+  EAGERPP_REQUIRE_FLOAT("sinh");
+  return detail::make_result<Tensor>(B::sinh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.cosh(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::cosh() const {
+  EAGERPP_REQUIRE_FLOAT("cosh");
+  return detail::make_result<Tensor>(B::cosh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.sinh(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::tanh() const {
+  EAGERPP_REQUIRE_FLOAT("tanh");
+  return detail::make_result<Tensor>(B::tanh(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g * (1 - y.square()); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arcsinh() const {
+  EAGERPP_REQUIRE_FLOAT("arcsinh");
+  return detail::make_result<Tensor>(
+      B::arcsinh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x.square() + 1).sqrt(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arccosh() const {
+  EAGERPP_REQUIRE_FLOAT("arccosh");
+  return detail::make_result<Tensor>(
+      B::arccosh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x.square() - 1).sqrt(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::arctanh() const {
+  EAGERPP_REQUIRE_FLOAT("arctanh");
+  return detail::make_result<Tensor>(B::arctanh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (1 - x.square()); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::round() const {
+  EAGERPP_REQUIRE_NUMERIC("round");
+  return detail::make_result<Tensor>(B::round(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::ceil() const {
+  EAGERPP_REQUIRE_NUMERIC("ceil");
+  return detail::make_result<Tensor>(B::ceil(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::floor() const {
+  EAGERPP_REQUIRE_NUMERIC("floor");
+  return detail::make_result<Tensor>(B::floor(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::negative() const {
+  EAGERPP_REQUIRE_NUMERIC("negative");
+  return detail::make_result<Tensor>(B::negative(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return -g; }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
+  EAGERPP_REQUIRE_NUMERIC("clip");
+  return detail::make_result<Tensor>(
+      B::clip(raw_, min_, max_),
+      [min_, max_](const Tensor& g, const Tensor&, const Tensor& x) {
+        return ((x >= min_).logical_and(x <= max_)).where(g, g.zeros_like());
+      },
+      *this);
+}
+
+template <backend B>
+auto Tensor<B>::isnan() const -> bool_tensor {
+  return bool_tensor(B::isnan(raw_));
+}
+
+template <backend B>
+auto Tensor<B>::isinf() const -> bool_tensor {
+  return bool_tensor(B::isinf(raw_));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::logical_not() const {
+  static_assert(std::same_as<value_type, bool>, "ep::logical_not: needs a bool tensor; compare first, e.g. (x > 0)");
+  return Tensor(B::logical_not(raw_));
+}
+
+// --- binary ----------------------------------------------------------------------------------------
+
+/// a + b with broadcasting (NumPy: `add`).
+template <backend B>
+Tensor<B> operator+(const Tensor<B>& a, const Tensor<B>& b) {
+  static_assert(numeric_dtype<typename B::value_type>, "ep::add: needs numeric tensors, not bool; use logical_or");
+  detail::check_broadcast("add", a, b);
+  return detail::make_result<Tensor<B>>(
+      B::add(a.raw(), b.raw()),
+      [](const Tensor<B>& g, const Tensor<B>&, const Tensor<B>& x, const Tensor<B>& y) {
+        return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(g, y.shape())};
+      },
+      a, b);
+}
+
+/// a - b with broadcasting (NumPy: `subtract`).
+template <backend B>
+Tensor<B> operator-(const Tensor<B>& a, const Tensor<B>& b) {
+  static_assert(numeric_dtype<typename B::value_type>, "ep::subtract: needs numeric tensors, not bool");
+  detail::check_broadcast("subtract", a, b);
+  return detail::make_result<Tensor<B>>(
+      B::subtract(a.raw(), b.raw()),
+      [](const Tensor<B>& g, const Tensor<B>&, const Tensor<B>& x, const Tensor<B>& y) {
+        return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-g, y.shape())};
+      },
+      a, b);
+}
+
+/// a * b with broadcasting (NumPy: `multiply`).
+template <backend B>
+Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
+  static_assert(numeric_dtype<typename B::value_type>, "ep::multiply: needs numeric tensors, not bool; use logical_and");
+  detail::check_broadcast("multiply", a, b);
+  return detail::make_result<Tensor<B>>(
+      B::multiply(a.raw(), b.raw()),
+      [](const Tensor<B>& g, const Tensor<B>&, const Tensor<B>& x, const Tensor<B>& y) {
+        return std::tuple{detail::unbroadcast(g * y, x.shape()), detail::unbroadcast(g * x, y.shape())};
+      },
+      a, b);
+}
+
+/// a / b with broadcasting (NumPy: `true_divide` for floats; integer tensors divide as C++ does,
+/// truncating, and division by zero gives 0).
+template <backend B>
+Tensor<B> operator/(const Tensor<B>& a, const Tensor<B>& b) {
+  static_assert(numeric_dtype<typename B::value_type>, "ep::divide: needs numeric tensors, not bool");
+  detail::check_broadcast("divide", a, b);
+  return detail::make_result<Tensor<B>>(
+      B::divide(a.raw(), b.raw()),
+      [](const Tensor<B>& g, const Tensor<B>& out, const Tensor<B>& x, const Tensor<B>& y) {
+        return std::tuple{detail::unbroadcast(g / y, x.shape()), detail::unbroadcast(-(g * out / y), y.shape())};
+      },
+      a, b);
+}
+
+/// a % b with broadcasting: the remainder has the divisor's sign (NumPy: `mod`).
+template <backend B>
+Tensor<B> operator%(const Tensor<B>& a, const Tensor<B>& b) {
+  return a.mod(b);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::mod(const Tensor& other) const {
+  EAGERPP_REQUIRE_NUMERIC("mod");
+  detail::check_broadcast("mod", *this, other);
+  return detail::make_result<Tensor>(
+      B::mod(raw_, other.raw_),
+      [](const Tensor& g, const Tensor&, const Tensor& x, const Tensor& y) {
+        return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-(g * x.floordiv(y)), y.shape())};
+      },
+      *this, other);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::floordiv(const Tensor& other) const {
+  EAGERPP_REQUIRE_NUMERIC("floordiv");
+  detail::check_broadcast("floordiv", *this, other);
+  return detail::make_result<Tensor>(
+      B::floor_divide(raw_, other.raw_),
+      [](const Tensor&, const Tensor&, const Tensor& x, const Tensor& y) {
+        return std::tuple{x.zeros_like(), y.zeros_like()};
+      },
+      *this, other);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::pow(const Tensor& exponent) const {
+  EAGERPP_REQUIRE_NUMERIC("pow");
+  detail::check_broadcast("pow", *this, exponent);
+  return detail::make_result<Tensor>(
+      B::power(raw_, exponent.raw_),
+      [](const Tensor& g, const Tensor& y, const Tensor& x, const Tensor& e) {
+        // d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
+        const Tensor dx = g * e * x.pow(e - 1);
+        const Tensor de = (x == 0).where(g.zeros_like(), g * y * x.log());
+        return std::tuple{detail::unbroadcast(dx, x.shape()), detail::unbroadcast(de, e.shape())};
+      },
+      *this, exponent);
+}
+
+namespace detail {
+/// The gradient of element-wise minimum/maximum: to the selected operand, split evenly on ties.
+template <class Tn>
+auto minmax_vjp(const Tn& g, const Tn& out, const Tn& x, const Tn& y) {
+  const Tn half = g * 0.5;
+  const Tn gx = (x == y).where(half, (x == out).where(g, g.zeros_like()));
+  const Tn gy = (x == y).where(half, (y == out).where(g, g.zeros_like()));
+  return std::tuple{unbroadcast(gx, x.shape()), unbroadcast(gy, y.shape())};
+}
+}  // namespace detail
+
+template <backend B>
+Tensor<B> Tensor<B>::minimum(const Tensor& other) const {
+  EAGERPP_REQUIRE_NUMERIC("minimum");
+  detail::check_broadcast("minimum", *this, other);
+  return detail::make_result<Tensor>(B::minimum(raw_, other.raw_), [](const Tensor& g, const Tensor& out, const Tensor& x, const Tensor& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::maximum(const Tensor& other) const {
+  EAGERPP_REQUIRE_NUMERIC("maximum");
+  detail::check_broadcast("maximum", *this, other);
+  return detail::make_result<Tensor>(B::maximum(raw_, other.raw_), [](const Tensor& g, const Tensor& out, const Tensor& x, const Tensor& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
+}
+
+template <backend B>
+template <backend B2>
+Tensor<B2> Tensor<B>::where(const Tensor<B2>& x, const Tensor<B2>& y) const {
+  static_assert(std::same_as<value_type, bool>, "ep::where: the condition must be a bool tensor, e.g. (x > 0)");
+  static_assert(std::same_as<typename B2::template rebind<bool>, B>,
+                "ep::where: the condition and the values must come from the same backend; convert with ep::to");
+  const Shape sc = shape();
+  const Shape sx = x.shape();
+  const Shape sy = y.shape();
+  if (!(sc == sx && sx == sy)) (void)broadcast_shapes(broadcast_shapes(sc, sx, "where"), sy, "where");
+  const Tensor cond = *this;
+  return detail::make_result<Tensor<B2>>(
+      B2::where(raw_, x.raw(), y.raw()),
+      [cond](const Tensor<B2>& g, const Tensor<B2>&, const Tensor<B2>& a, const Tensor<B2>& b) {
+        const Tensor<B2> zero = g.zeros_like();
+        return std::tuple{detail::unbroadcast(cond.where(g, zero), a.shape()),
+                          detail::unbroadcast(cond.where(zero, g), b.shape())};
+      },
+      x, y);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::logical_and(const Tensor& other) const {
+  static_assert(std::same_as<value_type, bool>, "ep::logical_and: needs bool tensors; compare first, e.g. (x > 0)");
+  detail::check_broadcast("logical_and", *this, other);
+  return Tensor(B::logical_and(raw_, other.raw_));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
+  static_assert(std::same_as<value_type, bool>, "ep::logical_or: needs bool tensors; compare first, e.g. (x > 0)");
+  detail::check_broadcast("logical_or", *this, other);
+  return Tensor(B::logical_or(raw_, other.raw_));
+}
+
+#undef EAGERPP_REQUIRE_FLOAT
+#undef EAGERPP_REQUIRE_NUMERIC
+
+// Scalars on either side of the arithmetic operators are converted to the tensor's element type.
+template <backend B, scalar S>
+Tensor<B> operator+(const Tensor<B>& a, S b) { return a + a.full_scalar(b); }
+template <backend B, scalar S>
+Tensor<B> operator+(S a, const Tensor<B>& b) { return b.full_scalar(a) + b; }
+template <backend B, scalar S>
+Tensor<B> operator-(const Tensor<B>& a, S b) { return a - a.full_scalar(b); }
+template <backend B, scalar S>
+Tensor<B> operator-(S a, const Tensor<B>& b) { return b.full_scalar(a) - b; }
+template <backend B, scalar S>
+Tensor<B> operator*(const Tensor<B>& a, S b) { return a * a.full_scalar(b); }
+template <backend B, scalar S>
+Tensor<B> operator*(S a, const Tensor<B>& b) { return b.full_scalar(a) * b; }
+template <backend B, scalar S>
+Tensor<B> operator/(const Tensor<B>& a, S b) { return a / a.full_scalar(b); }
+template <backend B, scalar S>
+Tensor<B> operator/(S a, const Tensor<B>& b) { return b.full_scalar(a) / b; }
+template <backend B, scalar S>
+Tensor<B> operator%(const Tensor<B>& a, S b) { return a.mod(b); }
+
+// --- comparisons: bool tensors of the same backend ----------------------------------------------
+
+template <backend B>
+auto operator<(const Tensor<B>& a, const Tensor<B>& b) {
+  detail::check_broadcast("less", a, b);
+  return typename Tensor<B>::bool_tensor(B::less(a.raw(), b.raw()));
+}
+template <backend B>
+auto operator<=(const Tensor<B>& a, const Tensor<B>& b) {
+  detail::check_broadcast("less_equal", a, b);
+  return typename Tensor<B>::bool_tensor(B::less_equal(a.raw(), b.raw()));
+}
+template <backend B>
+auto operator>(const Tensor<B>& a, const Tensor<B>& b) {
+  detail::check_broadcast("greater", a, b);
+  return typename Tensor<B>::bool_tensor(B::greater(a.raw(), b.raw()));
+}
+template <backend B>
+auto operator>=(const Tensor<B>& a, const Tensor<B>& b) {
+  detail::check_broadcast("greater_equal", a, b);
+  return typename Tensor<B>::bool_tensor(B::greater_equal(a.raw(), b.raw()));
+}
+template <backend B>
+auto operator==(const Tensor<B>& a, const Tensor<B>& b) {
+  detail::check_broadcast("equal", a, b);
+  return typename Tensor<B>::bool_tensor(B::equal(a.raw(), b.raw()));
+}
+template <backend B>
+auto operator!=(const Tensor<B>& a, const Tensor<B>& b) {
+  detail::check_broadcast("not_equal", a, b);
+  return typename Tensor<B>::bool_tensor(B::not_equal(a.raw(), b.raw()));
+}
+template <backend B, scalar S>
+auto operator<(const Tensor<B>& a, S b) { return a < a.full_scalar(b); }
+template <backend B, scalar S>
+auto operator<(S a, const Tensor<B>& b) { return b.full_scalar(a) < b; }
+template <backend B, scalar S>
+auto operator<=(const Tensor<B>& a, S b) { return a <= a.full_scalar(b); }
+template <backend B, scalar S>
+auto operator<=(S a, const Tensor<B>& b) { return b.full_scalar(a) <= b; }
+template <backend B, scalar S>
+auto operator>(const Tensor<B>& a, S b) { return a > a.full_scalar(b); }
+template <backend B, scalar S>
+auto operator>(S a, const Tensor<B>& b) { return b.full_scalar(a) > b; }
+template <backend B, scalar S>
+auto operator>=(const Tensor<B>& a, S b) { return a >= a.full_scalar(b); }
+template <backend B, scalar S>
+auto operator>=(S a, const Tensor<B>& b) { return b.full_scalar(a) >= b; }
+template <backend B, scalar S>
+auto operator==(const Tensor<B>& a, S b) { return a == a.full_scalar(b); }
+template <backend B, scalar S>
+auto operator!=(const Tensor<B>& a, S b) { return a != a.full_scalar(b); }
+
+// Mixing backends or dtypes in one op: a readable error instead of a page of failed overloads.
+#define EAGERPP_MIXED(op)                                                                                \
+  template <backend B1, backend B2>                                                                      \
+    requires(!std::same_as<B1, B2>)                                                                      \
+  void operator op(const Tensor<B1>&, const Tensor<B2>&) {                                               \
+    static_assert(detail::always_false<B1, B2>,                                                         \
+                  "ep: the operands of an op must have the same backend and dtype; convert one with "   \
+                  "ep::to<Backend>(t) or t.astype<U>() first");                                          \
+  }
+EAGERPP_MIXED(+)
+EAGERPP_MIXED(-)
+EAGERPP_MIXED(*)
+EAGERPP_MIXED(/)
+EAGERPP_MIXED(%)
+EAGERPP_MIXED(<)
+EAGERPP_MIXED(<=)
+EAGERPP_MIXED(>)
+EAGERPP_MIXED(>=)
+EAGERPP_MIXED(==)
+EAGERPP_MIXED(!=)
+#undef EAGERPP_MIXED
+
+}  // namespace ep

@@ -1,0 +1,189 @@
+// eagerpp - reductions of ep::Tensor: sum, prod, mean, min, max, all, any, argmin, argmax, cumsum
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <limits>  // std::numeric_limits
+
+#include <fmt/format.h>
+
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+namespace detail {
+
+/// A reduction's normalized axes and the shapes before and after it.
+struct reduction_plan {
+  std::vector<int> axes;  // sorted, unique, non-negative
+  Shape in, kept, out;    // kept: with keepdims; out: as requested
+  std::int64_t count = 1; // elements reduced into each output element
+};
+
+inline reduction_plan plan_reduction(std::string_view op, const Shape& shape, const Axes& axis, bool keepdims) {
+  reduction_plan p;
+  p.axes = normalize_axes(op, axis, shape);
+  p.in = shape;
+  p.kept = reduced_shape(shape, p.axes, true);
+  p.out = keepdims ? p.kept : reduced_shape(shape, p.axes, false);
+  for (int a : p.axes) p.count *= shape[a];
+  return p;
+}
+
+/// Throws for min/max over an axis of extent 0, which has no identity (NumPy raises too).
+inline void check_nonempty_reduction(std::string_view op, const reduction_plan& p) {
+  for (int a : p.axes)
+    if (p.in[a] == 0)
+      throw value_error(fmt::format("{}: zero-size reduction over axis {} of a tensor of shape {}; expected a non-empty axis",
+                                    op, a, p.in.str()));
+}
+
+/// Runs the backend reduction `f(raw, axes)` and gives the result the requested shape.
+template <class Tn, class F>
+typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f) {
+  using B = typename Tn::backend_type;
+  if (p.axes.empty()) return x.raw();
+  auto r = f(x.raw(), std::span<const int>(p.axes));
+  return p.out.size() == p.kept.size() && !p.axes.empty() ? B::reshape(r, p.out) : r;
+}
+
+}  // namespace detail
+
+template <backend B>
+Tensor<B> Tensor<B>::sum(Axes axis, bool keepdims) const {
+  static_assert(numeric_dtype<value_type>, "ep::sum: needs a numeric tensor; count bools with astype<std::int64_t>() first");
+  const auto p = detail::plan_reduction("sum", shape(), axis, keepdims);
+  return detail::make_result<Tensor>(
+      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::sum(r, a); }),
+      [kept = p.kept](const Tensor& g, const Tensor&, const Tensor& x) { return g.reshape(kept).broadcast_to(x.shape()); },
+      *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::prod(Axes axis, bool keepdims) const {
+  static_assert(numeric_dtype<value_type>, "ep::prod: needs a numeric tensor, not bool");
+  const auto p = detail::plan_reduction("prod", shape(), axis, keepdims);
+  return detail::make_result<Tensor>(
+      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::prod(r, a); }),
+      // d prod / d x_i = prod / x_i (undefined where x_i == 0, as in the plain formula).
+      [kept = p.kept](const Tensor& g, const Tensor& out, const Tensor& x) {
+        return (g * out).reshape(kept).broadcast_to(x.shape()) / x;
+      },
+      *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::mean(Axes axis, bool keepdims) const {
+  static_assert(floating_dtype<value_type>,
+                "ep::mean: needs a floating tensor (float or double); convert with astype<double>() first");
+  const auto p = detail::plan_reduction("mean", shape(), axis, keepdims);
+  return sum(axis, keepdims) / static_cast<value_type>(p.count);
+}
+
+namespace detail {
+/// The gradient of min/max: to the elements equal to the result, split evenly among ties.
+template <class Tn>
+Tn extremum_vjp(const Tn& g, const Tn& out, const Tn& x, const Shape& kept) {
+  const Shape xs = x.shape();
+  const Tn mask = (x == out.reshape(kept)).template astype<typename Tn::value_type>();
+  std::vector<int> axes;
+  for (int i = 0; i < xs.size(); ++i)
+    if (kept[i] == 1 && xs[i] != 1) axes.push_back(i);
+  const Tn ties = axes.empty() ? mask : mask.sum(Axes(axes), true);
+  return g.reshape(kept) * mask / ties;
+}
+}  // namespace detail
+
+template <backend B>
+Tensor<B> Tensor<B>::min(Axes axis, bool keepdims) const {
+  const auto p = detail::plan_reduction("min", shape(), axis, keepdims);
+  detail::check_nonempty_reduction("min", p);
+  return detail::make_result<Tensor>(
+      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::min(r, a); }),
+      [kept = p.kept](const Tensor& g, const Tensor& out, const Tensor& x) { return detail::extremum_vjp(g, out, x, kept); },
+      *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
+  const auto p = detail::plan_reduction("max", shape(), axis, keepdims);
+  detail::check_nonempty_reduction("max", p);
+  return detail::make_result<Tensor>(
+      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::max(r, a); }),
+      [kept = p.kept](const Tensor& g, const Tensor& out, const Tensor& x) { return detail::extremum_vjp(g, out, x, kept); },
+      *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::all(Axes axis, bool keepdims) const {
+  static_assert(std::same_as<value_type, bool>, "ep::all: needs a bool tensor; compare first, e.g. (x > 0)");
+  const auto p = detail::plan_reduction("all", shape(), axis, keepdims);
+  return Tensor(detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::all(r, a); }));
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::any(Axes axis, bool keepdims) const {
+  static_assert(std::same_as<value_type, bool>, "ep::any: needs a bool tensor; compare first, e.g. (x > 0)");
+  const auto p = detail::plan_reduction("any", shape(), axis, keepdims);
+  return Tensor(detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::any(r, a); }));
+}
+
+namespace detail {
+template <class Tn, class F>
+typename Tn::index_tensor arg_reduce(std::string_view op, const Tn& x, int axis, F&& f) {
+  const Shape s = x.shape();
+  const int a = normalize_axis(op, axis, s);
+  if (s[a] == 0)
+    throw value_error(fmt::format("{}: attempt to get {} of an empty axis {} of a tensor of shape {}; expected a non-empty axis",
+                                  op, op, a, s.str()));
+  return typename Tn::index_tensor(f(x.raw(), a));
+}
+}  // namespace detail
+
+template <backend B>
+auto Tensor<B>::argmin(int axis) const -> index_tensor {
+  return detail::arg_reduce("argmin", *this, axis, [](const raw_type& r, int a) { return B::argmin(r, a); });
+}
+
+template <backend B>
+auto Tensor<B>::argmax(int axis) const -> index_tensor {
+  return detail::arg_reduce("argmax", *this, axis, [](const raw_type& r, int a) { return B::argmax(r, a); });
+}
+
+template <backend B>
+auto Tensor<B>::argmin() const -> index_tensor {
+  return reshape({-1}).argmin(0);
+}
+
+template <backend B>
+auto Tensor<B>::argmax() const -> index_tensor {
+  return reshape({-1}).argmax(0);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::cumsum(int axis) const {
+  static_assert(numeric_dtype<value_type>, "ep::cumsum: needs a numeric tensor; convert bools with astype<std::int64_t>()");
+  const int a = detail::normalize_axis("cumsum", axis, shape());
+  return detail::make_result<Tensor>(
+      B::cumsum(raw_, a),
+      [a](const Tensor& g, const Tensor&, const Tensor&) { return g.flip(a).cumsum(a).flip(a); }, *this);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::cumsum() const {
+  return reshape({-1}).cumsum(0);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::logsumexp(Axes axis, bool keepdims) const {
+  static_assert(floating_dtype<value_type>, "ep::logsumexp: needs a floating tensor (float or double)");
+  const auto p = detail::plan_reduction("logsumexp", shape(), axis, keepdims);
+  if (p.count == 0) return full(p.out, -std::numeric_limits<value_type>::infinity());
+  // Shift by the maximum for stability. The shift cancels exactly in the gradient, so it is taken
+  // as a constant (an untracked copy): no gradient flows through the max.
+  Tensor m(max(axis, true).raw());
+  m = m.isinf().where(m.zeros_like(), m);
+  const Tensor r = (*this - m).exp().sum(axis, true).log() + m;
+  return keepdims ? r : r.reshape(p.out);
+}
+
+}  // namespace ep

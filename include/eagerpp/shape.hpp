@@ -1,0 +1,132 @@
+// eagerpp - ep::Shape, a small inline vector of int64 extents, and broadcasting rules
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>         // std::copy, std::equal
+#include <array>             // std::array
+#include <cstddef>           // std::size_t
+#include <cstdint>           // std::int64_t
+#include <initializer_list>  // std::initializer_list
+#include <ostream>           // std::ostream
+#include <span>              // std::span
+#include <string>            // std::string
+
+#include <fmt/format.h>
+
+#include "eagerpp/error.hpp"
+
+namespace ep {
+
+/// The largest rank a tensor may have.
+inline constexpr int max_rank = 8;
+
+/// The shape of a tensor: up to `ep::max_rank` int64 extents, stored inline (no allocation).
+/// Comparable with `==`, printable as NumPy prints shapes: `(2, 3)`, `(4,)`, `()`.
+class Shape {
+ public:
+  using value_type = std::int64_t;
+  using iterator = const std::int64_t*;
+
+  constexpr Shape() = default;
+  Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
+  explicit Shape(std::span<const std::int64_t> dims) { assign(dims.begin(), dims.end()); }
+  template <class It>
+  Shape(It first, It last) {
+    assign(first, last);
+  }
+
+  [[nodiscard]] constexpr int size() const noexcept { return rank_; }
+  [[nodiscard]] constexpr int ndim() const noexcept { return rank_; }
+  [[nodiscard]] constexpr bool empty() const noexcept { return rank_ == 0; }
+  [[nodiscard]] const std::int64_t* begin() const noexcept { return dims_.data(); }
+  [[nodiscard]] const std::int64_t* end() const noexcept { return dims_.data() + rank_; }
+  [[nodiscard]] std::int64_t* begin() noexcept { return dims_.data(); }
+  [[nodiscard]] std::int64_t* end() noexcept { return dims_.data() + rank_; }
+  [[nodiscard]] const std::int64_t* data() const noexcept { return dims_.data(); }
+  [[nodiscard]] std::int64_t operator[](int i) const noexcept { return dims_[static_cast<std::size_t>(i)]; }
+  [[nodiscard]] std::int64_t& operator[](int i) noexcept { return dims_[static_cast<std::size_t>(i)]; }
+  [[nodiscard]] std::int64_t back() const noexcept { return dims_[static_cast<std::size_t>(rank_ - 1)]; }
+  operator std::span<const std::int64_t>() const noexcept { return {dims_.data(), static_cast<std::size_t>(rank_)}; }
+
+  /// The number of elements: the product of the extents (1 for a 0-d shape).
+  [[nodiscard]] std::int64_t numel() const noexcept {
+    std::int64_t n = 1;
+    for (int i = 0; i < rank_; ++i) n *= dims_[static_cast<std::size_t>(i)];
+    return n;
+  }
+
+  void push_back(std::int64_t d) {
+    if (rank_ == max_rank) throw value_error(fmt::format("Shape: rank exceeds the maximum of {}", max_rank));
+    dims_[static_cast<std::size_t>(rank_++)] = d;
+  }
+  void insert(int pos, std::int64_t d) {
+    push_back(0);
+    for (int i = rank_ - 1; i > pos; --i) (*this)[i] = (*this)[i - 1];
+    (*this)[pos] = d;
+  }
+  void erase(int pos) {
+    for (int i = pos; i + 1 < rank_; ++i) (*this)[i] = (*this)[i + 1];
+    --rank_;
+  }
+
+  friend bool operator==(const Shape& a, const Shape& b) noexcept {
+    return a.rank_ == b.rank_ && std::equal(a.begin(), a.end(), b.begin());
+  }
+
+  /// NumPy's spelling: `(2, 3)`, `(4,)`, `()`.
+  [[nodiscard]] std::string str() const {
+    std::string s = "(";
+    for (int i = 0; i < rank_; ++i) {
+      if (i) s += ", ";
+      s += std::to_string(dims_[static_cast<std::size_t>(i)]);
+    }
+    if (rank_ == 1) s += ",";
+    return s + ")";
+  }
+  friend std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.str(); }
+
+ private:
+  template <class It>
+  void assign(It first, It last) {
+    for (; first != last; ++first) push_back(static_cast<std::int64_t>(*first));
+  }
+  std::array<std::int64_t, max_rank> dims_{};
+  int rank_ = 0;
+};
+
+/// C-order (row-major) strides of `shape`, in elements.
+inline Shape strides_of(const Shape& shape) {
+  Shape s = shape;
+  std::int64_t acc = 1;
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    s[i] = acc;
+    acc *= shape[i];
+  }
+  return s;
+}
+
+/// NumPy broadcasting of two shapes; throws `ep::value_error` naming `op` when they do not broadcast.
+inline Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view op) {
+  const int n = std::max(a.size(), b.size());
+  Shape out;
+  for (int i = 0; i < n; ++i) {
+    const int ia = i - (n - a.size());
+    const int ib = i - (n - b.size());
+    const std::int64_t da = ia >= 0 ? a[ia] : 1;
+    const std::int64_t db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1)
+      throw value_error(fmt::format("{}: cannot broadcast shapes {} and {}", op, a.str(), b.str()));
+    out.push_back(da == 1 ? db : da);
+  }
+  return out;
+}
+
+}  // namespace ep
+
+template <>
+struct fmt::formatter<ep::Shape> : fmt::formatter<std::string_view> {
+  template <class Ctx>
+  auto format(const ep::Shape& s, Ctx& ctx) const {
+    return fmt::formatter<std::string_view>::format(s.str(), ctx);
+  }
+};

@@ -1,0 +1,239 @@
+// eagerpp - ep::Tensor<Backend>, the facade: every op declared once, each with its NumPy/EagerPy name
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>      // std::int64_t
+#include <string_view>  // std::string_view
+#include <type_traits>  // std::is_arithmetic_v
+#include <utility>      // std::pair
+#include <vector>       // std::vector
+
+#include "eagerpp/autodiff/tape.hpp"
+#include "eagerpp/axes.hpp"
+#include "eagerpp/backend.hpp"
+#include "eagerpp/fwd.hpp"
+#include "eagerpp/shape.hpp"
+
+namespace ep {
+
+/// A C++ number that may stand for a tensor in an op (`x * 2`, `1 - x`): it is converted to the
+/// tensor's element type.
+template <class S>
+concept scalar = std::is_arithmetic_v<S>;
+
+/// The paddings of `pad`: one (before, after) pair per axis.
+using Paddings = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+/// An immutable n-dimensional tensor of the backend `Backend` (e.g. `ep::eigen<float>`), holding the
+/// backend's native tensor. Copies are O(1) and share the data; every op returns a new tensor.
+/// Every method is also a free function `ep::name(x, ...)` where EagerPy has one.
+template <backend Backend>
+class [[nodiscard]] Tensor {
+ public:
+  using backend_type = Backend;
+  using value_type = typename Backend::value_type;
+  using raw_type = typename Backend::raw_type;
+  template <class U>
+  using rebind = Tensor<typename Backend::template rebind<U>>;
+  using bool_tensor = rebind<bool>;
+  using index_tensor = rebind<std::int64_t>;
+
+  /// Wraps a native tensor; no data is copied.
+  explicit Tensor(raw_type raw) : raw_(std::move(raw)) {}
+
+  // --- conversion and introspection ---------------------------------------------------------
+  /// The native tensor, by reference (EagerPy: `t.raw`).
+  [[nodiscard]] const raw_type& raw() const noexcept { return raw_; }
+  /// The extents (EagerPy: `t.shape`).
+  [[nodiscard]] Shape shape() const { return Backend::shape(raw_); }
+  /// The number of axes (EagerPy: `t.ndim`).
+  [[nodiscard]] int ndim() const { return shape().size(); }
+  /// The number of elements.
+  [[nodiscard]] std::int64_t size() const { return shape().numel(); }
+  /// NumPy's name of the element type: "float32", "int64", ...
+  [[nodiscard]] static constexpr std::string_view dtype() noexcept { return dtype_name<value_type>(); }
+  /// The only element of a one-element tensor (EagerPy: `t.item()`); throws ep::value_error otherwise.
+  [[nodiscard]] value_type item() const;
+  /// Every element in C order (NumPy: `t.ravel().tolist()`).
+  [[nodiscard]] std::vector<value_type> to_vector() const;
+  /// The elements converted to `U` (NumPy: `astype`). Differentiable between floating types.
+  template <dtype U>
+  rebind<U> astype() const;
+  /// `astype<float>()`.
+  rebind<float> float32() const { return astype<float>(); }
+  /// `astype<double>()`.
+  rebind<double> float64() const { return astype<double>(); }
+
+  // --- creation (the tensor supplies the backend and the dtype) ---------------------------------
+  /// A tensor of zeros of this backend and dtype (EagerPy: `ep.zeros(t, shape)`).
+  Tensor zeros(const Shape& shape) const;
+  /// A tensor of ones of this backend and dtype.
+  Tensor ones(const Shape& shape) const;
+  /// A tensor filled with `value`, of this backend and dtype.
+  Tensor full(const Shape& shape, value_type value) const;
+  /// Zeros of this shape and dtype.
+  Tensor zeros_like() const;
+  /// Ones of this shape and dtype.
+  Tensor ones_like() const;
+  /// `value` everywhere, with this shape and dtype.
+  Tensor full_like(value_type value) const;
+  /// NumPy's `arange(start, stop, step)` with this backend and dtype.
+  Tensor arange(double start, double stop, double step = 1) const;
+  /// `arange(0, stop)`.
+  Tensor arange(double stop) const;
+  /// For this (N, C) tensor and N integer `indices`: zeros of this shape with `value` at
+  /// (i, indices[i]) (EagerPy: `onehot_like`); throws ep::value_error on other shapes.
+  template <class I>
+  Tensor onehot_like(const Tensor<I>& indices, value_type value = 1) const;
+
+  // --- element-wise, unary ------------------------------------------------------------------
+  Tensor abs() const;          ///< |x|; the gradient at 0 is 0.
+  Tensor sign() const;         ///< -1, 0 or 1.
+  Tensor sqrt() const;         ///< square root.
+  Tensor square() const;       ///< x * x.
+  Tensor exp() const;          ///< e^x.
+  Tensor log() const;          ///< natural logarithm.
+  Tensor log2() const;         ///< base-2 logarithm.
+  Tensor log10() const;        ///< base-10 logarithm.
+  Tensor log1p() const;        ///< log(1 + x), accurate near 0.
+  Tensor sin() const;          ///< sine.
+  Tensor cos() const;          ///< cosine.
+  Tensor tan() const;          ///< tangent.
+  Tensor arcsin() const;       ///< inverse sine.
+  Tensor arccos() const;       ///< inverse cosine.
+  Tensor arctan() const;       ///< inverse tangent.
+  Tensor sinh() const;         ///< hyperbolic sine.
+  Tensor cosh() const;         ///< hyperbolic cosine.
+  Tensor tanh() const;         ///< hyperbolic tangent.
+  Tensor arcsinh() const;      ///< inverse hyperbolic sine.
+  Tensor arccosh() const;      ///< inverse hyperbolic cosine.
+  Tensor arctanh() const;      ///< inverse hyperbolic tangent.
+  Tensor round() const;        ///< round half to even (NumPy: `round`, 2.5 -> 2).
+  Tensor ceil() const;         ///< smallest integer >= x.
+  Tensor floor() const;        ///< largest integer <= x.
+  Tensor negative() const;     ///< -x (also `operator-`).
+  /// Each element limited to [min_, max_] (NumPy: `clip`); the gradient is 1 inside, 0 outside.
+  Tensor clip(value_type min_, value_type max_) const;
+  bool_tensor isnan() const;   ///< true where NaN.
+  bool_tensor isinf() const;   ///< true where +inf or -inf.
+  Tensor logical_not() const;  ///< not x, for bool tensors.
+
+  // --- element-wise, binary (NumPy broadcasting; a scalar may stand on either side) ------------
+  /// x ** exponent, element-wise with broadcasting (NumPy: `power`).
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(scalar auto exponent) const { return pow(full_scalar(exponent)); }
+  /// Element-wise minimum; NaN propagates.
+  Tensor minimum(const Tensor& other) const;
+  Tensor minimum(scalar auto other) const { return minimum(full_scalar(other)); }
+  /// Element-wise maximum; NaN propagates.
+  Tensor maximum(const Tensor& other) const;
+  Tensor maximum(scalar auto other) const { return maximum(full_scalar(other)); }
+  /// Floor division, NumPy's `//` (`floor_divide`); integer division by zero gives 0.
+  Tensor floordiv(const Tensor& other) const;
+  Tensor floordiv(scalar auto other) const { return floordiv(full_scalar(other)); }
+  /// Remainder with the divisor's sign, NumPy's `%` (`mod`).
+  Tensor mod(const Tensor& other) const;
+  Tensor mod(scalar auto other) const { return mod(full_scalar(other)); }
+  /// For this bool condition: `x` where true, `y` where false (EagerPy: `cond.where(x, y)`).
+  template <backend B2>
+  Tensor<B2> where(const Tensor<B2>& x, const Tensor<B2>& y) const;
+  /// Element-wise and of two bool tensors.
+  Tensor logical_and(const Tensor& other) const;
+  Tensor logical_and(bool other) const { return logical_and(full_scalar(other)); }
+  /// Element-wise or of two bool tensors.
+  Tensor logical_or(const Tensor& other) const;
+  Tensor logical_or(bool other) const { return logical_or(full_scalar(other)); }
+
+  // --- reductions (axis: all by default, one axis, or {several}; negative axes allowed) -------
+  /// Sum (a bool tensor is counted as int64: use `astype` first).
+  Tensor sum(Axes axis = {}, bool keepdims = false) const;
+  /// Product.
+  Tensor prod(Axes axis = {}, bool keepdims = false) const;
+  /// Arithmetic mean; floating tensors only.
+  Tensor mean(Axes axis = {}, bool keepdims = false) const;
+  /// Minimum; throws on an empty reduction. The gradient is shared evenly among ties.
+  Tensor min(Axes axis = {}, bool keepdims = false) const;
+  /// Maximum; throws on an empty reduction. The gradient is shared evenly among ties.
+  Tensor max(Axes axis = {}, bool keepdims = false) const;
+  /// True if every element is true; bool tensors only.
+  Tensor all(Axes axis = {}, bool keepdims = false) const;
+  /// True if any element is true; bool tensors only.
+  Tensor any(Axes axis = {}, bool keepdims = false) const;
+  /// Index of the first minimum in the flattened tensor.
+  index_tensor argmin() const;
+  /// Index of the first minimum along `axis`.
+  index_tensor argmin(int axis) const;
+  /// Index of the first maximum in the flattened tensor.
+  index_tensor argmax() const;
+  /// Index of the first maximum along `axis`.
+  index_tensor argmax(int axis) const;
+  /// Cumulative sum of the flattened tensor (1-D result).
+  Tensor cumsum() const;
+  /// Cumulative sum along `axis`.
+  Tensor cumsum(int axis) const;
+  /// log(sum(exp(x))), computed stably (not in EagerPy; NumPy: scipy.special.logsumexp).
+  Tensor logsumexp(Axes axis = {}, bool keepdims = false) const;
+
+  // --- shape --------------------------------------------------------------------------------
+  /// The same elements in `shape`; one extent may be -1. O(1) where the backend allows.
+  Tensor reshape(const Shape& shape) const;
+  /// Axes `start..end` (inclusive, negative allowed) merged into one.
+  Tensor flatten(int start = 0, int end = -1) const;
+  /// Axes reversed.
+  Tensor transpose() const;
+  /// Axes permuted: axis i of the result is axis perm[i] of this tensor.
+  Tensor transpose(const std::vector<int>& perm) const;
+  /// `transpose()` (EagerPy: the `T` property).
+  Tensor T() const { return transpose(); }
+  /// The axes of extent 1 removed (all of them by default); throws if a named axis is not 1.
+  Tensor squeeze(Axes axis = {}) const;
+  /// A new axis of extent 1 at `axis` (negative counts from the end of the result).
+  Tensor expand_dims(int axis) const;
+  /// NumPy's `broadcast_to`, materialized.
+  Tensor broadcast_to(const Shape& shape) const;
+  /// The tensor repeated `multiples[i]` times along axis i (one multiple per axis).
+  Tensor tile(const std::vector<std::int64_t>& multiples) const;
+  /// The elements reversed along `axis` (all axes by default).
+  Tensor flip(Axes axis = {}) const;
+  /// Padded with one (before, after) pair per axis; `mode` is "constant" (with `value`) or
+  /// "reflect" (NumPy's reflect, any rank).
+  Tensor pad(const Paddings& paddings, std::string_view mode = "constant", value_type value = 0) const;
+
+  // --- linear algebra and nn ----------------------------------------------------------------
+  /// Matrix product; operands of rank > 2 are stacks of matrices whose batch axes broadcast.
+  Tensor matmul(const Tensor& other) const;
+  /// exp(x) / sum(exp(x)) along `axis`, computed stably.
+  Tensor softmax(int axis = -1) const;
+  /// log(softmax(x)) along `axis`, computed stably.
+  Tensor log_softmax(int axis = -1) const;
+  /// For (N, C) logits and N integer labels: the per-sample loss logsumexp(x_i) - x_i[label_i],
+  /// shape (N,) (EagerPy: `crossentropy`).
+  template <class I>
+  Tensor crossentropy(const Tensor<I>& labels) const;
+
+  // --- operators ------------------------------------------------------------------------------
+  Tensor operator-() const { return negative(); }
+
+  // --- internals shared with the tape -------------------------------------------------------
+  /// The node of this tensor on the active tapes (0 when it is recorded on none).
+  [[nodiscard]] detail::node_id node() const noexcept { return node_; }
+  void set_node(detail::node_id id) noexcept { node_ = id; }
+  /// A tensor of this backend holding `value` with shape ().
+  template <scalar S>
+  Tensor full_scalar(S value) const {
+    return Tensor(Backend::full(Shape{}, static_cast<value_type>(value)));
+  }
+
+ private:
+  raw_type raw_;
+  detail::node_id node_ = 0;
+};
+
+}  // namespace ep
+
+#include "eagerpp/ops/creation.hpp"
+#include "eagerpp/ops/elementwise.hpp"
+#include "eagerpp/ops/reductions.hpp"
+#include "eagerpp/ops/shape.hpp"
+#include "eagerpp/ops/linalg.hpp"
+#include "eagerpp/ops/nn.hpp"

@@ -1,0 +1,105 @@
+// eagerpp - test support: comparing tensors with expected values, random inputs, finite differences
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cmath>    // std::abs, std::isnan
+#include <cstdint>  // std::int64_t
+#include <random>   // std::mt19937_64
+#include <string>   // std::string
+#include <vector>   // std::vector
+
+#include <gtest/gtest.h>
+
+#include <eagerpp/eagerpp.hpp>
+
+namespace ep::test {
+
+/// Expects `t` to have `shape` and exactly the elements `expected` (C order); NaN matches NaN.
+template <class B, class V>
+void expect_equal(const Tensor<B>& t, const Shape& shape, const std::vector<V>& expected) {
+  ASSERT_EQ(t.shape(), shape) << fmt::format("shape {} != {}", t.shape().str(), shape.str());
+  const auto got = t.to_vector();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const auto g = static_cast<double>(got[i]);
+    const auto e = static_cast<double>(expected[i]);
+    if (std::isnan(e)) {
+      EXPECT_TRUE(std::isnan(g)) << "element " << i;
+    } else {
+      EXPECT_EQ(g, e) << "element " << i;
+    }
+  }
+}
+
+/// Expects `t` to have `shape` and elements within `rtol` (relative) or `atol` of `expected`.
+template <class B, class V>
+void expect_near(const Tensor<B>& t, const Shape& shape, const std::vector<V>& expected, double rtol = 1e-6,
+                 double atol = 1e-12) {
+  ASSERT_EQ(t.shape(), shape) << fmt::format("shape {} != {}", t.shape().str(), shape.str());
+  const auto got = t.to_vector();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const auto g = static_cast<double>(got[i]);
+    const auto e = static_cast<double>(expected[i]);
+    if (std::isnan(e)) {
+      EXPECT_TRUE(std::isnan(g)) << "element " << i;
+    } else if (std::isinf(e)) {
+      EXPECT_EQ(g, e) << "element " << i;
+    } else {
+      EXPECT_NEAR(g, e, atol + rtol * std::abs(e)) << "element " << i;
+    }
+  }
+}
+
+/// Expects two tensors (possibly of different backends) to have the same shape and elements within `rtol`.
+template <class B1, class B2>
+void expect_close(const Tensor<B1>& a, const Tensor<B2>& b, double rtol = 0, double atol = 0) {
+  ASSERT_EQ(a.shape(), b.shape());
+  const auto x = a.to_vector();
+  const auto y = b.to_vector();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const auto u = static_cast<double>(x[i]);
+    const auto v = static_cast<double>(y[i]);
+    if (std::isnan(u) || std::isnan(v)) {
+      EXPECT_EQ(std::isnan(u), std::isnan(v)) << "element " << i;
+    } else if (rtol == 0 && atol == 0) {
+      EXPECT_EQ(u, v) << "element " << i;
+    } else {
+      EXPECT_NEAR(u, v, atol + rtol * std::abs(v)) << "element " << i;
+    }
+  }
+}
+
+/// `n` uniform doubles in [lo, hi) from a fixed seed.
+inline std::vector<double> random_values(std::size_t n, double lo, double hi, std::uint64_t seed = 42) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<double> v(n);
+  for (auto& x : v) x = dist(gen);
+  return v;
+}
+
+/// A tensor of backend B with the given values converted to its element type.
+template <class B, class V>
+Tensor<B> make(const std::vector<V>& values, const Shape& shape) {
+  std::vector<typename B::value_type> data;
+  data.reserve(values.size());
+  for (auto v : values) data.push_back(static_cast<typename B::value_type>(v));
+  return from_vector<B>(data, shape);
+}
+
+/// Expects `f` to throw an exception of type E whose message contains every string in `parts`.
+template <class E, class F>
+void expect_throws_with(F&& f, const std::vector<std::string>& parts) {
+  try {
+    f();
+    ADD_FAILURE() << "expected an exception";
+  } catch (const E& e) {
+    const std::string msg = e.what();
+    for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message '" << msg << "' lacks '" << p << "'";
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "wrong exception type: " << e.what();
+  }
+}
+
+}  // namespace ep::test
