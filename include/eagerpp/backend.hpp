@@ -70,4 +70,7 @@ requires(const typename B::raw_type& r, const typename B::value_type* p, typenam
   B::to_data(r, out);
 };
 
+template <backend Backend>
+class Tensor;
+
 }  // namespace ep

@@ -9,9 +9,6 @@
 
 namespace ep {
 
-template <class Backend>
-class Tensor;
-
 namespace detail {
 template <class...>
 inline constexpr bool always_false = false;

@@ -57,7 +57,7 @@ class [[nodiscard]] Tensor {
   /// Every element in C order (NumPy: `t.ravel().tolist()`).
   [[nodiscard]] std::vector<value_type> to_vector() const;
   /// The elements converted to `U` (NumPy: `astype`). Differentiable between floating types.
-  template <dtype U>
+  template <ep::dtype U>
   rebind<U> astype() const;
   /// `astype<float>()`.
   rebind<float> float32() const { return astype<float>(); }

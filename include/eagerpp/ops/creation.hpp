@@ -38,7 +38,7 @@ auto Tensor<B>::to_vector() const -> std::vector<value_type> {
 }
 
 template <backend B>
-template <dtype U>
+template <ep::dtype U>
 auto Tensor<B>::astype() const -> rebind<U> {
   using Out = rebind<U>;
   if constexpr (std::same_as<U, value_type>) {
