@@ -68,4 +68,42 @@ auto astensor_(N&& x) {
   return std::pair{astensor(std::forward<N>(x)), restore};
 }
 
+namespace detail {
+template <class A>
+decltype(auto) as_tensor_arg(A&& a) {
+  if constexpr (native_tensor<A>) {
+    return astensor(std::forward<A>(a));
+  } else {
+    return std::forward<A>(a);
+  }
+}
+template <class R>
+auto restore_result(R&& r) {
+  if constexpr (istensor<R>) {
+    return r.raw();
+  } else {
+    return std::forward<R>(r);
+  }
+}
+}  // namespace detail
+
+/// Wraps a generic function so that it takes native tensors of any backend and returns natives of
+/// the same kind (EagerPy's requested `eager_function`, its issue #34): native arguments become
+/// `ep::Tensor`s, other arguments pass through; an `ep::Tensor` result becomes native again when the
+/// first argument was native. Results that are std::pair or std::tuple are restored element-wise.
+template <class F>
+auto eager_function(F f) {
+  return [f](auto&&... args) {
+    using First = std::tuple_element_t<0, std::tuple<std::remove_cvref_t<decltype(args)>...>>;
+    auto result = f(detail::as_tensor_arg(std::forward<decltype(args)>(args))...);
+    if constexpr (istensor<First>) {
+      return result;
+    } else if constexpr (requires { std::tuple_size<decltype(result)>::value; }) {
+      return std::apply([](auto&&... rs) { return std::tuple{detail::restore_result(rs)...}; }, std::move(result));
+    } else {
+      return detail::restore_result(std::move(result));
+    }
+  };
+}
+
 }  // namespace ep

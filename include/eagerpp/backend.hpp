@@ -52,6 +52,13 @@ namespace ep {
 ///                   -> the elements start[i] + k * step[i], k < shape[i], along each axis (step > 0),
 ///                 pad(x, std::span<const std::int64_t> before, std::span<const std::int64_t> after, T value),
 ///                 concatenate(std::span<const R> parts, int axis) (same rank, equal off-axis extents)
+///   indexing      take(x, const Rb<int64_t>& index) -> R: x is 1-D, the result has index's shape and
+///                   element i is x[index[i]]; indices are in range (checked by the facade)
+///                 put(x, const Rb<int64_t>& index, values) -> R: x, index, values 1-D, index and values
+///                   of one length; a copy of x with x[index[i]] = values[i] (a repeated index: last wins)
+///                 put_add(x, const Rb<int64_t>& index, values) -> R: as put, but x[index[i]] += values[i]
+///   sorting       sort(x, int axis) -> R, argsort(x, int axis) -> Rb<int64_t>: ascending, stable,
+///                   NaN last (NumPy's order)
 ///   linalg        matmul(a, b): a (..., n, k), b (..., k, m) with equal batch extents -> (..., n, m)
 ///
 /// Anything else (keepdims, negative axes, scalars, mean, squeeze, stack, softmax, ...) the facade

@@ -192,6 +192,30 @@ template <backend B, class I> Tensor<B> crossentropy(const Tensor<B>& logits, co
   return logits.crossentropy(labels);
 }
 
+/// Coordinate matrices from 1-D coordinate vectors (NumPy: `meshgrid`): with `indexing` "xy" (the
+/// default) the first two output axes are swapped, with "ij" they follow the inputs.
+template <backend B>
+std::vector<Tensor<B>> meshgrid(const std::vector<Tensor<B>>& xs, std::string_view indexing = "xy") {
+  if (indexing != "xy" && indexing != "ij")
+    throw value_error(fmt::format("meshgrid: unknown indexing '{}'; expected \"xy\" or \"ij\"", indexing));
+  Shape shape;
+  for (const auto& x : xs) {
+    if (x.ndim() != 1) throw value_error(fmt::format("meshgrid: got an input of shape {}; expected 1-D inputs", x.shape().str()));
+    shape.push_back(x.size());
+  }
+  const bool xy = indexing == "xy" && xs.size() >= 2;
+  if (xy) std::swap(shape[0], shape[1]);
+  std::vector<Tensor<B>> out;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    Shape s;
+    for (int j = 0; j < shape.size(); ++j) s.push_back(1);
+    const int axis = xy && i < 2 ? static_cast<int>(1 - i) : static_cast<int>(i);
+    s[axis] = xs[i].size();
+    out.push_back(xs[i].reshape(s).broadcast_to(shape));
+  }
+  return out;
+}
+
 /// The casts as free functions.
 template <dtype U, backend B> auto astype(const Tensor<B>& x) { return x.template astype<U>(); }
 

@@ -202,6 +202,11 @@ class [[nodiscard]] Tensor {
   // --- linear algebra and nn ----------------------------------------------------------------
   /// Matrix product; operands of rank > 2 are stacks of matrices whose batch axes broadcast.
   Tensor matmul(const Tensor& other) const;
+  /// The inverse of each (..., n, n) matrix (NumPy: `linalg.inv`), by LU with partial pivoting in
+  /// double precision; a singular matrix gives inf. Throws ep::value_error for non-square input.
+  Tensor inv() const;
+  /// {sign, log|det|} of each (..., n, n) matrix (NumPy: `linalg.slogdet`); singular: {0, -inf}.
+  std::pair<Tensor, Tensor> slogdet() const;
   /// exp(x) / sum(exp(x)) along `axis`, computed stably.
   Tensor softmax(int axis = -1) const;
   /// log(softmax(x)) along `axis`, computed stably.
@@ -237,3 +242,4 @@ class [[nodiscard]] Tensor {
 #include "eagerpp/ops/shape.hpp"
 #include "eagerpp/ops/linalg.hpp"
 #include "eagerpp/ops/nn.hpp"
+#include "eagerpp/functions.hpp"

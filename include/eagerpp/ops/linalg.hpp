@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cmath>    // std::abs, std::log
+#include <limits>   // std::numeric_limits
 #include <numeric>  // std::iota
 
 #include <fmt/format.h>
@@ -71,6 +73,120 @@ Tensor<B> Tensor<B>::matmul(const Tensor& other) const {
 template <backend B>
 Tensor<B> matmul(const Tensor<B>& a, const Tensor<B>& b) {
   return a.matmul(b);
+}
+
+}  // namespace ep
+
+namespace ep {
+
+namespace detail {
+
+/// LU factorization with partial pivoting of the n x n row-major matrix `a`, in place, in double.
+/// Returns the sign of the permutation, or 0 if a pivot is exactly 0 (singular).
+inline int lu_factor(std::vector<double>& a, std::vector<std::int64_t>& piv, std::int64_t n) {
+  int sign = 1;
+  piv.resize(static_cast<std::size_t>(n));
+  for (std::int64_t k = 0; k < n; ++k) {
+    std::int64_t p = k;
+    for (std::int64_t i = k + 1; i < n; ++i)
+      if (std::abs(a[static_cast<std::size_t>(i * n + k)]) > std::abs(a[static_cast<std::size_t>(p * n + k)])) p = i;
+    piv[static_cast<std::size_t>(k)] = p;
+    if (a[static_cast<std::size_t>(p * n + k)] == 0) return 0;
+    if (p != k) {
+      sign = -sign;
+      for (std::int64_t j = 0; j < n; ++j) std::swap(a[static_cast<std::size_t>(k * n + j)], a[static_cast<std::size_t>(p * n + j)]);
+    }
+    const double pivot = a[static_cast<std::size_t>(k * n + k)];
+    for (std::int64_t i = k + 1; i < n; ++i) {
+      const double f = a[static_cast<std::size_t>(i * n + k)] /= pivot;
+      for (std::int64_t j = k + 1; j < n; ++j) a[static_cast<std::size_t>(i * n + j)] -= f * a[static_cast<std::size_t>(k * n + j)];
+    }
+  }
+  return sign;
+}
+
+/// Checks for a stack of square matrices; returns n.
+inline std::int64_t square_extent(std::string_view op, const Shape& s) {
+  if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2])
+    throw value_error(fmt::format("{}: got a tensor of shape {}; expected a stack of square matrices (..., n, n)", op, s.str()));
+  return s.back();
+}
+
+}  // namespace detail
+
+template <backend B>
+Tensor<B> Tensor<B>::inv() const {
+  static_assert(floating_dtype<value_type>, "ep::inv: needs a floating tensor (float or double)");
+  const Shape s = shape();
+  const std::int64_t n = detail::square_extent("inv", s);
+  const auto values = to_vector();
+  std::vector<value_type> out(values.size());
+  const std::int64_t nn = n * n;
+  std::vector<double> a;
+  std::vector<std::int64_t> piv;
+  for (std::size_t b = 0; nn > 0 && b < values.size() / static_cast<std::size_t>(nn); ++b) {
+    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn), values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
+    const bool singular = detail::lu_factor(a, piv, n) == 0;
+    for (std::int64_t col = 0; col < n; ++col) {  // solve A x = e_col
+      std::vector<double> x(static_cast<std::size_t>(n), 0.0);
+      x[static_cast<std::size_t>(col)] = 1;
+      if (singular) {
+        for (auto& v : x) v = std::numeric_limits<double>::infinity();
+      } else {
+        for (std::int64_t k = 0; k < n; ++k) std::swap(x[static_cast<std::size_t>(k)], x[static_cast<std::size_t>(piv[static_cast<std::size_t>(k)])]);
+        for (std::int64_t i = 0; i < n; ++i)
+          for (std::int64_t j = 0; j < i; ++j) x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
+        for (std::int64_t i = n - 1; i >= 0; --i) {
+          for (std::int64_t j = i + 1; j < n; ++j) x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
+          x[static_cast<std::size_t>(i)] /= a[static_cast<std::size_t>(i * n + i)];
+        }
+      }
+      for (std::int64_t i = 0; i < n; ++i)
+        out[static_cast<std::size_t>(static_cast<std::int64_t>(b) * nn + i * n + col)] = static_cast<value_type>(x[static_cast<std::size_t>(i)]);
+    }
+  }
+  const Tensor r = from_vector<B>(out, s);
+  return detail::make_result<Tensor>(
+      typename B::raw_type(r.raw()),
+      [](const Tensor& g, const Tensor& y, const Tensor&) {
+        const Tensor yt = detail::swap_last(y);
+        return -(yt.matmul(g).matmul(yt));
+      },
+      *this);
+}
+
+template <backend B>
+auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
+  static_assert(floating_dtype<value_type>, "ep::slogdet: needs a floating tensor (float or double)");
+  const Shape s = shape();
+  const std::int64_t n = detail::square_extent("slogdet", s);
+  const Shape batch(s.begin(), s.end() - 2);
+  const auto values = to_vector();
+  std::vector<value_type> signs(static_cast<std::size_t>(batch.numel())), logs(signs.size());
+  std::vector<double> a;
+  std::vector<std::int64_t> piv;
+  const std::int64_t nn = n * n;
+  for (std::size_t b = 0; b < signs.size(); ++b) {
+    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn), values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
+    int sign = detail::lu_factor(a, piv, n);
+    double logdet = 0;
+    for (std::int64_t k = 0; sign != 0 && k < n; ++k) {
+      const double d = a[static_cast<std::size_t>(k * n + k)];
+      if (d < 0) sign = -sign;
+      logdet += std::log(std::abs(d));
+    }
+    signs[b] = static_cast<value_type>(sign);
+    logs[b] = sign == 0 ? -std::numeric_limits<value_type>::infinity() : static_cast<value_type>(logdet);
+  }
+  const Tensor logabs = from_vector<B>(logs, batch);
+  Shape kept = batch;
+  kept.push_back(1);
+  kept.push_back(1);
+  return {from_vector<B>(signs, batch),
+          detail::make_result<Tensor>(
+              typename B::raw_type(logabs.raw()),
+              [kept](const Tensor& g, const Tensor&, const Tensor& x) { return g.reshape(kept) * detail::swap_last(x.inv()); },
+              *this)};
 }
 
 }  // namespace ep

@@ -1,0 +1,175 @@
+// eagerpp - NumPy's .npy files: ep::save_npy and ep::load_npy, so data moves between eagerpp and NumPy
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>   // std::reverse
+#include <bit>         // std::endian
+#include <cstdint>     // std::uint8_t, std::uint32_t
+#include <cstring>     // std::memcpy
+#include <filesystem>  // std::filesystem::path
+#include <fstream>     // std::ifstream, std::ofstream
+#include <iterator>    // std::istreambuf_iterator
+#include <string>      // std::string
+#include <vector>      // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/functions.hpp"
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+namespace detail {
+
+static_assert(std::endian::native == std::endian::little, "eagerpp's .npy support assumes a little-endian machine");
+
+/// NumPy's `descr` of T on a little-endian machine.
+template <class T>
+constexpr std::string_view npy_descr() {
+  if constexpr (std::same_as<T, float>) return "<f4";
+  else if constexpr (std::same_as<T, double>) return "<f8";
+  else if constexpr (std::same_as<T, std::int32_t>) return "<i4";
+  else if constexpr (std::same_as<T, std::int64_t>) return "<i8";
+  else return "|b1";
+}
+
+struct npy_header {
+  std::string descr;
+  bool fortran_order = false;
+  Shape shape;
+  std::size_t data_offset = 0;
+};
+
+[[noreturn]] inline void npy_fail(const std::filesystem::path& path, const std::string& problem) {
+  throw io_error(fmt::format("load_npy: {}: {}", path.string(), problem));
+}
+
+/// The value following `'key':` in NumPy's header dict, up to the next top-level ',' or '}'.
+inline std::string npy_field(const std::filesystem::path& path, const std::string& dict, const std::string& key) {
+  const auto k = dict.find("'" + key + "'");
+  if (k == std::string::npos) npy_fail(path, fmt::format("the header lacks '{}' ({})", key, dict));
+  auto colon = dict.find(':', k);
+  if (colon == std::string::npos) npy_fail(path, fmt::format("malformed header ({})", dict));
+  std::size_t i = colon + 1;
+  while (i < dict.size() && dict[i] == ' ') ++i;
+  std::size_t j = i;
+  if (j < dict.size() && dict[j] == '(') {
+    j = dict.find(')', j);
+    if (j == std::string::npos) npy_fail(path, fmt::format("malformed shape in header ({})", dict));
+    return dict.substr(i, j - i + 1);
+  }
+  while (j < dict.size() && dict[j] != ',' && dict[j] != '}') ++j;
+  std::string v = dict.substr(i, j - i);
+  while (!v.empty() && v.back() == ' ') v.pop_back();
+  return v;
+}
+
+inline npy_header parse_npy_header(const std::filesystem::path& path, const std::string& bytes) {
+  static constexpr char magic[] = "\x93NUMPY";
+  if (bytes.size() < 10 || bytes.compare(0, 6, magic, 6) != 0) npy_fail(path, "not a .npy file (no \\x93NUMPY magic)");
+  const auto major = static_cast<unsigned char>(bytes[6]);
+  std::size_t header_len = 0, offset = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(bytes[8]) | (std::size_t{static_cast<unsigned char>(bytes[9])} << 8);
+    offset = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) npy_fail(path, "truncated header");
+    std::uint32_t len = 0;
+    std::memcpy(&len, bytes.data() + 8, 4);
+    header_len = len;
+    offset = 12;
+  } else {
+    npy_fail(path, fmt::format("unsupported .npy format version {}; expected 1, 2 or 3", major));
+  }
+  if (bytes.size() < offset + header_len)
+    npy_fail(path, fmt::format("truncated header: {} bytes, expected {}", bytes.size(), offset + header_len));
+  const std::string dict = bytes.substr(offset, header_len);
+  npy_header h;
+  h.data_offset = offset + header_len;
+  h.descr = npy_field(path, dict, "descr");
+  if (h.descr.size() >= 2 && (h.descr.front() == '\'' || h.descr.front() == '"')) h.descr = h.descr.substr(1, h.descr.size() - 2);
+  const std::string fo = npy_field(path, dict, "fortran_order");
+  if (fo != "True" && fo != "False") npy_fail(path, fmt::format("bad fortran_order '{}'", fo));
+  h.fortran_order = fo == "True";
+  const std::string shape = npy_field(path, dict, "shape");
+  if (shape.empty() || shape.front() != '(' || shape.back() != ')') npy_fail(path, fmt::format("bad shape '{}'", shape));
+  std::size_t i = 1;
+  while (i + 1 < shape.size()) {
+    while (i + 1 < shape.size() && (shape[i] == ' ' || shape[i] == ',')) ++i;
+    if (i + 1 >= shape.size()) break;
+    std::size_t j = i;
+    std::int64_t d = 0;
+    while (j < shape.size() && shape[j] >= '0' && shape[j] <= '9') {
+      if (d > (std::int64_t{1} << 48)) npy_fail(path, fmt::format("extent too large in shape '{}'", shape));
+      d = d * 10 + (shape[j] - '0');
+      ++j;
+    }
+    if (j == i) npy_fail(path, fmt::format("bad shape '{}'", shape));
+    if (h.shape.size() == max_rank) npy_fail(path, fmt::format("rank of shape '{}' exceeds {}", shape, max_rank));
+    h.shape.push_back(d);
+    i = j;
+  }
+  return h;
+}
+
+}  // namespace detail
+
+/// Writes `t` to `path` in NumPy's .npy format (version 1.0, C order); throws ep::io_error on failure.
+template <backend B>
+void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
+  using T = typename B::value_type;
+  const Shape s = t.shape();
+  std::string shape = "(";
+  for (int i = 0; i < s.size(); ++i) shape += fmt::format("{}, ", s[i]);
+  if (s.size() > 1) shape.resize(shape.size() - 2);
+  if (s.size() == 1) shape.resize(shape.size() - 1);
+  shape += ")";
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", detail::npy_descr<T>(), shape);
+  const std::size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw io_error(fmt::format("save_npy: {}: cannot open for writing", path.string()));
+  out.write("\x93NUMPY\x01\x00", 8);
+  const auto len = static_cast<std::uint16_t>(header.size());
+  const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
+  out.write(len_bytes, 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  const auto values = t.to_vector();
+  if constexpr (std::same_as<T, bool>) {
+    for (bool b : values) out.put(b ? 1 : 0);
+  } else {
+    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T)));
+  }
+  if (!out) throw io_error(fmt::format("save_npy: {}: write failed", path.string()));
+}
+
+/// Reads a .npy file written by NumPy or `save_npy` into a tensor of backend B. Throws ep::io_error
+/// naming the file and the problem when it is missing, corrupt, truncated, or of another dtype.
+template <backend B>
+Tensor<B> load_npy(const std::filesystem::path& path) {
+  using T = typename B::value_type;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw io_error(fmt::format("load_npy: {}: cannot open the file", path.string()));
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto h = detail::parse_npy_header(path, bytes);
+  if (h.descr != detail::npy_descr<T>())
+    detail::npy_fail(path, fmt::format("dtype mismatch: the file holds '{}', expected '{}' ({})", h.descr, detail::npy_descr<T>(),
+                                       dtype_name<T>()));
+  const auto n = static_cast<std::size_t>(h.shape.numel());
+  if (bytes.size() - h.data_offset < n * sizeof(T))
+    detail::npy_fail(path, fmt::format("truncated data: shape {} needs {} bytes, the file has {}", h.shape.str(), n * sizeof(T),
+                                       bytes.size() - h.data_offset));
+  std::vector<T> values(n);
+  if constexpr (std::same_as<T, bool>) {
+    for (std::size_t i = 0; i < n; ++i) values[i] = bytes[h.data_offset + i] != 0;
+  } else if (n > 0) {
+    std::memcpy(values.data(), bytes.data() + h.data_offset, n * sizeof(T));
+  }
+  if (!h.fortran_order) return from_vector<B>(values, h.shape);
+  Shape reversed(h.shape.begin(), h.shape.end());
+  std::reverse(reversed.begin(), reversed.end());
+  return from_vector<B>(values, reversed).transpose();
+}
+
+}  // namespace ep

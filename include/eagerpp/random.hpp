@@ -1,0 +1,106 @@
+// eagerpp - random numbers: ep::generator (Philox-4x32-10) and uniform / normal, equal on every backend
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>    // std::array
+#include <cmath>    // std::log, std::sqrt, std::cos, std::sin
+#include <cstdint>  // std::uint32_t, std::uint64_t
+#include <numbers>  // std::numbers::pi
+#include <vector>   // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/functions.hpp"
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+/// A seeded, counter-based random generator (Philox-4x32-10, as in Random123, cuRAND and JAX).
+/// The numbers depend only on the seed and on how many have been drawn before, never on the
+/// backend: the same seed gives the same tensors on Eigen, xtensor and CUDA.
+class generator {
+ public:
+  explicit generator(std::uint64_t seed = 0) : key_{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32)} {}
+
+  /// The next 4 random 32-bit words.
+  std::array<std::uint32_t, 4> next4() {
+    std::array<std::uint32_t, 4> ctr{static_cast<std::uint32_t>(counter_), static_cast<std::uint32_t>(counter_ >> 32), 0, 0};
+    ++counter_;
+    std::array<std::uint32_t, 2> key = key_;
+    for (int round = 0; round < 10; ++round) {
+      const std::uint64_t p0 = std::uint64_t{0xD2511F53} * ctr[0];
+      const std::uint64_t p1 = std::uint64_t{0xCD9E8D57} * ctr[2];
+      ctr = {static_cast<std::uint32_t>(p1 >> 32) ^ ctr[1] ^ key[0], static_cast<std::uint32_t>(p1),
+             static_cast<std::uint32_t>(p0 >> 32) ^ ctr[3] ^ key[1], static_cast<std::uint32_t>(p0)};
+      key[0] += 0x9E3779B9;
+      key[1] += 0xBB67AE85;
+    }
+    return ctr;
+  }
+
+  /// `n` doubles uniform in [0, 1), 53 random bits each.
+  std::vector<double> uniform01(std::int64_t n) {
+    std::vector<double> out(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < out.size(); i += 2) {
+      const auto w = next4();
+      out[i] = to_unit(w[0], w[1]);
+      if (i + 1 < out.size()) out[i + 1] = to_unit(w[2], w[3]);
+    }
+    return out;
+  }
+
+ private:
+  static double to_unit(std::uint32_t hi, std::uint32_t lo) {
+    const std::uint64_t bits = (std::uint64_t{hi} << 21) ^ (lo >> 11);  // 53 bits
+    return static_cast<double>(bits & ((std::uint64_t{1} << 53) - 1)) * 0x1.0p-53;
+  }
+  std::array<std::uint32_t, 2> key_;
+  std::uint64_t counter_ = 0;
+};
+
+namespace detail {
+template <class B>
+Tensor<B> from_doubles(const std::vector<double>& v, const Shape& shape) {
+  std::vector<typename B::value_type> data(v.begin(), v.end());
+  return from_vector<B>(data, shape);
+}
+}  // namespace detail
+
+/// Uniform samples in [low, high) of backend B (NumPy: `Generator.uniform`); floating B only.
+template <backend B>
+Tensor<B> uniform(generator& gen, const Shape& shape, double low = 0, double high = 1) {
+  static_assert(floating_dtype<typename B::value_type>, "ep::uniform: needs a floating backend, e.g. ep::eigen<float>");
+  if (!(low <= high)) throw value_error(fmt::format("uniform: low {} is greater than high {}; expected low <= high", low, high));
+  auto u = gen.uniform01(shape.numel());
+  for (auto& x : u) x = low + (high - low) * x;
+  return detail::from_doubles<B>(u, shape);
+}
+
+/// Normal samples with `mean` and `stddev` of backend B (Box-Muller on Philox); floating B only.
+template <backend B>
+Tensor<B> normal(generator& gen, const Shape& shape, double mean = 0, double stddev = 1) {
+  static_assert(floating_dtype<typename B::value_type>, "ep::normal: needs a floating backend, e.g. ep::eigen<float>");
+  if (stddev < 0) throw value_error(fmt::format("normal: stddev {} is negative; expected stddev >= 0", stddev));
+  const std::int64_t n = shape.numel();
+  auto u = gen.uniform01(n + (n % 2));
+  std::vector<double> z(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < z.size(); i += 2) {
+    const double r = std::sqrt(-2.0 * std::log1p(-u[i]));  // 1 - u in (0, 1]: no log(0)
+    const double t = 2.0 * std::numbers::pi * u[i + 1];
+    z[i] = mean + stddev * r * std::cos(t);
+    if (i + 1 < z.size()) z[i + 1] = mean + stddev * r * std::sin(t);
+  }
+  return detail::from_doubles<B>(z, shape);
+}
+
+/// EagerPy's forms: the tensor supplies the backend and dtype.
+template <backend B>
+Tensor<B> uniform(generator& gen, const Tensor<B>&, const Shape& shape, double low = 0, double high = 1) {
+  return uniform<B>(gen, shape, low, high);
+}
+template <backend B>
+Tensor<B> normal(generator& gen, const Tensor<B>&, const Shape& shape, double mean = 0, double stddev = 1) {
+  return normal<B>(gen, shape, mean, stddev);
+}
+
+}  // namespace ep
