@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstddef>      // std::ptrdiff_t
 #include <cstdint>      // std::int64_t
+#include <tuple>        // std::tuple
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::is_arithmetic_v
 #include <utility>      // std::pair
@@ -199,6 +201,60 @@ class [[nodiscard]] Tensor {
   /// "reflect" (NumPy's reflect, any rank).
   Tensor pad(const Paddings& paddings, std::string_view mode = "constant", value_type value = 0) const;
 
+  // --- indexing and selection (ops/indexing.hpp) ---------------------------------------------
+  /// NumPy indexing: integers (negative too), `ep::slice(start, stop, step)`, `ep::newaxis`,
+  /// `ep::ellipsis`, int64/int32 index tensors (broadcast together: advanced indexing) and bool
+  /// masks, e.g. `t(1, ep::slice(0, 4, 2), ep::newaxis)`. Throws ep::index_error when out of range.
+  template <class... I>
+  Tensor operator()(const I&... items) const;
+  /// `t(i)`: an integer, a slice, an index tensor or a bool mask (`t[mask]`).
+  template <class I>
+  Tensor operator[](const I& item) const {
+    return (*this)(item);
+  }
+  /// A copy with the elements selected by `indices` (made with `ep::index(...)`) set to `values`,
+  /// broadcast (EagerPy: `index_update`).
+  template <class... I>
+  Tensor index_update(const std::tuple<I...>& indices, const Tensor& values) const;
+  template <class... I>
+  Tensor index_update(const std::tuple<I...>& indices, value_type value) const;
+  /// Sorted ascending along `axis` (NumPy: `sort`).
+  Tensor sort(int axis = -1) const;
+  /// The indices that sort along `axis`, stable (NumPy: `argsort(kind="stable")`).
+  index_tensor argsort(int axis = -1) const;
+  /// The `k` largest elements along `axis`, largest first, and their indices (PyTorch: `topk`).
+  std::pair<Tensor, index_tensor> topk(std::int64_t k, bool sorted = true, int axis = -1) const;
+  /// Elements gathered along `axis` at `index` (int64, same rank, broadcast on the other axes)
+  /// (NumPy: `take_along_axis`).
+  template <class I>
+  Tensor take_along_axis(const Tensor<I>& index, int axis) const;
+
+  /// Iteration over the first axis: `for (auto row : t)` (EagerPy: `__iter__`).
+  class iterator {
+   public:
+    using value_type = Tensor;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const Tensor* t, std::int64_t i) : t_(t), i_(i) {}
+    Tensor operator*() const { return (*t_)(i_); }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) {
+      auto old = *this;
+      ++i_;
+      return old;
+    }
+    friend bool operator==(const iterator& a, const iterator& b) { return a.i_ == b.i_; }
+
+   private:
+    const Tensor* t_ = nullptr;
+    std::int64_t i_ = 0;
+  };
+  [[nodiscard]] iterator begin() const { return iterator(this, 0); }
+  [[nodiscard]] iterator end() const { return iterator(this, ndim() == 0 ? 0 : shape()[0]); }
+
   // --- linear algebra and nn ----------------------------------------------------------------
   /// Matrix product; operands of rank > 2 are stacks of matrices whose batch axes broadcast.
   Tensor matmul(const Tensor& other) const;
@@ -240,6 +296,7 @@ class [[nodiscard]] Tensor {
 #include "eagerpp/ops/elementwise.hpp"
 #include "eagerpp/ops/reductions.hpp"
 #include "eagerpp/ops/shape.hpp"
+#include "eagerpp/ops/indexing.hpp"
 #include "eagerpp/ops/linalg.hpp"
 #include "eagerpp/ops/nn.hpp"
 #include "eagerpp/functions.hpp"

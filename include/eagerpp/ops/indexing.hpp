@@ -1,0 +1,408 @@
+// eagerpp - indexing and selection: t(i, ep::slice(0, 4, 2), ep::newaxis), t[mask], index_update,
+// take_along_axis, sort, argsort, topk
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <optional>  // std::optional
+#include <tuple>     // std::tuple, std::apply
+#include <variant>   // std::variant
+#include <vector>    // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+namespace detail {
+
+/// Checks that every element of the int64 tensor `index` lies in [-n, n) and wraps negative ones.
+template <class I>
+I wrap_indices(std::string_view op, const I& index, std::int64_t n, std::string_view what) {
+  if (index.size() == 0) return index;
+  const auto lo = index.min().item();
+  const auto hi = index.max().item();
+  if (lo < -n || hi >= n)
+    throw index_error(fmt::format("{}: index {} is out of bounds for {} with size {}; expected {} <= index < {}", op,
+                                  lo < -n ? lo : hi, what, n, -n, n));
+  if (lo >= 0) return index;
+  return (index < 0).where(index + n, index);
+}
+
+/// x (1-D) gathered at `index` (int64, any shape, in range): differentiable.
+template <class Tn, class I>
+Tn take_flat(const Tn& x, const I& index) {
+  using B = typename Tn::backend_type;
+  return make_result<Tn>(
+      B::take(x.raw(), index.raw()),
+      [index](const Tn& g, const Tn&, const Tn& in) { return put_add_flat(in.zeros_like(), index.reshape({-1}), g.reshape({-1})); },
+      x);
+}
+
+/// A copy of x (1-D) with values (1-D) added at `index` (1-D): differentiable.
+template <class Tn, class I>
+Tn put_add_flat(const Tn& x, const I& index, const Tn& values) {
+  using B = typename Tn::backend_type;
+  return make_result<Tn>(
+      B::put_add(x.raw(), index.raw(), values.raw()),
+      [index](const Tn& g, const Tn&, const Tn&, const Tn&) { return std::tuple{g, take_flat(g, index)}; }, x, values);
+}
+
+/// A copy of x (1-D) with values (1-D) written at `index` (1-D): differentiable.
+template <class Tn, class I>
+Tn put_flat(const Tn& x, const I& index, const Tn& values) {
+  using B = typename Tn::backend_type;
+  return make_result<Tn>(
+      B::put(x.raw(), index.raw(), values.raw()),
+      [index](const Tn& g, const Tn&, const Tn&, const Tn& v) {
+        return std::tuple{put_flat(g, index, v.zeros_like()), take_flat(g, index)};
+      },
+      x, values);
+}
+
+/// The C-order positions of x's elements, as an int64 tensor of x's shape.
+template <class Tn>
+typename Tn::index_tensor positions(const Tn& x) {
+  using I = typename Tn::index_tensor;
+  return I(I::backend_type::arange(0, 1, x.size())).reshape(x.shape());
+}
+
+/// x[start[i] + k * step[i]] along each axis (step >= 1), `out` extents: differentiable.
+template <class Tn>
+Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape& out) {
+  using B = typename Tn::backend_type;
+  if (out == x.shape()) return x;
+  return make_result<Tn>(B::slice(x.raw(), std::span<const std::int64_t>(start), std::span<const std::int64_t>(step), out),
+                         [start, step, out](const Tn& g, const Tn&, const Tn& in) {
+                           const auto lin = strided_slice(positions(in), start, step, out);
+                           return put_add_flat(in.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1})).reshape(in.shape());
+                         },
+                         x);
+}
+
+}  // namespace detail
+
+/// A slice `start:stop:step` for indexing (NumPy's `slice`); a missing end means "to the end", as
+/// in Python. `ep::slice()` is the full slice `:`.
+struct slice {
+  std::optional<std::int64_t> start, stop;
+  std::int64_t step = 1;
+  slice() = default;
+  slice(std::optional<std::int64_t> start_, std::optional<std::int64_t> stop_, std::int64_t step_ = 1)
+      : start(start_), stop(stop_), step(step_) {}
+};
+
+/// A new axis of extent 1 in an index (NumPy's `np.newaxis`).
+inline constexpr struct newaxis_t {
+} newaxis;
+
+/// The remaining axes in full, in an index (Python's `...`).
+inline constexpr struct ellipsis_t {
+} ellipsis;
+
+/// EagerPy's `ep.index[...]`: packs an index for `index_update`, e.g. `ep::index(ep::slice(), 2)`.
+template <class... I>
+auto index(const I&... items) {
+  return std::tuple<I...>(items...);
+}
+
+namespace detail {
+
+template <class B>
+struct index_item {
+  enum class kind { integer, range, new_axis, rest, tensor, mask } k;
+  std::int64_t i = 0;
+  ep::slice s;
+  std::optional<Tensor<typename B::template rebind<std::int64_t>>> t;
+  std::optional<Tensor<typename B::template rebind<bool>>> m;
+  std::int64_t mask_extent = -1;  // for index tensors made from a bool mask: the extent it covers
+};
+
+template <class B, class A>
+index_item<B> to_index_item(const A& a) {
+  using K = typename index_item<B>::kind;
+  using I64 = Tensor<typename B::template rebind<std::int64_t>>;
+  if constexpr (std::is_integral_v<A>) {
+    return {K::integer, static_cast<std::int64_t>(a), {}, {}, {}};
+  } else if constexpr (std::same_as<A, ep::slice>) {
+    return {K::range, 0, a, {}, {}};
+  } else if constexpr (std::same_as<A, newaxis_t>) {
+    return {K::new_axis, 0, {}, {}, {}};
+  } else if constexpr (std::same_as<A, ellipsis_t>) {
+    return {K::rest, 0, {}, {}, {}};
+  } else if constexpr (std::same_as<A, Tensor<typename B::template rebind<bool>>>) {
+    return {K::mask, 0, {}, {}, a};
+  } else if constexpr (std::same_as<A, I64>) {
+    return {K::tensor, 0, {}, a, {}};
+  } else if constexpr (std::same_as<A, Tensor<typename B::template rebind<std::int32_t>>>) {
+    return {K::tensor, 0, {}, a.template astype<std::int64_t>(), {}};
+  } else {
+    static_assert(always_false<A>,
+                  "ep: an index must be an integer, ep::slice, ep::newaxis, ep::ellipsis, an integer tensor or a bool "
+                  "tensor of the same backend");
+  }
+}
+
+/// NumPy's slice.indices(n): the first index, the step and the count.
+inline std::tuple<std::int64_t, std::int64_t, std::int64_t> slice_indices(const ep::slice& s, std::int64_t n) {
+  if (s.step == 0) throw value_error("index: slice step cannot be zero");
+  const std::int64_t step = s.step;
+  auto clamp = [&](std::optional<std::int64_t> v, std::int64_t dflt) {
+    if (!v) return dflt;
+    std::int64_t x = *v < 0 ? *v + n : *v;
+    if (step > 0) return std::clamp<std::int64_t>(x, 0, n);
+    return std::clamp<std::int64_t>(x, -1, n - 1);
+  };
+  const std::int64_t start = clamp(s.start, step > 0 ? 0 : n - 1);
+  const std::int64_t stop = clamp(s.stop, step > 0 ? n : -1);
+  std::int64_t count = 0;
+  if (step > 0 && stop > start) count = (stop - start + step - 1) / step;
+  if (step < 0 && start > stop) count = (start - stop + (-step) - 1) / (-step);
+  return {start, step, count};
+}
+
+/// NumPy's indexing of `x` by `items`.
+template <class B>
+Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
+  using K = typename index_item<B>::kind;
+  using I64 = Tensor<typename B::template rebind<std::int64_t>>;
+  const Shape xs = x.shape();
+  // Masks become one index tensor per masked axis (their true positions, found on the host).
+  std::vector<index_item<B>> expanded;
+  for (auto& it : items) {
+    if (it.k != K::mask) {
+      expanded.push_back(std::move(it));
+      continue;
+    }
+    const Shape ms = it.m->shape();
+    std::vector<std::int64_t> picked;
+    const auto v = it.m->to_vector();
+    for (std::size_t j = 0; j < v.size(); ++j)
+      if (v[j]) picked.push_back(static_cast<std::int64_t>(j));
+    const Shape strides = strides_of(ms);
+    for (int a = 0; a < ms.size(); ++a) {
+      std::vector<std::int64_t> coord;
+      coord.reserve(picked.size());
+      for (auto p : picked) coord.push_back(p / strides[a] % ms[a]);
+      index_item<B> e{K::tensor, 0, {}, from_vector<typename I64::backend_type>(coord), {}};
+      e.mask_extent = ms[a];
+      expanded.push_back(std::move(e));
+    }
+  }
+  items = std::move(expanded);
+
+  // Expand the ellipsis (at most one) and add full slices for the axes not named.
+  int consumed = 0, rests = 0;
+  for (const auto& it : items) {
+    if (it.k == K::rest) ++rests;
+    else if (it.k != K::new_axis) ++consumed;
+  }
+  if (rests > 1) throw index_error("index: an index can only have a single ellipsis (ep::ellipsis)");
+  if (consumed > xs.size())
+    throw index_error(fmt::format("index: too many indices for a tensor of shape {}: {} were indexed; expected at most {}",
+                                  xs.str(), consumed, xs.size()));
+  std::vector<index_item<B>> full;
+  for (auto& it : items) {
+    if (it.k == K::rest) {
+      for (int j = 0; j < xs.size() - consumed; ++j) full.push_back({K::range, 0, ep::slice(), {}, {}});
+    } else {
+      full.push_back(std::move(it));
+    }
+  }
+  if (rests == 0)
+    for (int j = 0; j < xs.size() - consumed; ++j) full.push_back({K::range, 0, ep::slice(), {}, {}});
+
+  bool advanced = false;
+  for (const auto& it : full) advanced = advanced || it.k == K::tensor;
+
+  // Basic pass: ints, slices (negative steps by a flip) and new axes; tensors keep their axis.
+  Shape start, step, out;
+  std::vector<int> flips;
+  Shape result;  // shape after removing integer axes and inserting new axes
+  std::vector<std::pair<int, I64>> tensors;  // (axis in result, index)
+  int axis = 0;
+  for (const auto& it : full) {
+    if (it.k == K::new_axis) {
+      result.push_back(1);
+      continue;
+    }
+    const std::int64_t n = xs[axis];
+    if (it.k == K::integer && !advanced) {
+      std::int64_t i = it.i;
+      if (i < -n || i >= n)
+        throw index_error(fmt::format("index: index {} is out of bounds for axis {} with size {} (shape {}); expected {} <= index < {}",
+                                      i, axis, n, xs.str(), -n, n));
+      if (i < 0) i += n;
+      start.push_back(i);
+      step.push_back(1);
+      out.push_back(1);
+    } else if (it.k == K::range) {
+      auto [first, st, count] = slice_indices(it.s, n);
+      if (st > 0) {
+        start.push_back(count > 0 ? first : 0);
+        step.push_back(st);
+      } else {
+        start.push_back(count > 0 ? first + (count - 1) * st : 0);
+        step.push_back(-st);
+        flips.push_back(result.size());
+      }
+      out.push_back(count);
+      result.push_back(count);
+    } else {  // an index tensor, or an integer among index tensors
+      I64 t = it.k == K::integer ? x.template astype<std::int64_t>().full_scalar(it.i) : *it.t;
+      if (it.mask_extent >= 0 && it.mask_extent != n)
+        throw index_error(fmt::format("index: boolean index has extent {} but axis {} of a tensor of shape {} has extent {}; "
+                                      "expected equal extents", it.mask_extent, axis, xs.str(), n));
+      t = wrap_indices("index", t, n, fmt::format("axis {}", axis));
+      start.push_back(0);
+      step.push_back(1);
+      out.push_back(n);
+      tensors.emplace_back(result.size(), t);
+      result.push_back(n);
+    }
+    ++axis;
+  }
+  Tensor<B> y = strided_slice(x, start, step, out).reshape(result);  // only extents of 1 move
+  if (!flips.empty()) y = y.flip(Axes(flips));
+  if (tensors.empty()) return y;
+
+  // Advanced pass: broadcast the index tensors, gather with linear indices.
+  Shape bshape = tensors.front().second.shape();
+  for (const auto& [a, t] : tensors) bshape = broadcast_shapes(bshape, t.shape(), "index");
+  bool adjacent = true;
+  for (std::size_t j = 1; j < tensors.size(); ++j) adjacent = adjacent && tensors[j].first == tensors[j - 1].first + 1;
+  // Move the indexed axes to the front, in order.
+  std::vector<int> perm, rest;
+  for (const auto& [a, t] : tensors) perm.push_back(a);
+  for (int a = 0; a < result.size(); ++a)
+    if (std::find(perm.begin(), perm.end(), a) == perm.end()) rest.push_back(a);
+  std::vector<int> order = perm;
+  order.insert(order.end(), rest.begin(), rest.end());
+  const Tensor<B> moved = y.transpose(order);
+  std::int64_t rest_size = 1;
+  Shape rest_shape;
+  for (int a : rest) {
+    rest_size *= result[a];
+    rest_shape.push_back(result[a]);
+  }
+  I64 lin = tensors.front().second.zeros(bshape);
+  for (const auto& [a, t] : tensors) lin = lin * result[a] + t.broadcast_to(bshape);
+  Shape lin_shape = bshape;
+  for (int j = 0; j < rest_shape.size(); ++j) lin_shape.push_back(1);
+  I64 full_lin = lin.reshape(lin_shape) * rest_size + I64(I64::backend_type::arange(0, 1, rest_size)).reshape(rest_shape.size() ? rest_shape : Shape{});
+  Tensor<B> r = take_flat(moved.reshape({-1}), full_lin);
+  Shape r_shape = bshape;
+  for (auto d : rest_shape) r_shape.push_back(d);
+  r = r.reshape(r_shape);
+  if (adjacent && tensors.front().first > 0) {  // NumPy: adjacent index tensors keep their place
+    const int p = tensors.front().first, nb = bshape.size();
+    std::vector<int> back;
+    for (int j = 0; j < p; ++j) back.push_back(nb + j);
+    for (int j = 0; j < nb; ++j) back.push_back(j);
+    for (int j = nb + p; j < r_shape.size(); ++j) back.push_back(j);
+    r = r.transpose(back);
+  }
+  return r;
+}
+
+}  // namespace detail
+
+template <backend B>
+template <class... I>
+Tensor<B> Tensor<B>::operator()(const I&... items) const {
+  return detail::get_index(*this, std::vector<detail::index_item<B>>{detail::to_index_item<B>(items)...});
+}
+
+template <backend B>
+template <class... I>
+Tensor<B> Tensor<B>::index_update(const std::tuple<I...>& indices, const Tensor& values) const {
+  // The positions that the index selects, found by indexing the positions tensor the same way.
+  const auto lin = std::apply([&](const auto&... items) { return detail::positions(*this)(items...); }, indices);
+  const Tensor v = values.broadcast_to(lin.shape());
+  return detail::put_flat(reshape({-1}), lin.reshape({-1}), v.reshape({-1})).reshape(shape());
+}
+
+template <backend B>
+template <class... I>
+Tensor<B> Tensor<B>::index_update(const std::tuple<I...>& indices, value_type value) const {
+  return index_update(indices, full_scalar(value));
+}
+
+template <backend B>
+auto Tensor<B>::argsort(int axis) const -> index_tensor {
+  const int a = detail::normalize_axis("argsort", axis, shape());
+  return index_tensor(B::argsort(raw_, a));
+}
+
+template <backend B>
+template <class I>
+Tensor<B> Tensor<B>::take_along_axis(const Tensor<I>& index, int axis) const {
+  static_assert(std::same_as<I, typename B::template rebind<std::int64_t>>,
+                "ep::take_along_axis: the index must be an int64 tensor of the same backend");
+  const Shape s = shape();
+  const Shape is = index.shape();
+  const int a = detail::normalize_axis("take_along_axis", axis, s);
+  if (is.size() != s.size())
+    throw value_error(fmt::format("take_along_axis: index of shape {} for a tensor of shape {}; expected the same number of axes",
+                                  is.str(), s.str()));
+  Shape target = broadcast_shapes(s, is, "take_along_axis");
+  target[a] = is[a];
+  Shape xs_b = target;
+  xs_b[a] = s[a];
+  const Tensor xb = broadcast_to(xs_b);
+  const auto idx = detail::wrap_indices("take_along_axis", index.broadcast_to(target), s[a], fmt::format("axis {}", a));
+  const Shape strides = strides_of(xs_b);
+  auto lin = idx * strides[a];
+  for (int j = 0; j < target.size(); ++j) {
+    if (j == a) continue;
+    Shape one;
+    for (int k = 0; k < target.size(); ++k) one.push_back(k == j ? target[j] : 1);
+    lin = lin + I(I::arange(0, 1, target[j])).reshape(one) * strides[j];
+  }
+  return detail::take_flat(xb.reshape({-1}), lin);
+}
+
+template <backend B>
+Tensor<B> Tensor<B>::sort(int axis) const {
+  const int a = detail::normalize_axis("sort", axis, shape());
+  return detail::make_result<Tensor>(
+      B::sort(raw_, a),
+      [a](const Tensor& g, const Tensor&, const Tensor& x) {
+        // d sort(x) = take_along_axis(dx, argsort(x)): scatter g back to where each element came from.
+        const auto perm = x.argsort(a);
+        const auto order = detail::positions(x).take_along_axis(perm, a);
+        return detail::put_add_flat(x.zeros_like().reshape({-1}), order.reshape({-1}), g.reshape({-1})).reshape(x.shape());
+      },
+      *this);
+}
+
+template <backend B>
+auto Tensor<B>::topk(std::int64_t k, bool sorted, int axis) const -> std::pair<Tensor, index_tensor> {
+  (void)sorted;  // the k values always come sorted, largest first
+  const Shape s = shape();
+  const int a = detail::normalize_axis("topk", axis, s);
+  if (k < 0 || k > s[a])
+    throw value_error(fmt::format("topk: k = {} for axis {} of extent {} (shape {}); expected 0 <= k <= {}", k, a, s[a], s.str(), s[a]));
+  // Descending and stable: sort ascending the reversed axis, take the last k, reverse again.
+  const Tensor flipped = flip(a);
+  auto order = flipped.argsort(a);
+  Shape start, step, out = s;
+  for (int j = 0; j < s.size(); ++j) {
+    start.push_back(j == a ? s[a] - k : 0);
+    step.push_back(1);
+  }
+  out[a] = k;
+  order = detail::strided_slice(order, start, step, out).flip(a);
+  const auto idx = (order * -1) + (s[a] - 1);  // positions in the unflipped axis
+  return {take_along_axis(idx, a), idx};
+}
+
+/// The extent of the first axis (Python's `len`); throws for a 0-d tensor.
+template <backend B>
+std::int64_t len(const Tensor<B>& t) {
+  const Shape s = t.shape();
+  if (s.size() == 0) throw value_error("len: a 0-d tensor has no length; expected rank >= 1");
+  return s[0];
+}
+
+}  // namespace ep
