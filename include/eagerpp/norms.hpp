@@ -38,7 +38,7 @@ Tensor<B> l2(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
   const Shape kept = detail::plan_reduction("l2", x.shape(), axis, keepdims).kept;
   return detail::make_result<Tensor<B>>(
       typename B::raw_type(value.raw()),
-      [kept](const Tensor<B>& g, const Tensor<B>& out, const Tensor<B>& in) {
+      [kept](const auto& g, const auto& out, const auto& in) {
         const Tensor<B> n = out.reshape(kept);
         const Tensor<B> safe = (n == 0).where(n.ones_like(), n);
         return (n == 0).where(in.zeros_like(), g.reshape(kept) * in / safe);

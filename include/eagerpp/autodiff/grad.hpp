@@ -36,7 +36,7 @@ Tensor<B> watch_one(const Tensor<B>& x, tape& t) {
   static_assert(floating_dtype<typename B::value_type>,
                 "ep::value_and_grad: can only differentiate with respect to floating tensors (float or double)");
   Tensor<B> w = make_result<Tensor<B>>(typename B::raw_type(x.raw()),
-                                       [](const Tensor<B>& g, const Tensor<B>&, const Tensor<B>&) { return g; }, x);
+                                       [](const auto& g, const auto&, const auto&) { return g; }, x);
   if (w.node() == 0) w.set_node(new_node_id());
   t.watched.insert(w.node());
   return w;

@@ -104,7 +104,8 @@ void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
 /// Wraps a backend result as the output of an op and, when a tape is active and some input is
 /// recorded on it, records the op's vector-Jacobian product `vjp(g, out, in...)`, which returns the
 /// gradient of each input (a tuple for several inputs), written with facade ops so that it runs on
-/// every backend and can itself be differentiated. Only floating outputs are ever recorded.
+/// every backend and can itself be differentiated. Only floating outputs are ever recorded, and
+/// vjps are generic lambdas, so their bodies are never instantiated for integer or bool tensors.
 template <class Out, class Raw, class Vjp, class... In>
 Out make_result(Raw&& raw, const Vjp& vjp, const In&... in) {
   Out out(std::forward<Raw>(raw));

@@ -45,7 +45,7 @@ auto Tensor<B>::astype() const -> rebind<U> {
     return *this;
   } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
     return detail::make_result<Out>(B::template astype<U>(raw_),
-                                    [](const Out& g, const Out&, const Tensor&) { return g.template astype<value_type>(); },
+                                    [](const auto& g, const auto&, const auto&) { return g.template astype<value_type>(); },
                                     *this);
   } else {
     return detail::make_constant<Out>(B::template astype<U>(raw_));

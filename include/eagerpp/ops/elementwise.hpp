@@ -48,44 +48,44 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
 template <backend B>
 Tensor<B> Tensor<B>::abs() const {
   EAGERPP_REQUIRE_NUMERIC("abs");
-  return detail::make_result<Tensor>(B::abs(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.sign(); }, *this);
+  return detail::make_result<Tensor>(B::abs(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.sign(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sign() const {
   EAGERPP_REQUIRE_NUMERIC("sign");
-  return detail::make_result<Tensor>(B::sign(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(B::sign(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sqrt() const {
   EAGERPP_REQUIRE_FLOAT("sqrt");
-  return detail::make_result<Tensor>(B::sqrt(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g / (y * 2); }, *this);
+  return detail::make_result<Tensor>(B::sqrt(raw_), [](const auto& g, const auto& y, const auto&) { return g / (y * 2); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::square() const {
   EAGERPP_REQUIRE_NUMERIC("square");
-  return detail::make_result<Tensor>(B::square(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x * 2; }, *this);
+  return detail::make_result<Tensor>(B::square(raw_), [](const auto& g, const auto&, const auto& x) { return g * x * 2; }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::exp() const {
   EAGERPP_REQUIRE_FLOAT("exp");
-  return detail::make_result<Tensor>(B::exp(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g * y; }, *this);
+  return detail::make_result<Tensor>(B::exp(raw_), [](const auto& g, const auto& y, const auto&) { return g * y; }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log() const {
   EAGERPP_REQUIRE_FLOAT("log");
-  return detail::make_result<Tensor>(B::log(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / x; }, *this);
+  return detail::make_result<Tensor>(B::log(raw_), [](const auto& g, const auto&, const auto& x) { return g / x; }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log2() const {
   EAGERPP_REQUIRE_FLOAT("log2");
   return detail::make_result<Tensor>(
-      B::log2(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x * std::numbers::ln2_v<value_type>); },
+      B::log2(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x * std::numbers::ln2_v<value_type>); },
       *this);
 }
 
@@ -93,114 +93,114 @@ template <backend B>
 Tensor<B> Tensor<B>::log10() const {
   EAGERPP_REQUIRE_FLOAT("log10");
   return detail::make_result<Tensor>(
-      B::log10(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x * std::numbers::ln10_v<value_type>); },
+      B::log10(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x * std::numbers::ln10_v<value_type>); },
       *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log1p() const {
   EAGERPP_REQUIRE_FLOAT("log1p");
-  return detail::make_result<Tensor>(B::log1p(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x + 1); }, *this);
+  return detail::make_result<Tensor>(B::log1p(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x + 1); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sin() const {
   EAGERPP_REQUIRE_FLOAT("sin");
-  return detail::make_result<Tensor>(B::sin(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.cos(); }, *this);
+  return detail::make_result<Tensor>(B::sin(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.cos(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::cos() const {
   EAGERPP_REQUIRE_FLOAT("cos");
-  return detail::make_result<Tensor>(B::cos(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return -(g * x.sin()); }, *this);
+  return detail::make_result<Tensor>(B::cos(raw_), [](const auto& g, const auto&, const auto& x) { return -(g * x.sin()); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::tan() const {
   EAGERPP_REQUIRE_FLOAT("tan");
-  return detail::make_result<Tensor>(B::tan(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g * (y.square() + 1); }, *this);
+  return detail::make_result<Tensor>(B::tan(raw_), [](const auto& g, const auto& y, const auto&) { return g * (y.square() + 1); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arcsin() const {
   EAGERPP_REQUIRE_FLOAT("arcsin");
   return detail::make_result<Tensor>(
-      B::arcsin(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (1 - x.square()).sqrt(); }, *this);
+      B::arcsin(raw_), [](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()).sqrt(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arccos() const {
   EAGERPP_REQUIRE_FLOAT("arccos");
   return detail::make_result<Tensor>(
-      B::arccos(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return -(g / (1 - x.square()).sqrt()); }, *this);
+      B::arccos(raw_), [](const auto& g, const auto&, const auto& x) { return -(g / (1 - x.square()).sqrt()); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arctan() const {
   EAGERPP_REQUIRE_FLOAT("arctan");
-  return detail::make_result<Tensor>(B::arctan(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x.square() + 1); }, *this);
+  return detail::make_result<Tensor>(B::arctan(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sinh() const {
   EAGERPP_REQUIRE_FLOAT("sinh");
-  return detail::make_result<Tensor>(B::sinh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.cosh(); }, *this);
+  return detail::make_result<Tensor>(B::sinh(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.cosh(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::cosh() const {
   EAGERPP_REQUIRE_FLOAT("cosh");
-  return detail::make_result<Tensor>(B::cosh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g * x.sinh(); }, *this);
+  return detail::make_result<Tensor>(B::cosh(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.sinh(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::tanh() const {
   EAGERPP_REQUIRE_FLOAT("tanh");
-  return detail::make_result<Tensor>(B::tanh(raw_), [](const Tensor& g, const Tensor& y, const Tensor&) { return g * (1 - y.square()); }, *this);
+  return detail::make_result<Tensor>(B::tanh(raw_), [](const auto& g, const auto& y, const auto&) { return g * (1 - y.square()); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arcsinh() const {
   EAGERPP_REQUIRE_FLOAT("arcsinh");
   return detail::make_result<Tensor>(
-      B::arcsinh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x.square() + 1).sqrt(); }, *this);
+      B::arcsinh(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1).sqrt(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arccosh() const {
   EAGERPP_REQUIRE_FLOAT("arccosh");
   return detail::make_result<Tensor>(
-      B::arccosh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (x.square() - 1).sqrt(); }, *this);
+      B::arccosh(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x.square() - 1).sqrt(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arctanh() const {
   EAGERPP_REQUIRE_FLOAT("arctanh");
-  return detail::make_result<Tensor>(B::arctanh(raw_), [](const Tensor& g, const Tensor&, const Tensor& x) { return g / (1 - x.square()); }, *this);
+  return detail::make_result<Tensor>(B::arctanh(raw_), [](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::round() const {
   EAGERPP_REQUIRE_NUMERIC("round");
-  return detail::make_result<Tensor>(B::round(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(B::round(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::ceil() const {
   EAGERPP_REQUIRE_NUMERIC("ceil");
-  return detail::make_result<Tensor>(B::ceil(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(B::ceil(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::floor() const {
   EAGERPP_REQUIRE_NUMERIC("floor");
-  return detail::make_result<Tensor>(B::floor(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(B::floor(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::negative() const {
   EAGERPP_REQUIRE_NUMERIC("negative");
-  return detail::make_result<Tensor>(B::negative(raw_), [](const Tensor& g, const Tensor&, const Tensor&) { return -g; }, *this);
+  return detail::make_result<Tensor>(B::negative(raw_), [](const auto& g, const auto&, const auto&) { return -g; }, *this);
 }
 
 template <backend B>
@@ -208,7 +208,7 @@ Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
   EAGERPP_REQUIRE_NUMERIC("clip");
   return detail::make_result<Tensor>(
       B::clip(raw_, min_, max_),
-      [min_, max_](const Tensor& g, const Tensor&, const Tensor& x) {
+      [min_, max_](const auto& g, const auto&, const auto& x) {
         return ((x >= min_).logical_and(x <= max_)).where(g, g.zeros_like());
       },
       *this);
@@ -239,7 +239,7 @@ Tensor<B> operator+(const Tensor<B>& a, const Tensor<B>& b) {
   detail::check_broadcast("add", a, b);
   return detail::make_result<Tensor<B>>(
       B::add(a.raw(), b.raw()),
-      [](const Tensor<B>& g, const Tensor<B>&, const Tensor<B>& x, const Tensor<B>& y) {
+      [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(g, y.shape())};
       },
       a, b);
@@ -252,7 +252,7 @@ Tensor<B> operator-(const Tensor<B>& a, const Tensor<B>& b) {
   detail::check_broadcast("subtract", a, b);
   return detail::make_result<Tensor<B>>(
       B::subtract(a.raw(), b.raw()),
-      [](const Tensor<B>& g, const Tensor<B>&, const Tensor<B>& x, const Tensor<B>& y) {
+      [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-g, y.shape())};
       },
       a, b);
@@ -265,7 +265,7 @@ Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
   detail::check_broadcast("multiply", a, b);
   return detail::make_result<Tensor<B>>(
       B::multiply(a.raw(), b.raw()),
-      [](const Tensor<B>& g, const Tensor<B>&, const Tensor<B>& x, const Tensor<B>& y) {
+      [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g * y, x.shape()), detail::unbroadcast(g * x, y.shape())};
       },
       a, b);
@@ -279,7 +279,7 @@ Tensor<B> operator/(const Tensor<B>& a, const Tensor<B>& b) {
   detail::check_broadcast("divide", a, b);
   return detail::make_result<Tensor<B>>(
       B::divide(a.raw(), b.raw()),
-      [](const Tensor<B>& g, const Tensor<B>& out, const Tensor<B>& x, const Tensor<B>& y) {
+      [](const auto& g, const auto& out, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g / y, x.shape()), detail::unbroadcast(-(g * out / y), y.shape())};
       },
       a, b);
@@ -297,7 +297,7 @@ Tensor<B> Tensor<B>::mod(const Tensor& other) const {
   detail::check_broadcast("mod", *this, other);
   return detail::make_result<Tensor>(
       B::mod(raw_, other.raw_),
-      [](const Tensor& g, const Tensor&, const Tensor& x, const Tensor& y) {
+      [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-(g * x.floordiv(y)), y.shape())};
       },
       *this, other);
@@ -309,7 +309,7 @@ Tensor<B> Tensor<B>::floordiv(const Tensor& other) const {
   detail::check_broadcast("floordiv", *this, other);
   return detail::make_result<Tensor>(
       B::floor_divide(raw_, other.raw_),
-      [](const Tensor&, const Tensor&, const Tensor& x, const Tensor& y) {
+      [](const auto&, const auto&, const auto& x, const auto& y) {
         return std::tuple{x.zeros_like(), y.zeros_like()};
       },
       *this, other);
@@ -321,7 +321,7 @@ Tensor<B> Tensor<B>::pow(const Tensor& exponent) const {
   detail::check_broadcast("pow", *this, exponent);
   return detail::make_result<Tensor>(
       B::power(raw_, exponent.raw_),
-      [](const Tensor& g, const Tensor& y, const Tensor& x, const Tensor& e) {
+      [](const auto& g, const auto& y, const auto& x, const auto& e) {
         // d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
         const Tensor dx = g * e * x.pow(e - 1);
         const Tensor de = (x == 0).where(g.zeros_like(), g * y * x.log());
@@ -345,14 +345,14 @@ template <backend B>
 Tensor<B> Tensor<B>::minimum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("minimum");
   detail::check_broadcast("minimum", *this, other);
-  return detail::make_result<Tensor>(B::minimum(raw_, other.raw_), [](const Tensor& g, const Tensor& out, const Tensor& x, const Tensor& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
+  return detail::make_result<Tensor>(B::minimum(raw_, other.raw_), [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::maximum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("maximum");
   detail::check_broadcast("maximum", *this, other);
-  return detail::make_result<Tensor>(B::maximum(raw_, other.raw_), [](const Tensor& g, const Tensor& out, const Tensor& x, const Tensor& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
+  return detail::make_result<Tensor>(B::maximum(raw_, other.raw_), [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
 }
 
 template <backend B>
@@ -368,7 +368,7 @@ Tensor<B2> Tensor<B>::where(const Tensor<B2>& x, const Tensor<B2>& y) const {
   const Tensor cond = *this;
   return detail::make_result<Tensor<B2>>(
       B2::where(raw_, x.raw(), y.raw()),
-      [cond](const Tensor<B2>& g, const Tensor<B2>&, const Tensor<B2>& a, const Tensor<B2>& b) {
+      [cond](const auto& g, const auto&, const auto& a, const auto& b) {
         const Tensor<B2> zero = g.zeros_like();
         return std::tuple{detail::unbroadcast(cond.where(g, zero), a.shape()),
                           detail::unbroadcast(cond.where(zero, g), b.shape())};

@@ -35,7 +35,7 @@ Tn take_flat(const Tn& x, const I& index) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
       B::take(x.raw(), index.raw()),
-      [index](const Tn& g, const Tn&, const Tn& in) { return put_add_flat(in.zeros_like(), index.reshape({-1}), g.reshape({-1})); },
+      [index](const auto& g, const auto&, const auto& in) { return put_add_flat(in.zeros_like(), index.reshape({-1}), g.reshape({-1})); },
       x);
 }
 
@@ -45,7 +45,7 @@ Tn put_add_flat(const Tn& x, const I& index, const Tn& values) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
       B::put_add(x.raw(), index.raw(), values.raw()),
-      [index](const Tn& g, const Tn&, const Tn&, const Tn&) { return std::tuple{g, take_flat(g, index)}; }, x, values);
+      [index](const auto& g, const auto&, const auto&, const auto&) { return std::tuple{g, take_flat(g, index)}; }, x, values);
 }
 
 /// A copy of x (1-D) with values (1-D) written at `index` (1-D): differentiable.
@@ -54,7 +54,7 @@ Tn put_flat(const Tn& x, const I& index, const Tn& values) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
       B::put(x.raw(), index.raw(), values.raw()),
-      [index](const Tn& g, const Tn&, const Tn&, const Tn& v) {
+      [index](const auto& g, const auto&, const auto&, const auto& v) {
         return std::tuple{put_flat(g, index, v.zeros_like()), take_flat(g, index)};
       },
       x, values);
@@ -73,7 +73,7 @@ Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape
   using B = typename Tn::backend_type;
   if (out == x.shape()) return x;
   return make_result<Tn>(B::slice(x.raw(), std::span<const std::int64_t>(start), std::span<const std::int64_t>(step), out),
-                         [start, step, out](const Tn& g, const Tn&, const Tn& in) {
+                         [start, step, out](const auto& g, const auto&, const auto& in) {
                            const auto lin = strided_slice(positions(in), start, step, out);
                            return put_add_flat(in.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1})).reshape(in.shape());
                          },
@@ -367,7 +367,7 @@ Tensor<B> Tensor<B>::sort(int axis) const {
   const int a = detail::normalize_axis("sort", axis, shape());
   return detail::make_result<Tensor>(
       B::sort(raw_, a),
-      [a](const Tensor& g, const Tensor&, const Tensor& x) {
+      [a](const auto& g, const auto&, const auto& x) {
         // d sort(x) = take_along_axis(dx, argsort(x)): scatter g back to where each element came from.
         const auto perm = x.argsort(a);
         const auto order = detail::positions(x).take_along_axis(perm, a);

@@ -28,7 +28,7 @@ Tn matmul_batched(const Tn& a, const Tn& b) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
       B::matmul(a.raw(), b.raw()),
-      [](const Tn& g, const Tn&, const Tn& x, const Tn& y) {
+      [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{matmul_batched(g, swap_last(y)), matmul_batched(swap_last(x), g)};
       },
       a, b);
@@ -148,7 +148,7 @@ Tensor<B> Tensor<B>::inv() const {
   const Tensor r = from_vector<B>(out, s);
   return detail::make_result<Tensor>(
       typename B::raw_type(r.raw()),
-      [](const Tensor& g, const Tensor& y, const Tensor&) {
+      [](const auto& g, const auto& y, const auto&) {
         const Tensor yt = detail::swap_last(y);
         return -(yt.matmul(g).matmul(yt));
       },
@@ -185,7 +185,7 @@ auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
   return {from_vector<B>(signs, batch),
           detail::make_result<Tensor>(
               typename B::raw_type(logabs.raw()),
-              [kept](const Tensor& g, const Tensor&, const Tensor& x) { return g.reshape(kept) * detail::swap_last(x.inv()); },
+              [kept](const auto& g, const auto&, const auto& x) { return g.reshape(kept) * detail::swap_last(x.inv()); },
               *this)};
 }
 

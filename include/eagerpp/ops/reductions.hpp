@@ -53,8 +53,8 @@ Tensor<B> Tensor<B>::sum(Axes axis, bool keepdims) const {
   static_assert(numeric_dtype<value_type>, "ep::sum: needs a numeric tensor; count bools with astype<std::int64_t>() first");
   const auto p = detail::plan_reduction("sum", shape(), axis, keepdims);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::sum(r, a); }),
-      [kept = p.kept](const Tensor& g, const Tensor&, const Tensor& x) { return g.reshape(kept).broadcast_to(x.shape()); },
+      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }),
+      [kept = p.kept](const auto& g, const auto&, const auto& x) { return g.reshape(kept).broadcast_to(x.shape()); },
       *this);
 }
 
@@ -63,9 +63,9 @@ Tensor<B> Tensor<B>::prod(Axes axis, bool keepdims) const {
   static_assert(numeric_dtype<value_type>, "ep::prod: needs a numeric tensor, not bool");
   const auto p = detail::plan_reduction("prod", shape(), axis, keepdims);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::prod(r, a); }),
+      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::prod(r, a); }),
       // d prod / d x_i = prod / x_i (undefined where x_i == 0, as in the plain formula).
-      [kept = p.kept](const Tensor& g, const Tensor& out, const Tensor& x) {
+      [kept = p.kept](const auto& g, const auto& out, const auto& x) {
         return (g * out).reshape(kept).broadcast_to(x.shape()) / x;
       },
       *this);
@@ -98,8 +98,8 @@ Tensor<B> Tensor<B>::min(Axes axis, bool keepdims) const {
   const auto p = detail::plan_reduction("min", shape(), axis, keepdims);
   detail::check_nonempty_reduction("min", p);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::min(r, a); }),
-      [kept = p.kept](const Tensor& g, const Tensor& out, const Tensor& x) { return detail::extremum_vjp(g, out, x, kept); },
+      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::min(r, a); }),
+      [kept = p.kept](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, kept); },
       *this);
 }
 
@@ -108,8 +108,8 @@ Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
   const auto p = detail::plan_reduction("max", shape(), axis, keepdims);
   detail::check_nonempty_reduction("max", p);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::max(r, a); }),
-      [kept = p.kept](const Tensor& g, const Tensor& out, const Tensor& x) { return detail::extremum_vjp(g, out, x, kept); },
+      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::max(r, a); }),
+      [kept = p.kept](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, kept); },
       *this);
 }
 
@@ -117,14 +117,14 @@ template <backend B>
 Tensor<B> Tensor<B>::all(Axes axis, bool keepdims) const {
   static_assert(std::same_as<value_type, bool>, "ep::all: needs a bool tensor; compare first, e.g. (x > 0)");
   const auto p = detail::plan_reduction("all", shape(), axis, keepdims);
-  return Tensor(detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::all(r, a); }));
+  return Tensor(detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::all(r, a); }));
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::any(Axes axis, bool keepdims) const {
   static_assert(std::same_as<value_type, bool>, "ep::any: needs a bool tensor; compare first, e.g. (x > 0)");
   const auto p = detail::plan_reduction("any", shape(), axis, keepdims);
-  return Tensor(detail::reduce_raw(*this, p, [](const raw_type& r, std::span<const int> a) { return B::any(r, a); }));
+  return Tensor(detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::any(r, a); }));
 }
 
 namespace detail {
@@ -141,12 +141,12 @@ typename Tn::index_tensor arg_reduce(std::string_view op, const Tn& x, int axis,
 
 template <backend B>
 auto Tensor<B>::argmin(int axis) const -> index_tensor {
-  return detail::arg_reduce("argmin", *this, axis, [](const raw_type& r, int a) { return B::argmin(r, a); });
+  return detail::arg_reduce("argmin", *this, axis, [](const auto& r, int a) { return B::argmin(r, a); });
 }
 
 template <backend B>
 auto Tensor<B>::argmax(int axis) const -> index_tensor {
-  return detail::arg_reduce("argmax", *this, axis, [](const raw_type& r, int a) { return B::argmax(r, a); });
+  return detail::arg_reduce("argmax", *this, axis, [](const auto& r, int a) { return B::argmax(r, a); });
 }
 
 template <backend B>
@@ -165,7 +165,7 @@ Tensor<B> Tensor<B>::cumsum(int axis) const {
   const int a = detail::normalize_axis("cumsum", axis, shape());
   return detail::make_result<Tensor>(
       B::cumsum(raw_, a),
-      [a](const Tensor& g, const Tensor&, const Tensor&) { return g.flip(a).cumsum(a).flip(a); }, *this);
+      [a](const auto& g, const auto&, const auto&) { return g.flip(a).cumsum(a).flip(a); }, *this);
 }
 
 template <backend B>

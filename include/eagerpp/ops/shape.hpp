@@ -41,7 +41,7 @@ Tensor<B> Tensor<B>::reshape(const Shape& new_shape) const {
                                   s.str(), s.numel(), new_shape.str(), s.numel()));
   if (target == s) return *this;
   return detail::make_result<Tensor>(
-      B::reshape(raw_, target), [](const Tensor& g, const Tensor&, const Tensor& x) { return g.reshape(x.shape()); }, *this);
+      B::reshape(raw_, target), [](const auto& g, const auto&, const auto& x) { return g.reshape(x.shape()); }, *this);
 }
 
 template <backend B>
@@ -78,7 +78,7 @@ Tensor<B> Tensor<B>::transpose(const std::vector<int>& perm) const {
   for (std::size_t i = 0; i < p.size(); ++i) inverse[static_cast<std::size_t>(p[i])] = static_cast<int>(i);
   return detail::make_result<Tensor>(
       B::transpose(raw_, std::span<const int>(p)),
-      [inverse](const Tensor& g, const Tensor&, const Tensor&) { return g.transpose(inverse); }, *this);
+      [inverse](const auto& g, const auto&, const auto&) { return g.transpose(inverse); }, *this);
 }
 
 template <backend B>
@@ -133,7 +133,7 @@ Tensor<B> Tensor<B>::broadcast_to(const Shape& target) const {
     throw value_error(fmt::format("broadcast_to: cannot broadcast a tensor of shape {} to shape {}", s.str(), target.str()));
   return detail::make_result<Tensor>(
       B::broadcast_to(raw_, target),
-      [](const Tensor& g, const Tensor&, const Tensor& x) { return detail::unbroadcast(g, x.shape()); }, *this);
+      [](const auto& g, const auto&, const auto& x) { return detail::unbroadcast(g, x.shape()); }, *this);
 }
 
 template <backend B>
@@ -165,7 +165,7 @@ Tensor<B> Tensor<B>::flip(Axes axis) const {
   if (axes.empty()) return *this;
   return detail::make_result<Tensor>(
       B::flip(raw_, std::span<const int>(axes)),
-      [axes](const Tensor& g, const Tensor&, const Tensor&) { return g.flip(Axes(axes)); }, *this);
+      [axes](const auto& g, const auto&, const auto&) { return g.flip(Axes(axes)); }, *this);
 }
 
 namespace detail {
@@ -183,7 +183,7 @@ Tn slice_axis(const Tn& x, int axis, std::int64_t start, std::int64_t stop) {
   if (out == s) return x;
   return make_result<Tn>(
       B::slice(x.raw(), std::span<const std::int64_t>(starts), std::span<const std::int64_t>(steps), out),
-      [axis, start, stop](const Tn& g, const Tn&, const Tn& in) {
+      [axis, start, stop](const auto& g, const auto&, const auto& in) {
         Paddings p(static_cast<std::size_t>(in.ndim()), {0, 0});
         p[static_cast<std::size_t>(axis)] = {start, in.shape()[axis] - stop};
         return g.pad(p);
@@ -212,7 +212,7 @@ Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_
     if (none) return *this;
     return detail::make_result<Tensor>(
         B::pad(raw_, std::span<const std::int64_t>(before), std::span<const std::int64_t>(after), value),
-        [before, after](const Tensor& g, const Tensor&, const Tensor& x) {
+        [before, after](const auto& g, const auto&, const auto& x) {
           Tensor r = g;
           const Shape xs = x.shape();
           for (int i = 0; i < xs.size(); ++i) r = detail::slice_axis(r, i, before[i], before[i] + xs[i]);
@@ -264,7 +264,7 @@ Tensor<B> concatenate(const std::vector<Tensor<B>>& tensors, int axis = 0) {
   if (tensors.size() == 1) return tensors.front();
   return detail::make_result_n<Tensor<B>>(
       B::concatenate(std::span<const typename B::raw_type>(raws), a),
-      [a, extents](const Tensor<B>& g, const Tensor<B>&, const std::vector<Tensor<B>>&) {
+      [a, extents](const auto& g, const auto&, const auto&) {
         std::vector<Tensor<B>> grads;
         std::int64_t offset = 0;
         for (auto e : extents) {
