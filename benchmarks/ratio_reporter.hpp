@@ -1,0 +1,44 @@
+// eagerpp - a Google Benchmark reporter that also prints ratios of benchmarks measured in the same run
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <map>     // std::map
+#include <string>  // std::string
+#include <vector>  // std::vector
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+namespace ep::bench {
+
+/// Collects the real time per iteration of every benchmark, by name, while printing as usual.
+class ratio_reporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs)
+      if (r.run_type == Run::RT_Iteration && !r.error_occurred) times_[r.benchmark_name()] = r.GetAdjustedRealTime();
+    ConsoleReporter::ReportRuns(runs);
+  }
+  /// time(a) / time(b), or a negative number if either was not run.
+  [[nodiscard]] double ratio(const std::string& a, const std::string& b) const {
+    auto ia = times_.find(a), ib = times_.find(b);
+    if (ia == times_.end() || ib == times_.end() || ib->second == 0) return -1;
+    return ia->second / ib->second;
+  }
+  [[nodiscard]] bool has(const std::string& name) const { return times_.count(name) != 0; }
+
+ private:
+  std::map<std::string, double> times_;
+};
+
+/// Prints one line of a ratio table and whether it meets `target` (ratio <= target).
+inline bool print_ratio(const ratio_reporter& rep, const std::string& label, const std::string& a, const std::string& b,
+                        double target) {
+  const double r = rep.ratio(a, b);
+  if (r < 0) return true;
+  const bool ok = r <= target;
+  fmt::print("  {:<58} {:>7.3f}   (target <= {:.2f}) {}\n", label, r, target, ok ? "ok" : "MISSED");
+  return ok;
+}
+
+}  // namespace ep::bench

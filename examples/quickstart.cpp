@@ -1,0 +1,34 @@
+// eagerpp - quickstart: one generic function, run unchanged on the Eigen and the xtensor backends
+// SPDX-License-Identifier: MIT
+#include <cmath>     // std::sqrt
+#include <cstdlib>   // EXIT_SUCCESS, EXIT_FAILURE
+#include <iostream>  // std::cout
+
+#include <eagerpp/eagerpp.hpp>
+#include <eagerpp/eigen.hpp>
+#include <eagerpp/xtensor.hpp>
+
+/// The Euclidean norm of all elements, written once for every backend (NumPy: `np.linalg.norm`).
+template <class B>
+ep::Tensor<B> l2norm(const ep::Tensor<B>& x) {
+  return x.square().sum().sqrt();
+}
+
+int main() {
+  // The same data on both backends: 0, 1, ..., 9 as float32.
+  const auto xe = ep::arange<ep::eigen<float>>(10);
+  const auto xx = ep::arange<ep::xtensor<float>>(10);
+
+  const float ne = l2norm(xe).item();
+  const float nx = l2norm(xx).item();
+  const double expected = std::sqrt(285.0);  // 0^2 + 1^2 + ... + 9^2 = 285
+
+  std::cout << "x                  = " << xe << '\n';
+  std::cout << "l2norm on eigen    = " << ne << '\n';
+  std::cout << "l2norm on xtensor  = " << nx << '\n';
+  std::cout << "expected (sqrt 285) = " << expected << '\n';
+  const bool equal = ne == nx;
+  std::cout << "backends agree: " << (equal ? "yes" : "NO") << '\n';
+  if (!equal || std::abs(ne - expected) > 1e-5 * expected) return EXIT_FAILURE;
+  return EXIT_SUCCESS;
+}

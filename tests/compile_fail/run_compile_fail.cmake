@@ -1,0 +1,36 @@
+# eagerpp - ctest driver of one compile-fail case: cmake -D BUILD_DIR=... -D TARGET=... -D SOURCE=...
+#   [-D CONFIG=...] -P run_compile_fail.cmake
+# Passes only if building TARGET fails and the output matches the regex on SOURCE's first line,
+# `// expect: <regex>`.
+foreach(v BUILD_DIR TARGET SOURCE)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "run_compile_fail.cmake: -D ${v}=... is required")
+  endif()
+endforeach()
+
+file(STRINGS ${SOURCE} _first LIMIT_COUNT 1 REGEX "^// expect: ")
+string(REGEX REPLACE "^// expect: *" "" _regex "${_first}")
+string(STRIP "${_regex}" _regex)
+if(_regex STREQUAL "")
+  message(FATAL_ERROR "${SOURCE}: no `// expect: <regex>` on the first line")
+endif()
+
+# Plain ASCII quotes in compiler messages, whatever the locale.
+set(ENV{LC_ALL} C)
+set(_config "")
+if(CONFIG)
+  set(_config --config ${CONFIG})
+endif()
+execute_process(
+  COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target ${TARGET} ${_config}
+  RESULT_VARIABLE _rc
+  OUTPUT_VARIABLE _out
+  ERROR_VARIABLE _out)
+
+if(_rc EQUAL 0)
+  message(FATAL_ERROR "compile-fail: ${SOURCE} compiled, but it must not (expected an error matching `${_regex}`)")
+endif()
+if(NOT _out MATCHES "${_regex}")
+  message(FATAL_ERROR "compile-fail: ${SOURCE} failed to compile, but no message matches `${_regex}`:\n${_out}")
+endif()
+message(STATUS "compile-fail: ${SOURCE} failed as expected (matched `${_regex}`)")

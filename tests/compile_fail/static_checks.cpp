@@ -1,0 +1,101 @@
+// eagerpp - static checks: the concepts and the result types of the facade, as static_asserts only
+// SPDX-License-Identifier: MIT
+//
+// It lives here rather than in tests/core/ so that it builds beside the compile-fail cases; the
+// ctest `static_checks` passes when this file compiles. Every backend that is linked in is checked.
+#include <concepts>     // std::same_as, std::copyable
+#include <cstdint>      // std::int32_t, std::int64_t
+#include <string>       // std::string
+#include <type_traits>  // std::is_nothrow_move_constructible_v, std::is_convertible_v
+#include <utility>      // std::declval
+#include <vector>       // std::vector
+
+#include <eagerpp/eagerpp.hpp>
+#if __has_include(<eagerpp/eigen.hpp>)
+#include <eagerpp/eigen.hpp>
+#define EAGERPP_CHECK_EIGEN 1
+#endif
+#if __has_include(<eagerpp/xtensor.hpp>)
+#include <eagerpp/xtensor.hpp>
+#define EAGERPP_CHECK_XTENSOR 1
+#endif
+
+namespace {
+
+// --- element types --------------------------------------------------------------------------
+static_assert(ep::dtype<float> && ep::dtype<double> && ep::dtype<std::int32_t> && ep::dtype<std::int64_t> &&
+              ep::dtype<bool>);
+static_assert(!ep::dtype<char> && !ep::dtype<unsigned> && !ep::dtype<long double> && !ep::dtype<std::string>);
+static_assert(!ep::dtype<const float> && !ep::dtype<float&>);
+static_assert(ep::floating_dtype<float> && ep::floating_dtype<double>);
+static_assert(!ep::floating_dtype<std::int32_t> && !ep::floating_dtype<std::int64_t> && !ep::floating_dtype<bool>);
+static_assert(ep::numeric_dtype<float> && ep::numeric_dtype<std::int64_t> && !ep::numeric_dtype<bool>);
+static_assert(ep::dtype_name<float>() == "float32" && ep::dtype_name<double>() == "float64" &&
+              ep::dtype_name<std::int32_t>() == "int32" && ep::dtype_name<std::int64_t>() == "int64" &&
+              ep::dtype_name<bool>() == "bool");
+
+// --- what is not a backend -----------------------------------------------------------------------
+struct not_a_backend {};
+static_assert(!ep::backend<int>);
+static_assert(!ep::backend<float>);
+static_assert(!ep::backend<not_a_backend>);
+static_assert(!ep::backend<std::vector<float>>);
+static_assert(!ep::istensor<int> && !ep::istensor<std::vector<float>>);
+
+// --- one backend B for value type T ----------------------------------------------------------
+template <template <class> class Backend>
+constexpr bool check_backend() {
+  using B = Backend<float>;
+  using T = ep::Tensor<B>;
+  static_assert(ep::backend<B> && ep::backend<Backend<double>> && ep::backend<Backend<std::int32_t>> &&
+                ep::backend<Backend<std::int64_t>> && ep::backend<Backend<bool>>);
+  static_assert(std::same_as<typename T::value_type, float>);
+  static_assert(std::same_as<typename T::backend_type, B>);
+  static_assert(T::dtype() == "float32");
+  static_assert(std::same_as<typename B::template rebind<double>, Backend<double>>);
+
+  // Tensors are regular values: copyable, cheaply movable, and recognized by istensor.
+  static_assert(std::copyable<T>);
+  static_assert(std::is_nothrow_move_constructible_v<T>);
+  static_assert(ep::istensor<T> && ep::istensor<const T&> && !ep::istensor<typename B::raw_type>);
+  // ... but not made from a raw tensor by accident.
+  static_assert(!std::is_convertible_v<typename B::raw_type, T>);
+  static_assert(std::is_constructible_v<T, typename B::raw_type>);
+
+  // Comparisons give bool tensors of the same backend.
+  using Bool = ep::Tensor<Backend<bool>>;
+  static_assert(std::same_as<typename T::bool_tensor, Bool>);
+  static_assert(std::same_as<decltype(std::declval<T>() < std::declval<T>()), Bool>);
+  static_assert(std::same_as<decltype(std::declval<T>() >= 1.0f), Bool>);
+  static_assert(std::same_as<decltype(std::declval<T>() == std::declval<T>()), Bool>);
+  static_assert(std::same_as<decltype(std::declval<T>() != 0), Bool>);
+  static_assert(std::same_as<decltype(std::declval<T>().isnan()), Bool>);
+
+  // argmin and argmax give int64 tensors; reductions and element-wise ops keep the type.
+  using Index = ep::Tensor<Backend<std::int64_t>>;
+  static_assert(std::same_as<typename T::index_tensor, Index>);
+  static_assert(std::same_as<decltype(std::declval<T>().argmax()), Index>);
+  static_assert(std::same_as<decltype(std::declval<T>().argmax(0)), Index>);
+  static_assert(std::same_as<decltype(std::declval<T>().argmin(-1)), Index>);
+  static_assert(std::same_as<decltype(std::declval<T>().sum()), T>);
+  static_assert(std::same_as<decltype(std::declval<T>().mean(0, true)), T>);
+  static_assert(std::same_as<decltype(std::declval<T>().exp()), T>);
+  static_assert(std::same_as<decltype(std::declval<T>().item()), float>);
+  static_assert(std::same_as<decltype(std::declval<T>().template astype<double>()), ep::Tensor<Backend<double>>>);
+  static_assert(std::same_as<decltype(std::declval<T>().matmul(std::declval<T>())), T>);
+  return true;
+}
+
+#ifdef EAGERPP_CHECK_EIGEN
+static_assert(check_backend<ep::eigen>());
+#endif
+#ifdef EAGERPP_CHECK_XTENSOR
+static_assert(check_backend<ep::xtensor>());
+#endif
+#if defined(EAGERPP_CHECK_EIGEN) && defined(EAGERPP_CHECK_XTENSOR)
+static_assert(!std::same_as<ep::Tensor<ep::eigen<float>>, ep::Tensor<ep::xtensor<float>>>);
+#endif
+
+}  // namespace
+
+int main() { return 0; }

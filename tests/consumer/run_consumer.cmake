@@ -1,0 +1,69 @@
+# eagerpp - ctest driver of the consumer tests: cmake -D STEP=<step> -D WORK_DIR=... [...] -P run_consumer.cmake
+#
+#   STEP=install           installs eagerpp into WORK_DIR/prefix: from INSTALL_FROM (an eagerpp build
+#                          tree) when given, else from a fresh configure of SOURCE_DIR in WORK_DIR/build
+#   STEP=find_package      configures, builds and runs CONSUMER_DIR against WORK_DIR/prefix
+#   STEP=add_subdirectory  configures, builds and runs CONSUMER_DIR with -DEAGERPP_SOURCE_DIR=SOURCE_DIR
+#
+# Optional: GENERATOR, CXX_COMPILER, LAUNCHER (e.g. ccache), BUILD_TYPE (default Debug).
+foreach(v STEP WORK_DIR)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "run_consumer.cmake: -D ${v}=... is required")
+  endif()
+endforeach()
+if(NOT BUILD_TYPE)
+  set(BUILD_TYPE Debug)
+endif()
+
+set(_common -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
+if(GENERATOR)
+  list(APPEND _common -G ${GENERATOR})
+endif()
+if(CXX_COMPILER)
+  list(APPEND _common -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+endif()
+if(LAUNCHER)
+  list(APPEND _common -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+endif()
+
+function(run)
+  string(REPLACE ";" " " _shown "${ARGN}")
+  message(STATUS "consumer: ${_shown}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "consumer: failed (${_rc}): ${_shown}")
+  endif()
+endfunction()
+
+set(_prefix ${WORK_DIR}/prefix)
+
+if(STEP STREQUAL "install")
+  file(REMOVE_RECURSE ${_prefix})
+  if(INSTALL_FROM)
+    run(${CMAKE_COMMAND} --install ${INSTALL_FROM} --prefix ${_prefix} --config ${BUILD_TYPE})
+  else()
+    file(REMOVE_RECURSE ${WORK_DIR}/build)
+    run(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build ${_common} -DEAGERPP_INSTALL=ON
+        -DEAGERPP_BUILD_TESTS=OFF -DEAGERPP_BUILD_EXAMPLES=OFF -DEAGERPP_BUILD_BENCHMARKS=OFF)
+    run(${CMAKE_COMMAND} --install ${WORK_DIR}/build --prefix ${_prefix} --config ${BUILD_TYPE})
+  endif()
+  if(NOT EXISTS ${_prefix}/include/eagerpp/eagerpp.hpp OR NOT EXISTS ${_prefix}/include/eagerpp/eigen.hpp)
+    message(FATAL_ERROR "consumer: the install into ${_prefix} lacks eagerpp.hpp or eigen.hpp")
+  endif()
+elseif(STEP STREQUAL "find_package")
+  set(_build ${WORK_DIR}/find_package)
+  file(REMOVE_RECURSE ${_build})
+  run(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${_build} ${_common} -DCMAKE_PREFIX_PATH=${_prefix})
+  run(${CMAKE_COMMAND} --build ${_build} --config ${BUILD_TYPE})
+  find_program(_exe consumer PATHS ${_build} ${_build}/${BUILD_TYPE} NO_DEFAULT_PATH REQUIRED)
+  run(${_exe})
+elseif(STEP STREQUAL "add_subdirectory")
+  set(_build ${WORK_DIR}/add_subdirectory)
+  file(REMOVE_RECURSE ${_build})
+  run(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${_build} ${_common} -DEAGERPP_SOURCE_DIR=${SOURCE_DIR})
+  run(${CMAKE_COMMAND} --build ${_build} --config ${BUILD_TYPE})
+  find_program(_exe consumer PATHS ${_build} ${_build}/${BUILD_TYPE} NO_DEFAULT_PATH REQUIRED)
+  run(${_exe})
+else()
+  message(FATAL_ERROR "run_consumer.cmake: unknown STEP=${STEP}")
+endif()
