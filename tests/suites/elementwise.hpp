@@ -1,0 +1,483 @@
+// eagerpp - typed tests of the element-wise ops: unary, binary with broadcasting, comparisons, logic
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
+#include <string>       // std::string
+#include <type_traits>  // std::is_same_v
+#include <vector>       // std::vector
+
+#include <gtest/gtest.h>
+
+#include "support/support.hpp"
+
+// Expected values are NumPy's (numpy 1.24, float64) for the same inputs, written in as literals.
+// The inputs are exactly representable in float32, so exact results are compared exactly and
+// transcendental ones within rtol 1e-6 (float32) or 1e-12 (float64). EagerPy's fixtures:
+// t1 = arange(5) = [0, 1, 2, 3, 4] and t2 = arange(7, 17, 2) = [7, 9, 11, 13, 15].
+
+template <class B>
+class Elementwise : public ::testing::Test {};
+TYPED_TEST_SUITE_P(Elementwise);
+
+namespace elementwise_test {
+
+inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double inf = std::numeric_limits<double>::infinity();
+
+template <class B>
+constexpr bool is_float32 = std::is_same_v<typename B::value_type, float>;
+
+/// Expects the method form and the free-function form of a unary op to be close to NumPy's values.
+template <class Tn>
+void expect_unary(const std::string& op, const Tn& method, const Tn& free, const std::vector<double>& expected) {
+  using B = typename Tn::backend_type;
+  SCOPED_TRACE(op);
+  const double rtol = is_float32<B> ? 1e-6 : 1e-12;
+  const double atol = is_float32<B> ? 1e-7 : 1e-15;  // for results near 0, e.g. cos(11)
+  const ep::Shape s{static_cast<std::int64_t>(expected.size())};
+  ep::test::expect_near(method, s, expected, rtol, atol);
+  ep::test::expect_near(free, s, expected, rtol, atol);
+}
+
+/// Expects the method form and the free-function form of an exact op to equal NumPy's values.
+template <class Tn, class V>
+void expect_exact(const std::string& op, const Tn& method, const Tn& free, const ep::Shape& shape,
+                  const std::vector<V>& expected) {
+  SCOPED_TRACE(op);
+  ep::test::expect_equal(method, shape, expected);
+  ep::test::expect_equal(free, shape, expected);
+}
+
+}  // namespace elementwise_test
+
+// --- unary -----------------------------------------------------------------------------------------
+
+TYPED_TEST_P(Elementwise, PowersAndLogarithmsOnFixtures) {
+  using B = TypeParam;
+  using elementwise_test::expect_unary;
+  using elementwise_test::inf;
+  const auto t1 = ep::arange<B>(5);
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  expect_unary("sqrt t1", t1.sqrt(), ep::sqrt(t1), {0.0, 1.0, 1.4142135623730951, 1.7320508075688772, 2.0});
+  expect_unary("sqrt t2", t2.sqrt(), ep::sqrt(t2),
+               {2.6457513110645907, 3.0, 3.3166247903554, 3.605551275463989, 3.872983346207417});
+  expect_unary("square t1", t1.square(), ep::square(t1), {0.0, 1.0, 4.0, 9.0, 16.0});
+  expect_unary("square t2", t2.square(), ep::square(t2), {49.0, 81.0, 121.0, 169.0, 225.0});
+  expect_unary("exp t1", t1.exp(), ep::exp(t1),
+               {1.0, 2.718281828459045, 7.38905609893065, 20.085536923187668, 54.598150033144236});
+  expect_unary("exp t2", t2.exp(), ep::exp(t2),
+               {1096.6331584284585, 8103.083927575384, 59874.14171519782, 442413.3920089205, 3269017.3724721107});
+  expect_unary("log t1", t1.log(), ep::log(t1),
+               {-inf, 0.0, 0.6931471805599453, 1.0986122886681098, 1.3862943611198906});
+  expect_unary("log t2", t2.log(), ep::log(t2),
+               {1.9459101490553132, 2.1972245773362196, 2.3978952727983707, 2.5649493574615367, 2.70805020110221});
+  expect_unary("log2 t1", t1.log2(), ep::log2(t1), {-inf, 0.0, 1.0, 1.584962500721156, 2.0});
+  expect_unary("log2 t2", t2.log2(), ep::log2(t2),
+               {2.807354922057604, 3.169925001442312, 3.4594316186372973, 3.700439718141092, 3.9068905956085187});
+  expect_unary("log10 t1", t1.log10(), ep::log10(t1),
+               {-inf, 0.0, 0.3010299956639812, 0.47712125471966244, 0.6020599913279624});
+  expect_unary("log10 t2", t2.log10(), ep::log10(t2),
+               {0.8450980400142568, 0.9542425094393249, 1.041392685158225, 1.1139433523068367, 1.1760912590556813});
+  expect_unary("log1p t1", t1.log1p(), ep::log1p(t1),
+               {0.0, 0.6931471805599453, 1.0986122886681096, 1.3862943611198906, 1.6094379124341003});
+  expect_unary("log1p t2", t2.log1p(), ep::log1p(t2),
+               {2.0794415416798357, 2.302585092994046, 2.4849066497880004, 2.639057329615259, 2.772588722239781});
+}
+
+TYPED_TEST_P(Elementwise, TrigonometricOnFixtures) {
+  using B = TypeParam;
+  using elementwise_test::expect_unary;
+  const auto t1 = ep::arange<B>(5);
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  expect_unary("sin t1", t1.sin(), ep::sin(t1),
+               {0.0, 0.8414709848078965, 0.9092974268256817, 0.1411200080598672, -0.7568024953079282});
+  expect_unary("sin t2", t2.sin(), ep::sin(t2),
+               {0.6569865987187891, 0.4121184852417566, -0.9999902065507035, 0.4201670368266409, 0.6502878401571168});
+  expect_unary("cos t1", t1.cos(), ep::cos(t1),
+               {1.0, 0.5403023058681398, -0.4161468365471424, -0.9899924966004454, -0.6536436208636119});
+  expect_unary(
+      "cos t2", t2.cos(), ep::cos(t2),
+      {0.7539022543433046, -0.9111302618846769, 0.004425697988050785, 0.9074467814501962, -0.7596879128588213});
+  expect_unary("tan t1", t1.tan(), ep::tan(t1),
+               {0.0, 1.5574077246549023, -2.185039863261519, -0.1425465430742778, 1.1578212823495775});
+  expect_unary(
+      "tan t2", t2.tan(), ep::tan(t2),
+      {0.8714479827243188, -0.45231565944180985, -225.95084645419513, 0.4630211329364896, -0.8559934009085187});
+  expect_unary("arctan t1", t1.arctan(), ep::arctan(t1),
+               {0.0, 0.7853981633974483, 1.1071487177940904, 1.2490457723982544, 1.3258176636680326});
+  expect_unary("arctan t2", t2.arctan(), ep::arctan(t2),
+               {1.4288992721907328, 1.460139105621001, 1.4801364395941514, 1.4940244355251187, 1.5042281630190728});
+  // arcsin, arccos and arctanh need |x| < 1.
+  const auto u = ep::test::make<B>(std::vector<double>{-0.875, -0.5, 0, 0.25, 0.75}, {5});
+  expect_unary("arcsin", u.arcsin(), ep::arcsin(u),
+               {-1.0654358165107394, -0.5235987755982989, 0.0, 0.25268025514207865, 0.848062078981481});
+  expect_unary("arccos", u.arccos(), ep::arccos(u),
+               {2.636232143305636, 2.0943951023931957, 1.5707963267948966, 1.318116071652818, 0.7227342478134157});
+}
+
+TYPED_TEST_P(Elementwise, HyperbolicOnFixtures) {
+  using B = TypeParam;
+  using elementwise_test::expect_unary;
+  const auto t1 = ep::arange<B>(5);
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  expect_unary("sinh t1", t1.sinh(), ep::sinh(t1),
+               {0.0, 1.1752011936438014, 3.626860407847019, 10.017874927409903, 27.28991719712775});
+  expect_unary("sinh t2", t2.sinh(), ep::sinh(t2),
+               {548.3161232732465, 4051.54190208279, 29937.07084924806, 221206.6960033301, 1634508.6862359024});
+  expect_unary("cosh t1", t1.cosh(), ep::cosh(t1),
+               {1.0, 1.5430806348152437, 3.7621956910836314, 10.067661995777765, 27.308232836016487});
+  expect_unary("cosh t2", t2.cosh(), ep::cosh(t2),
+               {548.317035155212, 4051.5420254925943, 29937.070865949758, 221206.6960055904, 1634508.6862362083});
+  expect_unary("tanh t1", t1.tanh(), ep::tanh(t1),
+               {0.0, 0.7615941559557649, 0.9640275800758169, 0.9950547536867305, 0.999329299739067});
+  expect_unary("tanh t2", t2.tanh(), ep::tanh(t2),
+               {0.9999983369439447, 0.9999999695400409, 0.9999999994421064, 0.9999999999897818, 0.9999999999998128});
+  expect_unary("arcsinh t1", t1.arcsinh(), ep::arcsinh(t1),
+               {0.0, 0.881373587019543, 1.4436354751788103, 1.8184464592320668, 2.0947125472611012});
+  expect_unary("arcsinh t2", t2.arcsinh(), ep::arcsinh(t2),
+               {2.644120761058629, 2.8934439858858716, 3.093102195050827, 3.2595725562629214, 3.4023066454805946});
+  // arccosh needs x >= 1, arctanh |x| < 1.
+  const auto v = ep::test::make<B>(std::vector<double>{1, 1.5, 2, 4, 10}, {5});
+  expect_unary("arccosh", v.arccosh(), ep::arccosh(v),
+               {0.0, 0.9624236501192069, 1.3169578969248166, 2.0634370688955608, 2.993222846126381});
+  const auto u = ep::test::make<B>(std::vector<double>{-0.875, -0.5, 0, 0.25, 0.75}, {5});
+  expect_unary("arctanh", u.arctanh(), ep::arctanh(u),
+               {-1.354025100551105, -0.5493061443340548, 0.0, 0.25541281188299536, 0.9729550745276566});
+}
+
+TYPED_TEST_P(Elementwise, RoundIsHalfToEvenCeilFloorNegative) {
+  using B = TypeParam;
+  using elementwise_test::expect_exact;
+  const auto r = ep::test::make<B>(std::vector<double>{0.5, 1.5, 2.5, -2.5, -0.5, 0.375, -1.625, 3.75}, {2, 4});
+  expect_exact("round", r.round(), ep::round(r), {2, 4}, std::vector<double>{0, 2, 2, -2, -0.0, 0, -2, 4});
+  expect_exact("ceil", r.ceil(), ep::ceil(r), {2, 4}, std::vector<double>{1, 2, 3, -2, -0.0, 1, -1, 4});
+  expect_exact("floor", r.floor(), ep::floor(r), {2, 4}, std::vector<double>{0, 1, 2, -3, -1, 0, -2, 3});
+  expect_exact("negative", r.negative(), ep::negative(r), {2, 4},
+               std::vector<double>{-0.5, -1.5, -2.5, 2.5, 0.5, -0.375, 1.625, -3.75});
+  ep::test::expect_equal(-r, {2, 4}, std::vector<double>{-0.5, -1.5, -2.5, 2.5, 0.5, -0.375, 1.625, -3.75});
+  // The fixtures are integers already.
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  ep::test::expect_equal(t2.round(), {5}, std::vector<double>{7, 9, 11, 13, 15});
+  ep::test::expect_equal(-t2, {5}, std::vector<double>{-7, -9, -11, -13, -15});
+}
+
+TYPED_TEST_P(Elementwise, AbsSignClip) {
+  using B = TypeParam;
+  using elementwise_test::expect_exact;
+  const auto s = ep::test::make<B>(std::vector<double>{-2, -0.5, 0, 0.5, 3}, {5});
+  expect_exact("abs", s.abs(), ep::abs(s), {5}, std::vector<double>{2, 0.5, 0, 0.5, 3});
+  expect_exact("sign", s.sign(), ep::sign(s), {5}, std::vector<double>{-1, -1, 0, 1, 1});
+  const auto t1 = ep::arange<B>(5);
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  expect_exact("clip t1", t1.clip(1, 3), ep::clip(t1, 1, 3), {5}, std::vector<double>{1, 1, 2, 3, 3});
+  expect_exact("clip t2", t2.clip(8, 12.5), ep::clip(t2, 8, 12.5), {5}, std::vector<double>{8, 9, 11, 12.5, 12.5});
+}
+
+TYPED_TEST_P(Elementwise, IsnanIsinfGiveBoolTensors) {
+  using B = TypeParam;
+  using elementwise_test::inf;
+  using elementwise_test::nan;
+  const auto x = ep::test::make<B>(std::vector<double>{0, nan, inf, -inf, 1, -0.5}, {2, 3});
+  const auto n = x.isnan();
+  const auto i = ep::isinf(x);
+  static_assert(std::is_same_v<typename decltype(n)::value_type, bool>);
+  static_assert(std::is_same_v<typename decltype(i)::value_type, bool>);
+  ep::test::expect_equal(n, {2, 3}, std::vector<bool>{false, true, false, false, false, false});
+  ep::test::expect_equal(ep::isnan(x), {2, 3}, std::vector<bool>{false, true, false, false, false, false});
+  ep::test::expect_equal(i, {2, 3}, std::vector<bool>{false, false, true, true, false, false});
+  ep::test::expect_equal(x.isinf(), {2, 3}, std::vector<bool>{false, false, true, true, false, false});
+}
+
+TYPED_TEST_P(Elementwise, PowWithScalarsTensorsAndBroadcasting) {
+  using B = TypeParam;
+  const auto t1 = ep::arange<B>(5);
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  ep::test::expect_equal(t1.pow(2), {5}, std::vector<double>{0, 1, 4, 9, 16});
+  ep::test::expect_equal(ep::pow(t1, 2), {5}, std::vector<double>{0, 1, 4, 9, 16});
+  const double rtol = elementwise_test::is_float32<B> ? 1e-6 : 1e-12;
+  ep::test::expect_near(
+      t2.pow(0.5), {5},
+      std::vector<double>{2.6457513110645907, 3.0, 3.3166247903554, 3.605551275463989, 3.872983346207417}, rtol);
+  ep::test::expect_equal(t1.pow(t1), {5}, std::vector<double>{1, 1, 4, 27, 256});
+  ep::test::expect_equal(ep::pow(t1, t1), {5}, std::vector<double>{1, 1, 4, 27, 256});
+  ep::test::expect_near(ep::test::make<B>(std::vector<double>{1, 4}, {2}).pow(-0.5), {2}, std::vector<double>{1, 0.5},
+                        rtol);
+  const auto base = ep::test::make<B>(std::vector<double>{1, 2, 3}, {3, 1});
+  const auto e = ep::test::make<B>(std::vector<double>{0, 1, 2, 3}, {1, 4});
+  ep::test::expect_equal(base.pow(e), {3, 4}, std::vector<double>{1, 1, 1, 1, 1, 2, 4, 8, 1, 3, 9, 27});
+}
+
+// --- binary ------------------------------------------------------------------------------------------
+
+TYPED_TEST_P(Elementwise, ArithmeticBroadcastsRowAgainstMatrix) {
+  using B = TypeParam;
+  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto b = ep::test::make<B>(std::vector<double>{10, 20, 30}, {3});
+  ep::test::expect_equal(a + b, {2, 3}, std::vector<double>{10, 21, 32, 13, 24, 35});
+  ep::test::expect_equal(b + a, {2, 3}, std::vector<double>{10, 21, 32, 13, 24, 35});
+  ep::test::expect_equal(a - b, {2, 3}, std::vector<double>{-10, -19, -28, -7, -16, -25});
+  ep::test::expect_equal(a * b, {2, 3}, std::vector<double>{0, 20, 60, 30, 80, 150});
+  const auto d = ep::test::make<B>(std::vector<double>{2, 4, 8}, {3});
+  ep::test::expect_equal(a / d, {2, 3}, std::vector<double>{0, 0.25, 0.25, 1.5, 1, 0.625});
+}
+
+TYPED_TEST_P(Elementwise, ArithmeticBroadcastsColumnAgainstRow) {
+  using B = TypeParam;
+  const auto c = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
+  const auto d = ep::test::make<B>(std::vector<double>{1, 2, 4}, {1, 3});
+  ep::test::expect_equal(c + d, {2, 3}, std::vector<double>{2, 3, 5, 3, 4, 6});
+  ep::test::expect_equal(c - d, {2, 3}, std::vector<double>{0, -1, -3, 1, 0, -2});
+  ep::test::expect_equal(c * d, {2, 3}, std::vector<double>{1, 2, 4, 2, 4, 8});
+  ep::test::expect_equal(c / d, {2, 3}, std::vector<double>{1, 0.5, 0.25, 2, 1, 0.5});
+}
+
+TYPED_TEST_P(Elementwise, ScalarsOnEitherSide) {
+  using B = TypeParam;
+  const auto t1 = ep::arange<B>(5);
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  ep::test::expect_equal(2 - t2, {5}, std::vector<double>{-5, -7, -9, -11, -13});
+  ep::test::expect_equal(t2 - 2, {5}, std::vector<double>{5, 7, 9, 11, 13});
+  ep::test::expect_equal(t2 / 2, {5}, std::vector<double>{3.5, 4.5, 5.5, 6.5, 7.5});
+  ep::test::expect_equal(3 * t1, {5}, std::vector<double>{0, 3, 6, 9, 12});
+  ep::test::expect_equal(t1 * 3, {5}, std::vector<double>{0, 3, 6, 9, 12});
+  ep::test::expect_equal(t1 + 1.5, {5}, std::vector<double>{1.5, 2.5, 3.5, 4.5, 5.5});
+  ep::test::expect_equal(1.5 + t1, {5}, std::vector<double>{1.5, 2.5, 3.5, 4.5, 5.5});
+  ep::test::expect_near(10 / t2, {5},
+                        std::vector<double>{1.4285714285714286, 1.1111111111111112, 0.9090909090909091,
+                                            0.7692307692307693, 0.6666666666666666},
+                        elementwise_test::is_float32<B> ? 1e-6 : 1e-12);
+}
+
+TYPED_TEST_P(Elementwise, ZeroDimensionalAndEmptyTensorsBroadcast) {
+  using B = TypeParam;
+  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto s = ep::from_vector<B>({3}, ep::Shape{});
+  ep::test::expect_equal(s + a, {2, 3}, std::vector<double>{3, 4, 5, 6, 7, 8});
+  ep::test::expect_equal(a - s, {2, 3}, std::vector<double>{-3, -2, -1, 0, 1, 2});
+  ep::test::expect_equal(s * s, {}, std::vector<double>{9});
+  ep::test::expect_equal(s.square() - 1, {}, std::vector<double>{8});
+  const auto e = ep::zeros<B>({0, 3});
+  ep::test::expect_equal(e + ep::test::make<B>(std::vector<double>{1, 2, 3}, {3}), {0, 3}, std::vector<double>{});
+  ep::test::expect_equal(e.exp(), {0, 3}, std::vector<double>{});
+  ep::test::expect_equal(e * 2, {0, 3}, std::vector<double>{});
+  EXPECT_EQ((e < 1).shape(), (ep::Shape{0, 3}));
+}
+
+TYPED_TEST_P(Elementwise, RankFiveBroadcast) {
+  using B = TypeParam;
+  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3}, {1, 2, 1, 2, 1});
+  const auto b = ep::test::make<B>(std::vector<double>{0, 10, 20, 30, 40, 50, 60, 70}, {2, 1, 2, 1, 2});
+  ep::test::expect_equal(a + b, {2, 2, 2, 2, 2},
+                         std::vector<double>{0,  10, 1,  11, 20, 30, 21, 31, 2,  12, 3,  13, 22, 32, 23, 33,
+                                             40, 50, 41, 51, 60, 70, 61, 71, 42, 52, 43, 53, 62, 72, 63, 73});
+}
+
+TYPED_TEST_P(Elementwise, FloordivModFollowNumpyOnFloats) {
+  using B = TypeParam;
+  const auto a = ep::test::make<B>(std::vector<double>{-7, -7, 7, 7, -1.5, 5.5, -0.5}, {7});
+  const auto b = ep::test::make<B>(std::vector<double>{2, -2, 2, -2, 1, -2, 4}, {7});
+  ep::test::expect_equal(a.floordiv(b), {7}, std::vector<double>{-4, 3, 3, -4, -2, -3, -1});
+  ep::test::expect_equal(ep::floordiv(a, b), {7}, std::vector<double>{-4, 3, 3, -4, -2, -3, -1});
+  ep::test::expect_equal(a.mod(b), {7}, std::vector<double>{1, -1, 1, -1, 0.5, -0.5, 3.5});
+  ep::test::expect_equal(a % b, {7}, std::vector<double>{1, -1, 1, -1, 0.5, -0.5, 3.5});
+  ep::test::expect_equal(ep::mod(a, b), {7}, std::vector<double>{1, -1, 1, -1, 0.5, -0.5, 3.5});
+  const auto t2 = ep::arange<B>(7, 17, 2);
+  ep::test::expect_equal(t2.floordiv(4), {5}, std::vector<double>{1, 2, 2, 3, 3});
+  ep::test::expect_equal(ep::floordiv(t2, 4), {5}, std::vector<double>{1, 2, 2, 3, 3});
+  ep::test::expect_equal(t2 % 4, {5}, std::vector<double>{3, 1, 3, 1, 3});
+  ep::test::expect_equal(t2 % -4, {5}, std::vector<double>{-1, -3, -1, -3, -1});
+  ep::test::expect_equal(ep::mod(t2, -4), {5}, std::vector<double>{-1, -3, -1, -3, -1});
+  // Broadcasting: (2, 1) against (3,).
+  const auto c = ep::test::make<B>(std::vector<double>{-7, 7}, {2, 1});
+  const auto d = ep::test::make<B>(std::vector<double>{2, -2, 4}, {3});
+  ep::test::expect_equal(c.floordiv(d), {2, 3}, std::vector<double>{-4, 3, -2, 3, -4, 1});
+  ep::test::expect_equal(c % d, {2, 3}, std::vector<double>{1, -1, 1, 1, -1, 3});
+}
+
+TYPED_TEST_P(Elementwise, FloatDivisionByZeroFollowsNumpy) {
+  using B = TypeParam;
+  using elementwise_test::inf;
+  using elementwise_test::nan;
+  const auto a = ep::test::make<B>(std::vector<double>{1, -1, 0}, {3});
+  ep::test::expect_equal(a / 0, {3}, std::vector<double>{inf, -inf, nan});
+  ep::test::expect_equal(a.floordiv(0), {3}, std::vector<double>{inf, -inf, nan});
+  ep::test::expect_equal(a % 0, {3}, std::vector<double>{nan, nan, nan});
+}
+
+TYPED_TEST_P(Elementwise, FloordivModFollowNumpyOnInt64) {
+  using I = typename TypeParam::template rebind<std::int64_t>;
+  const auto a = ep::from_vector<I>({-7, -7, 7, 7, 5, 0, -3});
+  const auto b = ep::from_vector<I>({2, -2, 2, -2, 0, 0, 5});
+  // Integer division by zero gives 0, as NumPy does (with a warning).
+  ep::test::expect_equal(a.floordiv(b), {7}, std::vector<std::int64_t>{-4, 3, 3, -4, 0, 0, -1});
+  ep::test::expect_equal(ep::floordiv(a, b), {7}, std::vector<std::int64_t>{-4, 3, 3, -4, 0, 0, -1});
+  ep::test::expect_equal(a % b, {7}, std::vector<std::int64_t>{1, -1, 1, -1, 0, 0, 2});
+  ep::test::expect_equal(a.mod(b), {7}, std::vector<std::int64_t>{1, -1, 1, -1, 0, 0, 2});
+  const auto i = ep::from_vector<I>({-3, 0, 2, -1, 5});
+  ep::test::expect_equal(i.floordiv(2), {5}, std::vector<std::int64_t>{-2, 0, 1, -1, 2});
+  ep::test::expect_equal(i % 2, {5}, std::vector<std::int64_t>{1, 0, 0, 1, 1});
+  ep::test::expect_equal(i % -3, {5}, std::vector<std::int64_t>{0, 0, -1, -1, -1});
+}
+
+TYPED_TEST_P(Elementwise, IntegerTrueDivisionTruncatesAndByZeroGivesZero) {
+  // Documented in tensor.hpp: integer `/` divides as C++ does (NumPy would promote to float).
+  using I = typename TypeParam::template rebind<std::int64_t>;
+  const auto a = ep::from_vector<I>({7, -7, 6, 7, -7, 0});
+  const auto b = ep::from_vector<I>({2, 2, 3, 0, 0, 0});
+  ep::test::expect_equal(a / b, {6}, std::vector<std::int64_t>{3, -3, 2, 0, 0, 0});
+  ep::test::expect_equal(a / 0, {6}, std::vector<std::int64_t>{0, 0, 0, 0, 0, 0});
+}
+
+TYPED_TEST_P(Elementwise, MinimumMaximumBroadcastAndTakeScalars) {
+  using B = TypeParam;
+  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto b = ep::test::make<B>(std::vector<double>{1, 2, 3}, {3});
+  ep::test::expect_equal(a.minimum(b), {2, 3}, std::vector<double>{0, 1, 2, 1, 2, 3});
+  ep::test::expect_equal(ep::minimum(b, a), {2, 3}, std::vector<double>{0, 1, 2, 1, 2, 3});
+  const auto c = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
+  const auto d = ep::test::make<B>(std::vector<double>{1, 2, 4}, {1, 3});
+  ep::test::expect_equal(c.maximum(d), {2, 3}, std::vector<double>{1, 2, 4, 2, 2, 4});
+  ep::test::expect_equal(ep::maximum(c, d), {2, 3}, std::vector<double>{1, 2, 4, 2, 2, 4});
+  const auto t1 = ep::arange<B>(5);
+  ep::test::expect_equal(t1.minimum(2), {5}, std::vector<double>{0, 1, 2, 2, 2});
+  ep::test::expect_equal(ep::minimum(t1, 2), {5}, std::vector<double>{0, 1, 2, 2, 2});
+  ep::test::expect_equal(ep::minimum(2, t1), {5}, std::vector<double>{0, 1, 2, 2, 2});
+  ep::test::expect_equal(t1.maximum(2), {5}, std::vector<double>{2, 2, 2, 3, 4});
+  ep::test::expect_equal(ep::maximum(2, t1), {5}, std::vector<double>{2, 2, 2, 3, 4});
+  ep::test::expect_equal(ep::maximum(t1, 2.5), {5}, std::vector<double>{2.5, 2.5, 2.5, 3, 4});
+}
+
+TYPED_TEST_P(Elementwise, MinimumMaximumPropagateNan) {
+  using B = TypeParam;
+  using elementwise_test::nan;
+  const auto x = ep::test::make<B>(std::vector<double>{nan, 1, 2, nan}, {4});
+  const auto y = ep::test::make<B>(std::vector<double>{0, nan, 1, nan}, {4});
+  ep::test::expect_equal(x.minimum(y), {4}, std::vector<double>{nan, nan, 1, nan});
+  ep::test::expect_equal(y.minimum(x), {4}, std::vector<double>{nan, nan, 1, nan});
+  ep::test::expect_equal(x.maximum(y), {4}, std::vector<double>{nan, nan, 2, nan});
+  ep::test::expect_equal(y.maximum(x), {4}, std::vector<double>{nan, nan, 2, nan});
+  ep::test::expect_equal(x.minimum(5), {4}, std::vector<double>{nan, 1, 2, nan});
+  ep::test::expect_equal(ep::maximum(-5, x), {4}, std::vector<double>{nan, 1, 2, nan});
+}
+
+TYPED_TEST_P(Elementwise, WhereSelectsWithBroadcasting) {
+  using B = TypeParam;
+  using Bo = typename B::template rebind<bool>;
+  const auto cond = ep::from_vector<Bo>({true, false, true, false, true, false}, {2, 3});
+  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto b = ep::test::make<B>(std::vector<double>{10, 20, 30}, {3});
+  ep::test::expect_equal(cond.where(a, b), {2, 3}, std::vector<double>{0, 20, 2, 10, 4, 30});
+  ep::test::expect_equal(ep::where(cond, a, b), {2, 3}, std::vector<double>{0, 20, 2, 10, 4, 30});
+  ep::test::expect_equal(ep::where(cond, a, 0), {2, 3}, std::vector<double>{0, 0, 2, 0, 4, 0});
+  ep::test::expect_equal(ep::where(cond, 1.5, b), {2, 3}, std::vector<double>{1.5, 20, 1.5, 10, 1.5, 30});
+  // The condition broadcasts too: (2, 1) against (1, 3) and (2, 1).
+  const auto c = ep::from_vector<Bo>({true, false}, {2, 1});
+  const auto x = ep::test::make<B>(std::vector<double>{1, 2, 4}, {1, 3});
+  const auto y = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
+  ep::test::expect_equal(c.where(x, y), {2, 3}, std::vector<double>{1, 2, 4, 2, 2, 2});
+  // A condition computed from the values.
+  const auto t1 = ep::arange<B>(5);
+  ep::test::expect_equal(ep::where(t1 > 2, t1, -t1), {5}, std::vector<double>{0, -1, -2, 3, 4});
+}
+
+// --- comparisons and logic -------------------------------------------------------------------------
+
+TYPED_TEST_P(Elementwise, ComparisonsGiveBoolTensors) {
+  using B = TypeParam;
+  const auto x = ep::test::make<B>(std::vector<double>{1, 2, 3}, {3});
+  const auto y = ep::test::make<B>(std::vector<double>{3, 2, 1}, {3});
+  const auto lt = x < y;
+  static_assert(std::is_same_v<typename decltype(lt)::value_type, bool>);
+  EXPECT_EQ(lt.dtype(), "bool");
+  ep::test::expect_equal(lt, {3}, std::vector<bool>{true, false, false});
+  ep::test::expect_equal(x <= y, {3}, std::vector<bool>{true, true, false});
+  ep::test::expect_equal(x > y, {3}, std::vector<bool>{false, false, true});
+  ep::test::expect_equal(x >= y, {3}, std::vector<bool>{false, true, true});
+  ep::test::expect_equal(x == y, {3}, std::vector<bool>{false, true, false});
+  ep::test::expect_equal(x != y, {3}, std::vector<bool>{true, false, true});
+  // A scalar on the right ...
+  ep::test::expect_equal(x < 2, {3}, std::vector<bool>{true, false, false});
+  ep::test::expect_equal(x <= 2, {3}, std::vector<bool>{true, true, false});
+  ep::test::expect_equal(x > 2, {3}, std::vector<bool>{false, false, true});
+  ep::test::expect_equal(x >= 2, {3}, std::vector<bool>{false, true, true});
+  ep::test::expect_equal(x == 2, {3}, std::vector<bool>{false, true, false});
+  ep::test::expect_equal(x != 2, {3}, std::vector<bool>{true, false, true});
+  // ... and on the left.
+  ep::test::expect_equal(2 < x, {3}, std::vector<bool>{false, false, true});
+  ep::test::expect_equal(2 <= x, {3}, std::vector<bool>{false, true, true});
+  ep::test::expect_equal(2 > x, {3}, std::vector<bool>{true, false, false});
+  ep::test::expect_equal(2 >= x, {3}, std::vector<bool>{true, true, false});
+  // Broadcasting: (2, 1) against (3,).
+  const auto c = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
+  const auto d = ep::test::make<B>(std::vector<double>{0.5, 1.5, 2.5}, {3});
+  ep::test::expect_equal(c < d, {2, 3}, std::vector<bool>{false, true, true, false, false, true});
+  // NaN compares unequal to everything, itself included.
+  const auto n = ep::test::make<B>(std::vector<double>{elementwise_test::nan}, {1});
+  ep::test::expect_equal(n == n, {1}, std::vector<bool>{false});
+  ep::test::expect_equal(n != n, {1}, std::vector<bool>{true});
+}
+
+TYPED_TEST_P(Elementwise, LogicalOpsOnBoolTensors) {
+  using Bo = typename TypeParam::template rebind<bool>;
+  const auto a = ep::from_vector<Bo>({true, true, false, false});
+  const auto b = ep::from_vector<Bo>({true, false, true, false});
+  ep::test::expect_equal(a.logical_and(b), {4}, std::vector<bool>{true, false, false, false});
+  ep::test::expect_equal(ep::logical_and(a, b), {4}, std::vector<bool>{true, false, false, false});
+  ep::test::expect_equal(a.logical_or(b), {4}, std::vector<bool>{true, true, true, false});
+  ep::test::expect_equal(ep::logical_or(a, b), {4}, std::vector<bool>{true, true, true, false});
+  ep::test::expect_equal(a.logical_not(), {4}, std::vector<bool>{false, false, true, true});
+  ep::test::expect_equal(ep::logical_not(b), {4}, std::vector<bool>{false, true, false, true});
+  // Bool scalars on either side.
+  ep::test::expect_equal(b.logical_and(true), {4}, std::vector<bool>{true, false, true, false});
+  ep::test::expect_equal(ep::logical_and(false, b), {4}, std::vector<bool>{false, false, false, false});
+  ep::test::expect_equal(b.logical_or(false), {4}, std::vector<bool>{true, false, true, false});
+  ep::test::expect_equal(ep::logical_or(true, b), {4}, std::vector<bool>{true, true, true, true});
+  // Broadcasting: (2, 1) against (1, 2).
+  const auto c = ep::from_vector<Bo>({true, false}, {2, 1});
+  const auto d = ep::from_vector<Bo>({true, false}, {1, 2});
+  ep::test::expect_equal(c.logical_and(d), {2, 2}, std::vector<bool>{true, false, false, false});
+  ep::test::expect_equal(c.logical_or(d), {2, 2}, std::vector<bool>{true, true, true, false});
+}
+
+TYPED_TEST_P(Elementwise, Int64Tensors) {
+  using I = typename TypeParam::template rebind<std::int64_t>;
+  const auto i = ep::from_vector<I>({-3, 0, 2, -1, 5});
+  ep::test::expect_equal(i.abs(), {5}, std::vector<std::int64_t>{3, 0, 2, 1, 5});
+  ep::test::expect_equal(ep::sign(i), {5}, std::vector<std::int64_t>{-1, 0, 1, -1, 1});
+  ep::test::expect_equal(i.square(), {5}, std::vector<std::int64_t>{9, 0, 4, 1, 25});
+  ep::test::expect_equal(-i, {5}, std::vector<std::int64_t>{3, 0, -2, 1, -5});
+  ep::test::expect_equal(i + 2, {5}, std::vector<std::int64_t>{-1, 2, 4, 1, 7});
+  ep::test::expect_equal(2 - i, {5}, std::vector<std::int64_t>{5, 2, 0, 3, -3});
+  ep::test::expect_equal(i * i, {5}, std::vector<std::int64_t>{9, 0, 4, 1, 25});
+  ep::test::expect_equal(i * 3, {5}, std::vector<std::int64_t>{-9, 0, 6, -3, 15});
+  ep::test::expect_equal(i.clip(-1, 3), {5}, std::vector<std::int64_t>{-1, 0, 2, -1, 3});
+  ep::test::expect_equal(i.maximum(0), {5}, std::vector<std::int64_t>{0, 0, 2, 0, 5});
+  ep::test::expect_equal(i > 0, {5}, std::vector<bool>{false, false, true, false, true});
+  // Broadcasting of int64 tensors, (2, 1) against (3,); int pow.
+  const auto c = ep::from_vector<I>({1, 2}, {2, 1});
+  const auto d = ep::from_vector<I>({10, 20, 30});
+  ep::test::expect_equal(c * d - c, {2, 3}, std::vector<std::int64_t>{9, 19, 29, 18, 38, 58});
+  ep::test::expect_equal(d.pow(2), {3}, std::vector<std::int64_t>{100, 400, 900});
+  ep::test::expect_equal(ep::arange<I>(5).pow(ep::arange<I>(5)), {5}, std::vector<std::int64_t>{1, 1, 4, 27, 256});
+}
+
+TYPED_TEST_P(Elementwise, ChainingComposesOps) {
+  using B = TypeParam;
+  const auto x = ep::test::make<B>(std::vector<double>{1, 2, 2, 4}, {2, 2});
+  ep::test::expect_equal(x.square().sum().sqrt(), {}, std::vector<double>{5});
+  ep::test::expect_equal(ep::sqrt(ep::sum(ep::square(x))), {}, std::vector<double>{5});
+  const auto t1 = ep::arange<B>(5);
+  ep::test::expect_equal((t1 * 2 - 3).abs().clip(0, 4).floordiv(2), {5}, std::vector<double>{1, 0, 0, 1, 2});
+}
+
+REGISTER_TYPED_TEST_SUITE_P(Elementwise, PowersAndLogarithmsOnFixtures, TrigonometricOnFixtures, HyperbolicOnFixtures,
+                            RoundIsHalfToEvenCeilFloorNegative, AbsSignClip, IsnanIsinfGiveBoolTensors,
+                            PowWithScalarsTensorsAndBroadcasting, ArithmeticBroadcastsRowAgainstMatrix,
+                            ArithmeticBroadcastsColumnAgainstRow, ScalarsOnEitherSide,
+                            ZeroDimensionalAndEmptyTensorsBroadcast, RankFiveBroadcast, FloordivModFollowNumpyOnFloats,
+                            FloatDivisionByZeroFollowsNumpy, FloordivModFollowNumpyOnInt64,
+                            IntegerTrueDivisionTruncatesAndByZeroGivesZero, MinimumMaximumBroadcastAndTakeScalars,
+                            MinimumMaximumPropagateNan, WhereSelectsWithBroadcasting, ComparisonsGiveBoolTensors,
+                            LogicalOpsOnBoolTensors, Int64Tensors, ChainingComposesOps);
