@@ -1,0 +1,177 @@
+// eagerpp - cross-backend agreement: the same random inputs through Eigen and xtensor give the same results
+// SPDX-License-Identifier: MIT
+#include <cmath>        // std::round
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::uint64_t
+#include <string>       // std::string
+#include <type_traits>  // std::is_same_v
+#include <utility>      // std::swap
+#include <vector>       // std::vector
+
+#include <gtest/gtest.h>
+
+#include <eagerpp/eigen.hpp>
+#include <eagerpp/xtensor.hpp>
+
+#include "support/support.hpp"
+
+// On integer-valued data (random integers stored in float or double) every sum, product, minimum,
+// maximum and matrix product below is exact whatever the order of evaluation, so the two backends
+// must agree bit for bit (rtol 0). Transcendental functions may differ by an ulp or two between
+// Eigen's and xsimd's implementations, so they agree within a relative tolerance.
+namespace {
+
+template <class T>
+class CrossBackend : public ::testing::Test {
+ protected:
+  using E = ep::eigen<T>;
+  using X = ep::xtensor<T>;
+  /// 1e-6 relative for float (as the brief asks), tighter for double.
+  static constexpr double rtol = std::is_same_v<T, float> ? 1e-6 : 1e-12;
+
+  static std::vector<ep::Shape> shapes() { return {{7}, {3, 4, 5}, {2, 3, 1, 4, 2}}; }
+
+  /// Random integers in [lo, hi] from `seed`, optionally with 0 replaced by 1 (for divisors).
+  static std::vector<double> integers(const ep::Shape& s, int lo, int hi, std::uint64_t seed, bool nonzero = false) {
+    auto v = ep::test::random_values(static_cast<std::size_t>(s.numel()), lo - 0.5, hi + 0.5, seed);
+    for (auto& x : v) {
+      x = std::round(x);
+      if (x < lo) x = lo;
+      if (x > hi) x = hi;
+      if (nonzero && x == 0) x = 1;
+    }
+    return v;
+  }
+
+  /// {-2, -1, 1, 2}: products of many of them are signed powers of two, exact in float.
+  static std::vector<double> factors(const ep::Shape& s, std::uint64_t seed) {
+    auto v = ep::test::random_values(static_cast<std::size_t>(s.numel()), 0, 4, seed);
+    const double pick[] = {-2, -1, 1, 2};
+    for (auto& x : v) x = pick[static_cast<int>(x) & 3];
+    return v;
+  }
+};
+
+using Dtypes = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(CrossBackend, Dtypes);
+
+std::string where(const ep::Shape& s, const std::string& what) { return fmt::format("shape {}, {}", s.str(), what); }
+
+TYPED_TEST(CrossBackend, ArithmeticOnIntegers) {
+  using E = typename TestFixture::E;
+  using X = typename TestFixture::X;
+  for (const auto& s : TestFixture::shapes()) {
+    const auto a = TestFixture::integers(s, -50, 50, 1);
+    const auto b = TestFixture::integers(s, -9, 9, 2, true);
+    const auto ea = ep::test::make<E>(a, s), eb = ep::test::make<E>(b, s);
+    const auto xa = ep::test::make<X>(a, s), xb = ep::test::make<X>(b, s);
+    SCOPED_TRACE(where(s, "binary ops"));
+    ep::test::expect_close(ea + eb, xa + xb);
+    ep::test::expect_close(ea - eb, xa - xb);
+    ep::test::expect_close(ea * eb, xa * xb);
+    ep::test::expect_close(ea / eb, xa / xb);  // correctly rounded in both: IEEE division
+    ep::test::expect_close(ea.minimum(eb), xa.minimum(xb));
+    ep::test::expect_close(ea.maximum(eb), xa.maximum(xb));
+    // Broadcasting against the last axis.
+    const ep::Shape last{s.back()};
+    const auto c = TestFixture::integers(last, -9, 9, 3, true);
+    const auto ec = ep::test::make<E>(c, last);
+    const auto xc = ep::test::make<X>(c, last);
+    ep::test::expect_close(ea + ec, xa + xc);
+    ep::test::expect_close(ec - ea, xc - xa);
+    ep::test::expect_close(ea * ec, xa * xc);
+    ep::test::expect_close(ea / ec, xa / xc);
+    ep::test::expect_close(ea.minimum(ec), xa.minimum(xc));
+    ep::test::expect_close(ec.maximum(ea), xc.maximum(xa));
+  }
+}
+
+TYPED_TEST(CrossBackend, ReductionsOnIntegers) {
+  using E = typename TestFixture::E;
+  using X = typename TestFixture::X;
+  for (const auto& s : TestFixture::shapes()) {
+    const auto a = TestFixture::integers(s, -50, 50, 4);
+    const auto p = TestFixture::factors(s, 5);
+    const auto ea = ep::test::make<E>(a, s), eprod = ep::test::make<E>(p, s);
+    const auto xa = ep::test::make<X>(a, s), xprod = ep::test::make<X>(p, s);
+    {
+      SCOPED_TRACE(where(s, "all axes"));
+      ep::test::expect_close(ea.sum(), xa.sum());
+      ep::test::expect_close(eprod.prod(), xprod.prod());
+      ep::test::expect_close(ea.min(), xa.min());
+      ep::test::expect_close(ea.max(), xa.max());
+      ep::test::expect_close(ea.sum({}, true), xa.sum({}, true));
+    }
+    for (int axis = 0; axis < s.size(); ++axis) {
+      SCOPED_TRACE(where(s, fmt::format("axis {}", axis)));
+      ep::test::expect_close(ea.sum(axis), xa.sum(axis));
+      ep::test::expect_close(eprod.prod(axis), xprod.prod(axis));
+      ep::test::expect_close(ea.min(axis), xa.min(axis));
+      ep::test::expect_close(ea.max(axis, true), xa.max(axis, true));
+      ep::test::expect_close(ea.cumsum(axis), xa.cumsum(axis));
+      ep::test::expect_close(ea.argmax(axis), xa.argmax(axis));
+      ep::test::expect_close(ea.argmin(axis), xa.argmin(axis));
+    }
+    if (s.size() >= 3) {
+      SCOPED_TRACE(where(s, "axes {0, 2}"));
+      ep::test::expect_close(ea.sum({0, 2}), xa.sum({0, 2}));
+      ep::test::expect_close(eprod.prod({0, -1}, true), xprod.prod({0, -1}, true));
+      ep::test::expect_close(ea.max({0, 2}), xa.max({0, 2}));
+    }
+  }
+}
+
+TYPED_TEST(CrossBackend, MatmulOnIntegers) {
+  using E = typename TestFixture::E;
+  using X = typename TestFixture::X;
+  // (n,) @ (n,), (3,4,5) @ (5,6) and (2,3,1,4,2) @ (2,3) with broadcast batch axes.
+  for (const auto& s : TestFixture::shapes()) {
+    const ep::Shape rhs = s.size() == 1 ? ep::Shape{s[0]} : ep::Shape{s.back(), 3};
+    const auto a = TestFixture::integers(s, -20, 20, 6);
+    const auto b = TestFixture::integers(rhs, -20, 20, 7);
+    SCOPED_TRACE(where(s, "matmul"));
+    ep::test::expect_close(ep::test::make<E>(a, s).matmul(ep::test::make<E>(b, rhs)),
+                           ep::test::make<X>(a, s).matmul(ep::test::make<X>(b, rhs)));
+    // The transposed product too: (rhs^T) @ (s^T) on the last two axes.
+    if (s.size() >= 2) {
+      const auto eb = ep::test::make<E>(b, rhs).T();
+      const auto xb = ep::test::make<X>(b, rhs).T();
+      std::vector<int> perm;
+      for (int i = 0; i < s.size(); ++i) perm.push_back(i);
+      std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+      ep::test::expect_close(eb.matmul(ep::test::make<E>(a, s).transpose(perm)),
+                             xb.matmul(ep::test::make<X>(a, s).transpose(perm)));
+    }
+  }
+}
+
+TYPED_TEST(CrossBackend, TranscendentalOnRandomData) {
+  using E = typename TestFixture::E;
+  using X = typename TestFixture::X;
+  constexpr double rtol = TestFixture::rtol;
+  for (const auto& s : TestFixture::shapes()) {
+    const auto n = static_cast<std::size_t>(s.numel());
+    const auto r = ep::test::random_values(n, -5, 5, 8);
+    const auto pos = ep::test::random_values(n, 0.01, 10, 9);
+    const auto er = ep::test::make<E>(r, s), epos = ep::test::make<E>(pos, s);
+    const auto xr = ep::test::make<X>(r, s), xpos = ep::test::make<X>(pos, s);
+    SCOPED_TRACE(where(s, "transcendental"));
+    // atol = rtol: sin and cos near their zeros have tiny values whose relative error is large.
+    ep::test::expect_close(er.exp(), xr.exp(), rtol);
+    ep::test::expect_close(epos.log(), xpos.log(), rtol, rtol);
+    ep::test::expect_close(epos.sqrt(), xpos.sqrt(), rtol);
+    ep::test::expect_close(er.sin(), xr.sin(), rtol, rtol);
+    ep::test::expect_close(er.cos(), xr.cos(), rtol, rtol);
+    ep::test::expect_close(er.tanh(), xr.tanh(), rtol, rtol);
+    ep::test::expect_close(er.softmax(), xr.softmax(), rtol, rtol);
+    ep::test::expect_close(er.softmax(0), xr.softmax(0), rtol, rtol);
+    ep::test::expect_close(er.logsumexp(), xr.logsumexp(), rtol);
+    for (int axis = 0; axis < s.size(); ++axis) {
+      SCOPED_TRACE(fmt::format("axis {}", axis));
+      ep::test::expect_close(er.logsumexp(axis), xr.logsumexp(axis), rtol, rtol);
+      ep::test::expect_close(er.log_softmax(axis), xr.log_softmax(axis), rtol, rtol);
+    }
+  }
+}
+
+}  // namespace

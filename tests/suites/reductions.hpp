@@ -1,0 +1,269 @@
+// eagerpp - the typed suite of reductions: sum prod mean min max all any argmin argmax cumsum logsumexp
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cmath>        // std::isfinite
+#include <cstdint>      // std::int64_t
+#include <type_traits>  // std::is_same_v
+#include <vector>       // std::vector
+
+#include <gtest/gtest.h>
+
+#include "support/support.hpp"
+
+// Expected values come from NumPy 1.24 on the same inputs (np.sum, np.prod, ..., and for logsumexp
+// the stable formula m + log(sum(exp(x - m)))). The inputs are small integers, so every sum,
+// product, minimum and maximum is exact in float32 too and is compared exactly.
+namespace reductions_suite {
+
+using values = std::vector<double>;
+
+/// A tensor of backend B from `v` (converted to B's element type) in C order.
+template <class B, class V = double>
+ep::Tensor<B> tensor(const std::vector<V>& v, const ep::Shape& shape) {
+  return ep::test::make<B>(v, shape);
+}
+
+/// [(i * 7) % 11 - 5 for i in range(24)] reshaped to (2, 3, 4): negatives, zeros and ties.
+template <class B>
+ep::Tensor<B> x24() {
+  return tensor<B>({-5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, 2}, {2, 3, 4});
+}
+
+/// Small factors whose products stay exact in float32, shape (2, 3, 4).
+template <class B>
+ep::Tensor<B> p24() {
+  return tensor<B>({2, -1, 1, 3, -1, 1, -2, 1, 1, 2, -1, 1, -1, 1, 3, -2, 1, -1, 1, 2, 2, 1, -3, 1}, {2, 3, 4});
+}
+
+}  // namespace reductions_suite
+
+template <class B>
+class Reductions : public ::testing::Test {};
+TYPED_TEST_SUITE_P(Reductions);
+
+TYPED_TEST_P(Reductions, SumAllAxes) {
+  using namespace reductions_suite;
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.sum(), {}, values{-3});
+  ep::test::expect_equal(x.sum({}, true), {1, 1, 1}, values{-3});
+  ep::test::expect_equal(ep::sum(x), {}, values{-3});
+}
+
+TYPED_TEST_P(Reductions, SumOneAxis) {
+  using namespace reductions_suite;
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.sum(1), {2, 4}, values{-8, 2, 1, 0, 2, 1, 0, -1});
+  ep::test::expect_equal(x.sum(1, true), {2, 1, 4}, values{-8, 2, 1, 0, 2, 1, 0, -1});
+  ep::test::expect_equal(x.sum(0), {3, 4}, values{-3, 0, 3, 6, -2, 1, 4, -4, -1, 2, -6, -3});
+}
+
+TYPED_TEST_P(Reductions, SumNegativeAxis) {
+  using namespace reductions_suite;
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.sum(-1), {2, 3}, values{0, 2, -7, 6, -3, -1});
+  ep::test::expect_equal(x.sum(-3), {3, 4}, values{-3, 0, 3, 6, -2, 1, 4, -4, -1, 2, -6, -3});
+  ep::test::expect_equal(x.sum(-1, true), {2, 3, 1}, values{0, 2, -7, 6, -3, -1});
+}
+
+TYPED_TEST_P(Reductions, SumSeveralAxes) {
+  using namespace reductions_suite;
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.sum({0, 2}), {3}, values{6, -1, -8});
+  ep::test::expect_equal(x.sum({0, 2}, true), {1, 3, 1}, values{6, -1, -8});
+  ep::test::expect_equal(x.sum({-1, 0}), {3}, values{6, -1, -8});
+  ep::test::expect_equal(x.sum({0, 1}, true), {1, 1, 4}, values{-6, 3, 1, -1});
+  ep::test::expect_equal(x.sum({0, 1, 2}), {}, values{-3});
+}
+
+TYPED_TEST_P(Reductions, Prod) {
+  using namespace reductions_suite;
+  const auto p = p24<TypeParam>();
+  ep::test::expect_equal(p.prod(), {}, values{1728});
+  ep::test::expect_equal(p.prod(1), {2, 4}, values{-2, -2, 2, 3, -2, -1, -9, -4});
+  ep::test::expect_equal(p.prod(-1), {2, 3}, values{-6, 2, -2, 6, -2, -6});
+  ep::test::expect_equal(p.prod({0, 2}, true), {1, 3, 1}, values{-36, -4, 12});
+  ep::test::expect_equal(p.prod({}, true), {1, 1, 1}, values{1728});
+}
+
+TYPED_TEST_P(Reductions, Mean) {
+  using namespace reductions_suite;
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.mean(), {}, values{-0.125});
+  ep::test::expect_equal(x.mean(-1), {2, 3}, values{0, 0.5, -1.75, 1.5, -0.75, -0.25});
+  ep::test::expect_equal(x.mean({0, 2}), {3}, values{0.75, -0.125, -1});
+  ep::test::expect_equal(x.mean(0, true), {1, 3, 4}, values{-1.5, 0, 1.5, 3, -1, 0.5, 2, -2, -0.5, 1, -3, -1.5});
+  // A count that is not a power of two: 7 / 3.
+  const auto y = tensor<TypeParam>({1, 2, 4, 0, 0, 1}, {2, 3});
+  ep::test::expect_near(y.mean(1), {2}, values{2.3333333333333335, 0.3333333333333333});
+}
+
+TYPED_TEST_P(Reductions, MinMax) {
+  using namespace reductions_suite;
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.min(), {}, values{-5});
+  ep::test::expect_equal(x.max(), {}, values{5});
+  ep::test::expect_equal(x.max({}, true), {1, 1, 1}, values{5});
+  ep::test::expect_equal(x.min(1), {2, 4}, values{-5, -3, -2, -5, -3, -2, -5, -4});
+  ep::test::expect_equal(x.max(-1), {2, 3}, values{5, 4, 3, 5, 4, 3});
+  ep::test::expect_equal(x.min({0, 2}, true), {1, 3, 1}, values{-5, -4, -5});
+  ep::test::expect_equal(x.max({0, 2}), {3}, values{5, 4, 3});
+}
+
+TYPED_TEST_P(Reductions, AllAny) {
+  using namespace reductions_suite;
+  using Bool = typename TypeParam::template rebind<bool>;
+  const auto x = x24<TypeParam>();
+  // x > -5, x > 0 and x > 3, as bool tensors built directly (not through comparisons).
+  const auto gt_m5 = tensor<Bool>({0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1}, {2, 3, 4});
+  const auto gt_3 = tensor<Bool>({0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0}, {2, 3, 4});
+  static_assert(std::is_same_v<typename decltype(gt_m5.all())::value_type, bool>);
+  ep::test::expect_equal(gt_m5.all(), {}, values{0});
+  ep::test::expect_equal(gt_m5.all(1), {2, 4}, values{0, 1, 1, 0, 1, 1, 0, 1});
+  ep::test::expect_equal(gt_m5.all(-1), {2, 3}, values{0, 1, 0, 1, 1, 0});
+  ep::test::expect_equal(gt_m5.all({0, 2}, true), {1, 3, 1}, values{0, 1, 0});
+  ep::test::expect_equal(gt_3.any(), {}, values{1});
+  ep::test::expect_equal(gt_3.any(-1), {2, 3}, values{1, 1, 0, 1, 1, 0});
+  ep::test::expect_equal(gt_3.any({0, 2}, true), {1, 3, 1}, values{1, 1, 0});
+  ep::test::expect_equal(gt_3.all(), {}, values{0});
+  ep::test::expect_equal((x > -6).all(), {}, values{1});
+  ep::test::expect_equal((x > 5).any(), {}, values{0});
+}
+
+TYPED_TEST_P(Reductions, ZeroDimensional) {
+  using namespace reductions_suite;
+  using Bool = typename TypeParam::template rebind<bool>;
+  const auto s = tensor<TypeParam>({5}, {});
+  ep::test::expect_equal(s.sum(), {}, values{5});
+  ep::test::expect_equal(s.sum({}, true), {}, values{5});
+  ep::test::expect_equal(s.prod(), {}, values{5});
+  ep::test::expect_equal(s.mean(), {}, values{5});
+  ep::test::expect_equal(s.min(), {}, values{5});
+  ep::test::expect_equal(s.max(), {}, values{5});
+  ep::test::expect_equal(s.cumsum(), {1}, values{5});
+  ep::test::expect_equal(s.argmax(), {}, values{0});
+  ep::test::expect_near(s.logsumexp(), {}, values{5});
+  const auto t = tensor<Bool>({1}, {});
+  ep::test::expect_equal(t.all(), {}, values{1});
+  ep::test::expect_equal(t.logical_not().any(), {}, values{0});
+}
+
+TYPED_TEST_P(Reductions, EmptyTensor) {
+  using namespace reductions_suite;
+  using Bool = typename TypeParam::template rebind<bool>;
+  const auto e = tensor<TypeParam>(values{}, {0, 3});
+  ep::test::expect_equal(e.sum(), {}, values{0});
+  ep::test::expect_equal(e.sum(0), {3}, values{0, 0, 0});
+  ep::test::expect_equal(e.sum(0, true), {1, 3}, values{0, 0, 0});
+  ep::test::expect_equal(e.sum(1), {0}, values{});
+  ep::test::expect_equal(e.prod(0), {3}, values{1, 1, 1});
+  ep::test::expect_equal(e.prod(), {}, values{1});
+  ep::test::expect_equal(e.max(1), {0}, values{});  // no empty reduction: each of 0 rows has 3 elements
+  ep::test::expect_equal(e.cumsum(0), {0, 3}, values{});
+  EXPECT_THROW((void)e.min(0), ep::value_error);
+  EXPECT_THROW((void)e.max(), ep::value_error);
+  const auto b = tensor<Bool>(values{}, {0, 3});
+  ep::test::expect_equal(b.any(0), {3}, values{0, 0, 0});
+  ep::test::expect_equal(b.all(0), {3}, values{1, 1, 1});
+  ep::test::expect_equal(b.all(), {}, values{1});
+  ep::test::expect_equal(b.any(), {}, values{0});
+  ep::test::expect_equal(b.all(1), {0}, values{});
+}
+
+TYPED_TEST_P(Reductions, HighRank) {
+  using namespace reductions_suite;
+  const auto r6 = x24<TypeParam>().reshape({2, 1, 3, 1, 2, 2});
+  ep::test::expect_equal(r6.sum(), {}, values{-3});
+  ep::test::expect_equal(r6.sum({0, 2, 5}), {1, 1, 2}, values{-3, 0});
+  ep::test::expect_equal(r6.max({1, 3, 4}), {2, 3, 2}, values{-2, 5, 4, 0, -1, 3, 5, 1, 0, 4, 3, 2});
+  ep::test::expect_equal(r6.min(-1, true), {2, 1, 3, 1, 2, 1}, values{-5, -2, -3, 0, -4, -5, -2, 1, -3, -4, -1, -5});
+  ep::test::expect_equal(p24<TypeParam>().reshape({2, 1, 3, 1, 2, 2}).prod({0, 4}), {1, 3, 1, 2},
+                         values{-6, 6, 2, -2, 6, 2});
+  const auto r5 = x24<TypeParam>().reshape({2, 3, 1, 2, 2});
+  ep::test::expect_equal(r5.sum({1, -1}), {2, 1, 2}, values{-6, 1, 3, -1});
+  ep::test::expect_equal(r5.mean({0, 3}, true), {1, 3, 1, 1, 2}, values{0, 1.5, 0.5, -0.75, -1.75, -0.25});
+}
+
+TYPED_TEST_P(Reductions, ArgminArgmax) {
+  using namespace reductions_suite;
+  // Ties everywhere: NumPy returns the first occurrence.
+  const auto a = tensor<TypeParam>({3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 9}, {3, 4});
+  static_assert(std::is_same_v<typename decltype(a.argmax())::value_type, std::int64_t>);
+  EXPECT_EQ(a.argmax().dtype(), "int64");
+  ep::test::expect_equal(a.argmax(), {}, values{5});
+  ep::test::expect_equal(a.argmin(), {}, values{1});
+  ep::test::expect_equal(a.argmin(0), {4}, values{0, 0, 1, 0});
+  ep::test::expect_equal(a.argmax(0), {4}, values{1, 1, 2, 2});
+  ep::test::expect_equal(a.argmax(1), {3}, values{2, 1, 3});
+  ep::test::expect_equal(a.argmin(-1), {3}, values{1, 2, 1});
+  ep::test::expect_equal(a.argmax(-2), {4}, values{1, 1, 2, 2});
+  ep::test::expect_equal(ep::argmax(a, 1), {3}, values{2, 1, 3});
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.argmax(1), {2, 4}, values{1, 2, 1, 0, 2, 1, 0, 2});
+  ep::test::expect_equal(x.argmin(2), {2, 3}, values{0, 1, 3, 1, 3, 2});
+  ep::test::expect_equal(x.argmax(), {}, values{3});
+  ep::test::expect_equal(x.argmin(), {}, values{0});
+}
+
+TYPED_TEST_P(Reductions, Cumsum) {
+  using namespace reductions_suite;
+  const auto c = tensor<TypeParam>({1, -2, 3, 4, 0, -6}, {2, 3});
+  ep::test::expect_equal(c.cumsum(), {6}, values{1, -1, 2, 6, 6, 0});
+  ep::test::expect_equal(c.cumsum(0), {2, 3}, values{1, -2, 3, 5, -2, -3});
+  ep::test::expect_equal(c.cumsum(1), {2, 3}, values{1, -1, 2, 4, 4, -2});
+  ep::test::expect_equal(c.cumsum(-1), {2, 3}, values{1, -1, 2, 4, 4, -2});
+  const auto x = x24<TypeParam>();
+  ep::test::expect_equal(x.cumsum(1), {2, 3, 4},
+                         values{-5, 2, -2, 5, -4, -1, 2, 5, -8, 2, 1, 0, 2, -2, 5, 1, -1, 2, 5, -3, 2, 1, 0, -1});
+  ep::test::expect_equal(x.cumsum(-3), {2, 3, 4},
+                         values{-5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, -3, 0, 3, 6, -2, 1, 4, -4, -1, 2, -6, -3});
+}
+
+TYPED_TEST_P(Reductions, Logsumexp) {
+  using namespace reductions_suite;
+  const auto g = tensor<TypeParam>({0.5, -1.0, 2.0, 3.0, 0.0, -2.5}, {2, 3});
+  ep::test::expect_near(g.logsumexp(), {}, values{3.4201263834264246});
+  ep::test::expect_near(g.logsumexp({}, true), {1, 1}, values{3.4201263834264246});
+  ep::test::expect_near(g.logsumexp(1), {2}, values{2.241311296657157, 3.052472746376527});
+  ep::test::expect_near(g.logsumexp(-1, true), {2, 1}, values{2.241311296657157, 3.052472746376527});
+  ep::test::expect_near(g.logsumexp(0, true), {1, 3},
+                        values{3.0788897342925496, 0.31326168751822286, 2.011047744848594});
+  // exp(1000) overflows even in double: the result must still be finite.
+  const auto h = tensor<TypeParam>({1000, 1000, 999, -1000, -1000, -999}, {2, 3});
+  ep::test::expect_near(h.logsumexp(1), {2}, values{1000.8619948040582, -998.448555286068});
+  ep::test::expect_near(h.logsumexp(0), {3}, values{1000, 1000, 999});
+  for (auto v : h.logsumexp(1).to_vector()) EXPECT_TRUE(std::isfinite(v));
+}
+
+TYPED_TEST_P(Reductions, Int64) {
+  using namespace reductions_suite;
+  using I64 = typename TypeParam::template rebind<std::int64_t>;
+  // Values beyond float32's 24-bit mantissa: an implementation that goes through float fails.
+  const auto i = tensor<I64, std::int64_t>({123456789, -987654321, 5, 7, 100000, 3, -2, 40000, 1099511627777}, {3, 3});
+  static_assert(std::is_same_v<typename decltype(i.sum())::value_type, std::int64_t>);
+  ep::test::expect_equal(i.sum(), {}, std::vector<std::int64_t>{1098647570258});
+  ep::test::expect_equal(i.sum(0), {3}, std::vector<std::int64_t>{123456794, -987514321, 1099511627785});
+  ep::test::expect_equal(i.sum(-1, true), {3, 1}, std::vector<std::int64_t>{-864197527, 100010, 1099511667775});
+  ep::test::expect_equal(i.min(), {}, std::vector<std::int64_t>{-987654321});
+  ep::test::expect_equal(i.max(), {}, std::vector<std::int64_t>{1099511627777});
+  ep::test::expect_equal(i.min(0), {3}, std::vector<std::int64_t>{-2, -987654321, 3});
+  ep::test::expect_equal(i.max(1), {3}, std::vector<std::int64_t>{123456789, 100000, 1099511627777});
+  ep::test::expect_equal(i.cumsum(), {9},
+                         std::vector<std::int64_t>{123456789, -864197532, -864197527, -864197520, -864097520,
+                                                   -864097517, -864097519, -864057519, 1098647570258});
+  ep::test::expect_equal(i.cumsum(0), {3, 3},
+                         std::vector<std::int64_t>{123456789, -987654321, 5, 123456796, -987554321, 8, 123456794,
+                                                   -987514321, 1099511627785});
+  ep::test::expect_equal(
+      i.cumsum(-1), {3, 3},
+      std::vector<std::int64_t>{123456789, -864197532, -864197527, 7, 100007, 100010, -2, 39998, 1099511667775});
+  ep::test::expect_equal(i.argmax(1), {3}, values{0, 1, 2});
+  ep::test::expect_equal(i.argmin(), {}, values{1});
+  const auto j = tensor<I64, std::int64_t>({100000, -3, 7, 100000, 2, -1000}, {2, 3});
+  ep::test::expect_equal(j.prod(), {}, std::vector<std::int64_t>{420000000000000});
+  ep::test::expect_equal(j.prod(0), {3}, std::vector<std::int64_t>{10000000000, -6, -7000});
+  ep::test::expect_equal(j.prod(1), {2}, std::vector<std::int64_t>{-2100000, -200000000});
+}
+
+REGISTER_TYPED_TEST_SUITE_P(Reductions, SumAllAxes, SumOneAxis, SumNegativeAxis, SumSeveralAxes, Prod, Mean, MinMax,
+                            AllAny, ZeroDimensional, EmptyTensor, HighRank, ArgminArgmax, Cumsum, Logsumexp, Int64);
