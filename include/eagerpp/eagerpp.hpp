@@ -12,6 +12,7 @@
 #include "eagerpp/functions.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/tensor.hpp"
+#include "eagerpp/to.hpp"
 
 /// The version of eagerpp.
 #define EAGERPP_VERSION_MAJOR 0

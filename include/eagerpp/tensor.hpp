@@ -65,6 +65,10 @@ class [[nodiscard]] Tensor {
   rebind<float> float32() const { return astype<float>(); }
   /// `astype<double>()`.
   rebind<double> float64() const { return astype<double>(); }
+  /// The same elements on backend B2 of the same dtype, copied through host memory (ep::to,
+  /// <eagerpp/to.hpp>); a constant for autodiff. Throws ep::device_error when B2's device is missing.
+  template <backend B2>
+  Tensor<B2> to() const;
 
   // --- creation (the tensor supplies the backend and the dtype) ---------------------------------
   /// A tensor of zeros of this backend and dtype (EagerPy: `ep.zeros(t, shape)`).
@@ -292,6 +296,8 @@ class [[nodiscard]] Tensor {
 
 }  // namespace ep
 
+// The free functions first: the op definitions below use some of them (from_vector).
+#include "eagerpp/functions.hpp"
 #include "eagerpp/ops/creation.hpp"
 #include "eagerpp/ops/elementwise.hpp"
 #include "eagerpp/ops/reductions.hpp"
@@ -299,4 +305,3 @@ class [[nodiscard]] Tensor {
 #include "eagerpp/ops/indexing.hpp"
 #include "eagerpp/ops/linalg.hpp"
 #include "eagerpp/ops/nn.hpp"
-#include "eagerpp/functions.hpp"

@@ -29,6 +29,9 @@ I wrap_indices(std::string_view op, const I& index, std::int64_t n, std::string_
   return (index < 0).where(index + n, index);
 }
 
+template <class Tn, class I>
+Tn put_add_flat(const Tn& x, const I& index, const Tn& values);
+
 /// x (1-D) gathered at `index` (int64, any shape, in range): differentiable.
 template <class Tn, class I>
 Tn take_flat(const Tn& x, const I& index) {
@@ -345,7 +348,10 @@ Tensor<B> Tensor<B>::take_along_axis(const Tensor<I>& index, int axis) const {
   if (is.size() != s.size())
     throw value_error(fmt::format("take_along_axis: index of shape {} for a tensor of shape {}; expected the same number of axes",
                                   is.str(), s.str()));
-  Shape target = broadcast_shapes(s, is, "take_along_axis");
+  Shape s1 = s, is1 = is;  // the other axes broadcast; the axis itself is the index's
+  s1[a] = 1;
+  is1[a] = 1;
+  Shape target = broadcast_shapes(s1, is1, "take_along_axis");
   target[a] = is[a];
   Shape xs_b = target;
   xs_b[a] = s[a];
@@ -357,7 +363,7 @@ Tensor<B> Tensor<B>::take_along_axis(const Tensor<I>& index, int axis) const {
     if (j == a) continue;
     Shape one;
     for (int k = 0; k < target.size(); ++k) one.push_back(k == j ? target[j] : 1);
-    lin = lin + I(I::arange(0, 1, target[j])).reshape(one) * strides[j];
+    lin = lin + Tensor<I>(I::arange(0, 1, target[j])).reshape(one) * strides[j];
   }
   return detail::take_flat(xb.reshape({-1}), lin);
 }

@@ -1,0 +1,346 @@
+// eagerpp - the Eigen backend: ep::eigen<T>, every op an Eigen Tensor expression on TensorMaps
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>      // std::int64_t
+#include <cstring>      // std::memcpy
+#include <span>         // std::span
+#include <string_view>  // std::string_view
+#include <type_traits>  // std::is_same_v
+
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "eagerpp/astensor.hpp"
+#include "eagerpp/backend.hpp"
+#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/eigen/array.hpp"
+#include "eagerpp/eigen/functors.hpp"
+#include "eagerpp/eigen/kernels.hpp"
+#include "eagerpp/fwd.hpp"
+#include "eagerpp/shape.hpp"
+
+namespace ep {
+
+/// The Eigen backend (Eigen 3.4, unsupported Tensor module), as TensorFlow's CPU kernels use it:
+/// the raw tensor is an ep::eigen_array<T> (shared C-order storage) and every op evaluates an
+/// Eigen Tensor expression over TensorMaps of it, single-threaded, into a new buffer. Element-wise
+/// ops run on rank-1 maps and vectorize; other ops merge dimensions, then switch on the rank.
+/// Ops that make no sense for a dtype are constrained away: `ep::eigen<bool>::add` does not exist.
+template <class T>
+struct eigen {
+  static_assert(dtype<T>, "ep::eigen<T>: T must be float, double, std::int32_t, std::int64_t or bool");
+
+  static constexpr std::string_view name = "eigen";
+  using value_type = T;
+  using raw_type = eigen_array<T>;
+  template <class U>
+  using rebind = eigen<U>;
+
+ private:
+  using bool_raw = eigen_array<bool>;
+  static constexpr bool is_floating = floating_dtype<T>;
+  // NumPy's minimum, maximum, min and max propagate NaN; Eigen's default (PropagateFast) does not.
+  static constexpr int nan_policy = is_floating ? Eigen::PropagateNaN : Eigen::PropagateFast;
+
+  template <class F>
+  static raw_type map(const raw_type& x, F&& f) {
+    return detail::eigen_unary<T>(x, std::forward<F>(f));
+  }
+  template <class Functor>
+  static raw_type apply(const raw_type& x) {
+    return map(x, [](const auto& v) { return v.unaryExpr(Functor()); });
+  }
+  template <class F>
+  static raw_type zip(const raw_type& a, const raw_type& b, F&& f) {
+    return detail::eigen_binary<T>(a, b, std::forward<F>(f));
+  }
+  template <class F>
+  static bool_raw compare(const raw_type& a, const raw_type& b, F&& f) {
+    return detail::eigen_binary<bool>(a, b, std::forward<F>(f));
+  }
+  template <class Functor>
+  static raw_type zip_with(const raw_type& a, const raw_type& b) {
+    return zip(a, b, [](const auto& x, const auto& y) { return x.binaryExpr(y, Functor()); });
+  }
+
+ public:
+  // --- storage ------------------------------------------------------------------------------
+
+  static Shape shape(const raw_type& x) { return x.shape(); }
+
+  static raw_type from_data(const T* data, const Shape& shape) {
+    raw_type out(shape);
+    if (out.size() > 0) std::memcpy(out.mutable_data(), data, static_cast<std::size_t>(out.size()) * sizeof(T));
+    return out;
+  }
+
+  static void to_data(const raw_type& x, T* out) {
+    if (x.size() > 0) std::memcpy(out, x.data(), static_cast<std::size_t>(x.size()) * sizeof(T));
+  }
+
+  // --- creation -----------------------------------------------------------------------------
+
+  static raw_type full(const Shape& shape, T value) { return detail::eigen_full(shape, value); }
+
+  static raw_type arange(T start, T step, std::int64_t n)
+    requires numeric_dtype<T>
+  {
+    raw_type out(Shape{n});
+    T* p = out.mutable_data();
+    for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(start + static_cast<T>(i) * step);
+    return out;
+  }
+
+  // --- conversion ---------------------------------------------------------------------------
+
+  /// O(1): the result shares the storage.
+  static raw_type reshape(const raw_type& x, const Shape& shape) { return raw_type(x.storage(), shape); }
+
+  /// C++ conversion of each element (float to int truncates; to bool tests != 0, NaN is true).
+  template <class U>
+  static eigen_array<U> astype(const raw_type& x) {
+    if constexpr (std::is_same_v<U, T>) {
+      return x;
+    } else {
+      return detail::eigen_unary<U>(x, [](const auto& v) { return v.template cast<U>(); });
+    }
+  }
+
+  // --- element-wise: unary ------------------------------------------------------------------
+
+  static raw_type abs(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.abs(); }); }
+  static raw_type sign(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.sign(); }); }
+  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.sqrt(); }); }
+  static raw_type square(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.square(); }); }
+  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.exp(); }); }
+  static raw_type log(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log(); }); }
+  static raw_type log2(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log2(); }); }
+  static raw_type log10(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_log10_op<T>>(x); }
+  static raw_type log1p(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log1p(); }); }
+  static raw_type sin(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_sin_op<T>>(x); }
+  static raw_type cos(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_cos_op<T>>(x); }
+  static raw_type tan(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_tan_op<T>>(x); }
+  static raw_type arcsin(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_asin_op<T>>(x); }
+  static raw_type arccos(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_acos_op<T>>(x); }
+  static raw_type arctan(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_atan_op<T>>(x); }
+  static raw_type sinh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_sinh_op<T>>(x); }
+  static raw_type cosh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_cosh_op<T>>(x); }
+  static raw_type tanh(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.tanh(); }); }
+  static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_asinh_op<T>>(x); }
+  static raw_type arccosh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_acosh_op<T>>(x); }
+  static raw_type arctanh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_atanh_op<T>>(x); }
+
+  /// Half to even (rint under the default rounding mode); the identity on integers.
+  static raw_type round(const raw_type& x) requires numeric_dtype<T> {
+    if constexpr (is_floating) return map(x, [](const auto& v) { return v.rint(); });
+    else return x;
+  }
+  static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
+    if constexpr (is_floating) return map(x, [](const auto& v) { return v.ceil(); });
+    else return x;
+  }
+  static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
+    if constexpr (is_floating) return map(x, [](const auto& v) { return v.floor(); });
+    else return x;
+  }
+  static raw_type negative(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return -v; }); }
+  static raw_type logical_not(const raw_type& x) requires std::is_same_v<T, bool> {
+    return apply<Eigen::internal::scalar_boolean_not_op<bool>>(x);
+  }
+
+  /// NumPy clip: NaN stays NaN.
+  static raw_type clip(const raw_type& x, T lo, T hi) requires numeric_dtype<T> {
+    return map(x, [lo, hi](const auto& v) {
+      return v.template cwiseMax<nan_policy>(lo).template cwiseMin<nan_policy>(hi);
+    });
+  }
+
+  static bool_raw isnan(const raw_type& x) {
+    if constexpr (is_floating) return detail::eigen_unary<bool>(x, [](const auto& v) { return v.isnan(); });
+    else return detail::eigen_full(x.shape(), false);
+  }
+  static bool_raw isinf(const raw_type& x) {
+    if constexpr (is_floating) return detail::eigen_unary<bool>(x, [](const auto& v) { return v.isinf(); });
+    else return detail::eigen_full(x.shape(), false);
+  }
+
+  // --- element-wise: binary -----------------------------------------------------------------
+
+  static raw_type add(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, [](const auto& x, const auto& y) { return x + y; });
+  }
+  static raw_type subtract(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, [](const auto& x, const auto& y) { return x - y; });
+  }
+  static raw_type multiply(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, [](const auto& x, const auto& y) { return x * y; });
+  }
+  /// IEEE division for floats; truncating division for integers, x / 0 == 0 (the facade decides
+  /// whether integer true division converts to float first).
+  static raw_type divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    if constexpr (is_floating) return zip(a, b, [](const auto& x, const auto& y) { return x / y; });
+    else return zip_with<detail::eigen_divide_op<T>>(a, b);
+  }
+  static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip_with<detail::eigen_floor_divide_op<T>>(a, b);
+  }
+  static raw_type mod(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip_with<detail::eigen_mod_op<T>>(a, b);
+  }
+  static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    if constexpr (is_floating) return zip_with<Eigen::internal::scalar_pow_op<T, T>>(a, b);
+    else return zip_with<detail::eigen_int_power_op<T>>(a, b);
+  }
+  static raw_type minimum(const raw_type& a, const raw_type& b) {
+    if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
+    else return zip(a, b, [](const auto& x, const auto& y) { return x.template cwiseMin<nan_policy>(y); });
+  }
+  static raw_type maximum(const raw_type& a, const raw_type& b) {
+    if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
+    else return zip(a, b, [](const auto& x, const auto& y) { return x.template cwiseMax<nan_policy>(y); });
+  }
+  static raw_type logical_and(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
+    return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
+  }
+  static raw_type logical_or(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
+    return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
+  }
+
+  // --- comparison ---------------------------------------------------------------------------
+
+  static bool_raw less(const raw_type& a, const raw_type& b) {
+    return compare(a, b, [](const auto& x, const auto& y) { return x < y; });
+  }
+  static bool_raw less_equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, [](const auto& x, const auto& y) { return x <= y; });
+  }
+  static bool_raw greater(const raw_type& a, const raw_type& b) {
+    return compare(a, b, [](const auto& x, const auto& y) { return x > y; });
+  }
+  static bool_raw greater_equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, [](const auto& x, const auto& y) { return x >= y; });
+  }
+  static bool_raw equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, [](const auto& x, const auto& y) { return x == y; });
+  }
+  static bool_raw not_equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, [](const auto& x, const auto& y) { return x != y; });
+  }
+
+  /// cond ? x : y with three-way broadcasting. A one-element x or y is a constant expression;
+  /// other shapes that differ from the result are materialized by broadcast_to.
+  static raw_type where(const bool_raw& cond, const raw_type& x, const raw_type& y) {
+    const Shape shape = broadcast_shapes(broadcast_shapes(cond.shape(), x.shape(), "where"), y.shape(), "where");
+    if (shape.numel() == 0) return raw_type(shape);
+    if (cond.size() == 1) return broadcast_to(cond.data()[0] ? x : y, shape);
+    const auto c = detail::eigen_broadcast_to(cond, shape);
+    const bool x_scalar = x.size() == 1 && x.shape() != shape;
+    const bool y_scalar = y.size() == 1 && y.shape() != shape;
+    const raw_type xs = x_scalar ? x : broadcast_to(x, shape);
+    const raw_type ys = y_scalar ? y : broadcast_to(y, shape);
+    raw_type out(shape);
+    const auto cm = c.flat();
+    const auto xm = xs.flat();
+    const auto ym = ys.flat();
+    auto om = out.mutable_flat();
+    // om.constant(v) only borrows om's extents: a constant of the result's shape.
+    if (x_scalar && y_scalar) om = cm.select(om.constant(xs.data()[0]), om.constant(ys.data()[0]));
+    else if (x_scalar) om = cm.select(om.constant(xs.data()[0]), ym);
+    else if (y_scalar) om = cm.select(xm, om.constant(ys.data()[0]));
+    else om = cm.select(xm, ym);
+    return out;
+  }
+
+  // --- reductions ---------------------------------------------------------------------------
+
+  static raw_type sum(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+    return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::SumReducer<T>());
+  }
+  static raw_type prod(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+    return detail::eigen_reduce(x, axes, T{1}, Eigen::internal::ProdReducer<T>());
+  }
+  static raw_type min(const raw_type& x, std::span<const int> axes) {
+    if constexpr (std::is_same_v<T, bool>) return all(x, axes);
+    else return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::MinReducer<T, nan_policy>());
+  }
+  static raw_type max(const raw_type& x, std::span<const int> axes) {
+    if constexpr (std::is_same_v<T, bool>) return any(x, axes);
+    else return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::MaxReducer<T, nan_policy>());
+  }
+  static raw_type all(const raw_type& x, std::span<const int> axes) requires std::is_same_v<T, bool> {
+    return detail::eigen_reduce(x, axes, true, Eigen::internal::AndReducer());
+  }
+  static raw_type any(const raw_type& x, std::span<const int> axes) requires std::is_same_v<T, bool> {
+    return detail::eigen_reduce(x, axes, false, Eigen::internal::OrReducer());
+  }
+  static eigen_array<std::int64_t> argmin(const raw_type& x, int axis) { return detail::eigen_arg_reduce<false>(x, axis); }
+  static eigen_array<std::int64_t> argmax(const raw_type& x, int axis) { return detail::eigen_arg_reduce<true>(x, axis); }
+  static raw_type cumsum(const raw_type& x, int axis) requires numeric_dtype<T> { return detail::eigen_cumsum(x, axis); }
+
+  // --- shape and indexing -------------------------------------------------------------------
+
+  static raw_type transpose(const raw_type& x, std::span<const int> perm) { return detail::eigen_transpose(x, perm); }
+  static raw_type broadcast_to(const raw_type& x, const Shape& shape) { return detail::eigen_broadcast_to(x, shape); }
+  static raw_type flip(const raw_type& x, std::span<const int> axes) { return detail::eigen_flip(x, axes); }
+  static raw_type slice(const raw_type& x, std::span<const std::int64_t> start, std::span<const std::int64_t> step,
+                        const Shape& shape) {
+    return detail::eigen_slice(x, start, step, shape);
+  }
+  static raw_type pad(const raw_type& x, std::span<const std::int64_t> before, std::span<const std::int64_t> after,
+                      T value) {
+    return detail::eigen_pad(x, before, after, value);
+  }
+  static raw_type concatenate(std::span<const raw_type> parts, int axis) { return detail::eigen_concatenate(parts, axis); }
+
+  // Gather, scatter and sort: Eigen's Tensor module has none, so the shared host loops do them.
+  static raw_type take(const raw_type& x, const eigen_array<std::int64_t>& index) {
+    raw_type out(index.shape());
+    detail::host_take(x.data(), index.data(), index.size(), out.mutable_data());
+    return out;
+  }
+  static raw_type put(const raw_type& x, const eigen_array<std::int64_t>& index, const raw_type& values) {
+    raw_type out = from_data(x.data(), x.shape());
+    detail::host_put<false>(out.mutable_data(), index.data(), values.data(), index.size());
+    return out;
+  }
+  static raw_type put_add(const raw_type& x, const eigen_array<std::int64_t>& index, const raw_type& values)
+    requires numeric_dtype<T>
+  {
+    raw_type out = from_data(x.data(), x.shape());
+    detail::host_put<true>(out.mutable_data(), index.data(), values.data(), index.size());
+    return out;
+  }
+  static raw_type sort(const raw_type& x, int axis) {
+    raw_type out(x.shape());
+    if (x.size() > 0) detail::host_sort(x.data(), x.shape(), axis, out.mutable_data());
+    return out;
+  }
+  static eigen_array<std::int64_t> argsort(const raw_type& x, int axis) {
+    eigen_array<std::int64_t> out(x.shape());
+    if (x.size() > 0) detail::host_argsort(x.data(), x.shape(), axis, out.mutable_data());
+    return out;
+  }
+
+  // --- linear algebra -----------------------------------------------------------------------
+
+  /// Eigen's GEMM per batch; for bool, NumPy's OR of ANDs.
+  static raw_type matmul(const raw_type& a, const raw_type& b) { return detail::eigen_matmul(a, b); }
+};
+
+/// `ep::astensor` of Eigen's natives: an ep::eigen_array, or a row-major Eigen::Tensor (moved in:
+/// adopted without copying; by reference: copied).
+template <class T>
+struct native_traits<eigen_array<T>> {
+  using backend = eigen<T>;
+  static eigen_array<T> convert(const eigen_array<T>& x) { return x; }
+};
+template <class T, int N, int Options>
+struct native_traits<Eigen::Tensor<T, N, Options, Eigen::Index>> {
+  using backend = eigen<T>;
+  template <class X>
+  static eigen_array<T> convert(X&& x) {
+    return eigen_array<T>(std::forward<X>(x));
+  }
+};
+
+}  // namespace ep

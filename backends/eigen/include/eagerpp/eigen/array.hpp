@@ -1,0 +1,164 @@
+// eagerpp - ep::eigen_array, the raw tensor of the Eigen backend: shared C-order storage seen through TensorMaps
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>    // std::copy_n
+#include <cassert>      // assert
+#include <cstdint>      // std::int64_t, std::uintptr_t
+#include <memory>       // std::shared_ptr, std::make_shared
+#include <type_traits>  // std::integral_constant
+#include <utility>      // std::forward, std::move
+
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "eagerpp/fwd.hpp"
+#include "eagerpp/shape.hpp"
+#include "eagerpp/storage.hpp"
+
+namespace ep {
+
+namespace detail {
+
+// Eigen's TensorMap counts as aligned only when `(Options & Eigen::Aligned16) == Eigen::Aligned16`
+// (TensorMap.h: IsAligned), and then assumes what it assumes of Eigen::Tensor storage: the base
+// pointer is aligned to EIGEN_MAX_ALIGN_BYTES, so packet loads at multiples of the packet size may
+// use aligned instructions. `Eigen::Aligned64` alone would silently mean "unaligned". Every buffer
+// an eigen_array points at is 64-byte aligned (ep::allocate_storage) or was checked when a
+// moved-in Eigen::Tensor was adopted, so Aligned16 is the honest flag.
+inline constexpr int eigen_map_options = Eigen::Aligned16;
+
+/// Alignment that eigen_array storage must have for the maps above to be valid.
+inline constexpr std::size_t eigen_required_alignment =
+    EIGEN_MAX_ALIGN_BYTES > 16 ? std::size_t{EIGEN_MAX_ALIGN_BYTES} : std::size_t{16};
+
+template <class T, int N>
+using eigen_cmap = Eigen::TensorMap<Eigen::Tensor<const T, N, Eigen::RowMajor, Eigen::Index>, eigen_map_options>;
+template <class T, int N>
+using eigen_mmap = Eigen::TensorMap<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>, eigen_map_options>;
+
+template <int N>
+Eigen::DSizes<Eigen::Index, N> eigen_dims(const std::int64_t* dims) {
+  Eigen::DSizes<Eigen::Index, N> d;
+  for (std::size_t i = 0; i < d.size(); ++i) d[i] = static_cast<Eigen::Index>(dims[i]);
+  return d;
+}
+
+/// A read-only rank-N map of `p` with extents `dims[0..N)`; `p` must be the start of a buffer.
+template <int N, class T>
+eigen_cmap<T, N> eigen_map(const T* p, const std::int64_t* dims) {
+  return eigen_cmap<T, N>(p, eigen_dims<N>(dims));
+}
+template <int N, class T>
+eigen_mmap<T, N> eigen_mutable_map(T* p, const std::int64_t* dims) {
+  return eigen_mmap<T, N>(p, eigen_dims<N>(dims));
+}
+
+template <int Min, int N, class F>
+decltype(auto) with_rank_from(int rank, F&& f) {
+  if constexpr (N < max_rank) {
+    if (rank != N) return with_rank_from<Min, N + 1>(rank, std::forward<F>(f));
+  }
+  return std::forward<F>(f)(std::integral_constant<int, N>{});
+}
+
+}  // namespace detail
+
+/// Runtime rank to Eigen's compile-time rank, as TensorFlow's kernels do: calls
+/// `f(std::integral_constant<int, N>{})` with N == rank, for rank in [Min, ep::max_rank]. Only the
+/// ranks from Min up are instantiated, so callers that merged dimensions first pass Min = 1 or 2.
+/// A rank outside the range is a bug in the caller (checked by assert); it runs the max_rank case.
+template <int Min = 0, class F>
+decltype(auto) with_rank(int rank, F&& f) {
+  assert(rank >= Min && rank <= max_rank);
+  return detail::with_rank_from<Min, Min>(rank, std::forward<F>(f));
+}
+
+/// The raw tensor of `ep::eigen<T>`: a shared, immutable, C-order (row-major) buffer and its shape.
+/// Copies are O(1) and share the elements; ops never write into an existing eigen_array, they
+/// allocate a new one. Computation sees the elements as Eigen TensorMaps: `tensor<N>()`, `flat()`.
+template <class T>
+class eigen_array {
+ public:
+  using value_type = T;
+  template <int N>
+  using map_type = detail::eigen_cmap<T, N>;
+  template <int N>
+  using mutable_map_type = detail::eigen_mmap<T, N>;
+
+  /// An empty 1-d array, shape (0,), with no storage.
+  eigen_array() : shape_{0} {}
+
+  /// Adopts `data`, which must hold at least `shape.numel()` elements, aligned as ep::allocate_storage
+  /// aligns them (or to EIGEN_MAX_ALIGN_BYTES at least).
+  eigen_array(std::shared_ptr<T> data, const Shape& shape) noexcept : data_(std::move(data)), shape_(shape) {}
+
+  /// Uninitialized storage for `shape.numel()` elements from ep::allocate_storage.
+  explicit eigen_array(const Shape& shape)
+      : data_(allocate_storage<T>(static_cast<std::size_t>(shape.numel()))), shape_(shape) {}
+
+  /// Takes over a row-major Eigen::Tensor without copying its elements: the tensor moves into a
+  /// shared holder and the storage aliases its data. (Copies only if the tensor's buffer is less
+  /// aligned than Eigen's vectorized loads need, which Eigen's own allocator never produces.)
+  template <int N>
+  explicit eigen_array(Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>&& t) : shape_(shape_of(t.dimensions())) {
+    const auto address = reinterpret_cast<std::uintptr_t>(t.data());
+    if (shape_.numel() > 0 && address % detail::eigen_required_alignment != 0) {
+      data_ = allocate_storage<T>(static_cast<std::size_t>(shape_.numel()));
+      std::copy_n(t.data(), shape_.numel(), data_.get());
+      return;
+    }
+    auto holder = std::make_shared<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>>(std::move(t));
+    data_ = std::shared_ptr<T>(holder, holder->data());
+  }
+
+  /// Copies an Eigen::Tensor of either layout. A column-major tensor keeps its logical shape and
+  /// indices, so `a(i, j)` of the result equals `t(i, j)`: its elements are shuffled into C order.
+  template <int N, int Options>
+  explicit eigen_array(const Eigen::Tensor<T, N, Options, Eigen::Index>& t) : eigen_array(shape_of(t.dimensions())) {
+    const std::int64_t n = shape_.numel();
+    if (n == 0) return;
+    if constexpr (N <= 1 || (Options & Eigen::RowMajor) != 0) {
+      std::copy_n(t.data(), n, data_.get());
+    } else {
+      Eigen::array<Eigen::Index, std::size_t{N}> reversed;
+      for (std::size_t i = 0; i < reversed.size(); ++i) reversed[i] = static_cast<Eigen::Index>(N - 1) - static_cast<Eigen::Index>(i);
+      mutable_tensor<N>() = t.swap_layout().shuffle(reversed);
+    }
+  }
+
+  [[nodiscard]] const T* data() const noexcept { return data_.get(); }
+  /// The elements, writable: only for filling a freshly allocated array that no one else sees yet.
+  [[nodiscard]] T* mutable_data() const noexcept { return data_.get(); }
+  [[nodiscard]] const std::shared_ptr<T>& storage() const noexcept { return data_; }
+  [[nodiscard]] const Shape& shape() const noexcept { return shape_; }
+  [[nodiscard]] int ndim() const noexcept { return shape_.size(); }
+  [[nodiscard]] std::int64_t size() const noexcept { return shape_.numel(); }
+
+  /// The elements as a rank-N Eigen TensorMap; N must equal ndim().
+  template <int N>
+  [[nodiscard]] map_type<N> tensor() const {
+    assert(N == ndim());
+    return detail::eigen_map<N>(data(), shape_.data());
+  }
+  template <int N>
+  [[nodiscard]] mutable_map_type<N> mutable_tensor() const {
+    assert(N == ndim());
+    return detail::eigen_mutable_map<N>(mutable_data(), shape_.data());
+  }
+  /// The elements as a rank-1 TensorMap of size() elements, whatever the rank.
+  [[nodiscard]] map_type<1> flat() const { return map_type<1>(data(), Eigen::Index{size()}); }
+  [[nodiscard]] mutable_map_type<1> mutable_flat() const { return mutable_map_type<1>(mutable_data(), Eigen::Index{size()}); }
+
+ private:
+  template <class Dims>
+  static Shape shape_of(const Dims& dims) {
+    Shape s;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(dims.size()); ++i) s.push_back(dims[i]);
+    return s;
+  }
+
+  std::shared_ptr<T> data_;
+  Shape shape_;
+};
+
+}  // namespace ep

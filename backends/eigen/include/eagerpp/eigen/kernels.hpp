@@ -1,0 +1,512 @@
+// eagerpp - the Eigen backend's kernels: dimension merging, then one Eigen Tensor expression per op
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>        // Eigen::array (std::array)
+#include <cmath>        // std::isnan
+#include <cstdint>      // std::int64_t
+#include <cstring>      // std::memcpy
+#include <span>         // std::span
+#include <type_traits>  // std::is_floating_point_v
+#include <utility>      // std::pair
+
+#include <Eigen/Core>
+#include <unsupported/Eigen/CXX11/Tensor>
+
+#include "eagerpp/eigen/array.hpp"
+#include "eagerpp/shape.hpp"
+#include "eagerpp/storage.hpp"
+
+// Every kernel first merges dimensions that can be merged without changing the result (extent-1
+// axes vanish; neighbouring axes treated alike fuse into one), as TensorFlow's kernels do. That
+// keeps the runtime rank low, and most calls then run the rank-1..3 instantiations; each kernel is
+// instantiated once per dtype and rank, never once per op.
+namespace ep::detail {
+
+using eigen_extents = std::int64_t[max_rank];
+
+/// Product of shape[first, last).
+inline std::int64_t eigen_product(const Shape& shape, int first, int last) {
+  std::int64_t n = 1;
+  for (int i = first; i < last; ++i) n *= shape[i];
+  return n;
+}
+
+inline Shape eigen_remove_axes(const Shape& shape, std::span<const int> axes) {
+  Shape out;
+  std::size_t k = 0;
+  for (int d = 0; d < shape.size(); ++d) {
+    if (k < axes.size() && axes[k] == d) {
+      ++k;
+      continue;
+    }
+    out.push_back(shape[d]);
+  }
+  return out;
+}
+
+// --- element-wise ---------------------------------------------------------------------------
+
+template <class T>
+eigen_array<T> eigen_full(const Shape& shape, T value) {
+  eigen_array<T> out(shape);
+  if (out.size() > 0) out.mutable_flat().setConstant(value);
+  return out;
+}
+
+/// out.flat() = f(x.flat()), with out's element type U.
+template <class U, class T, class F>
+eigen_array<U> eigen_unary(const eigen_array<T>& x, F&& f) {
+  eigen_array<U> out(x.shape());
+  if (out.size() > 0) out.mutable_flat() = f(x.flat());
+  return out;
+}
+
+/// NumPy broadcast_to, materialized: broadcast and kept axes fuse into runs before Eigen broadcasts.
+template <class T>
+eigen_array<T> eigen_broadcast_to(const eigen_array<T>& x, const Shape& shape) {
+  if (x.shape() == shape) return x;
+  if (shape.numel() == 0) return eigen_array<T>(shape);
+  if (x.size() == 1) return eigen_full(shape, x.data()[0]);
+  eigen_extents in{}, out{}, factor{};
+  int r = 0;
+  bool previous_broadcast = false, any_broadcast = false;
+  const int lead = shape.size() - x.ndim();
+  for (int i = 0; i < shape.size(); ++i) {
+    const std::int64_t d = shape[i];
+    if (d == 1) continue;
+    const std::int64_t di = i >= lead ? x.shape()[i - lead] : 1;
+    const bool broadcast = di == 1;
+    any_broadcast |= broadcast;
+    if (r > 0 && previous_broadcast == broadcast) {
+      in[r - 1] *= di;
+      out[r - 1] *= d;
+      factor[r - 1] *= d / di;
+    } else {
+      in[r] = di;
+      out[r] = d;
+      factor[r] = d / di;
+      previous_broadcast = broadcast;
+      ++r;
+    }
+  }
+  if (!any_broadcast) return eigen_array<T>(x.storage(), shape);
+  eigen_array<T> result(shape);
+  with_rank<1>(r, [&](auto rank) {
+    constexpr int N = decltype(rank)::value;
+    const auto f = eigen_dims<N>(factor);
+    eigen_mutable_map<N>(result.mutable_data(), out) = eigen_map<N>(x.data(), in).broadcast(f);
+  });
+  return result;
+}
+
+/// f(x, y) over operands of broadcast-compatible shapes, result element type U. Equal shapes and
+/// one-element operands take flat paths (a constant expression for the scalar); other shapes are
+/// materialized with eigen_broadcast_to first, so no op instantiates a rank switch of its own.
+template <class U, class T, class F>
+eigen_array<U> eigen_binary(const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
+  if (a.shape() == b.shape()) {
+    eigen_array<U> out(a.shape());
+    if (out.size() > 0) {
+      const auto xa = a.flat();
+      const auto xb = b.flat();
+      out.mutable_flat() = f(xa, xb);
+    }
+    return out;
+  }
+  const Shape shape = broadcast_shapes(a.shape(), b.shape(), "eigen");
+  if (shape.numel() == 0) return eigen_array<U>(shape);
+  if (b.size() == 1 && a.shape() == shape) {
+    eigen_array<U> out(shape);
+    const auto xa = a.flat();
+    out.mutable_flat() = f(xa, xa.constant(b.data()[0]));
+    return out;
+  }
+  if (a.size() == 1 && b.shape() == shape) {
+    eigen_array<U> out(shape);
+    const auto xb = b.flat();
+    out.mutable_flat() = f(xb.constant(a.data()[0]), xb);
+    return out;
+  }
+  return eigen_binary<U>(eigen_broadcast_to(a, shape), eigen_broadcast_to(b, shape), std::forward<F>(f));
+}
+
+// --- reductions -----------------------------------------------------------------------------
+
+struct eigen_reduction_step {
+  std::int64_t outer, reduced, inner;
+};
+
+/// Splits a reduction over `axes` into steps over (outer, reduced, inner) views, innermost reduced
+/// run first: extent-1 axes vanish, neighbouring reduced (or kept) axes fuse. Returns the count.
+inline int eigen_reduction_plan(const Shape& shape, std::span<const int> axes,
+                                eigen_reduction_step (&steps)[max_rank]) {
+  eigen_extents extent{};
+  bool reduced[max_rank]{};
+  int groups = 0;
+  std::size_t k = 0;
+  for (int d = 0; d < shape.size(); ++d) {
+    const bool r = k < axes.size() && axes[k] == d;
+    if (r) ++k;
+    if (shape[d] == 1) continue;
+    if (groups > 0 && reduced[groups - 1] == r) {
+      extent[groups - 1] *= shape[d];
+    } else {
+      extent[groups] = shape[d];
+      reduced[groups] = r;
+      ++groups;
+    }
+  }
+  int n = 0;
+  for (int g = groups - 1; g >= 0; --g) {
+    if (!reduced[g]) continue;
+    std::int64_t outer = 1, inner = 1;
+    for (int j = 0; j < g; ++j) outer *= extent[j];
+    for (int j = g + 1; j < groups; ++j) inner *= reduced[j] ? 1 : extent[j];  // reduced ones are gone
+    steps[n++] = {outer, extent[g], inner};
+  }
+  return n;
+}
+
+/// An Eigen reducer as a binary functor, so that a reduction can run as element-wise row updates.
+template <class T, class Reducer>
+struct eigen_reducer_op {
+  Reducer reducer;
+  T operator()(const T& accum, const T& value) const {
+    T a = accum;
+    reducer.reduce(value, &a);
+    return a;
+  }
+  template <class Packet>
+  Packet packetOp(const Packet& accum, const Packet& value) const {
+    Packet a = accum;
+    reducer.reducePacket(value, &a);
+    return a;
+  }
+};
+
+/// out[o, :] = reduce over j of in[o, j, :], one vectorized row update at a time. Eigen's own
+/// reduction of an (outer, reduced, inner) view walks each column down (stride inner), which for
+/// long rows misses the cache on every load: summing the columns of a 1024 x 1024 matrix is then
+/// about 10x slower than this.
+template <class T, class Reducer>
+void eigen_reduce_rows(const T* in, T* out, std::int64_t outer, std::int64_t reduced, std::int64_t inner,
+                       const Reducer& reducer) {
+  // Rows start at arbitrary offsets: unaligned maps.
+  using row = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, Eigen::Index>>;
+  using const_row = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::Index>>;
+  const eigen_reducer_op<T, Reducer> op{reducer};
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const T* src = in + o * reduced * inner;
+    row accum(out + o * inner, inner);
+    accum = const_row(src, inner);
+    for (std::int64_t j = 1; j < reduced; ++j) accum = accum.binaryExpr(const_row(src + j * inner, inner), op);
+  }
+}
+
+/// Reduces `axes` (sorted, unique) with an Eigen reducer; `identity` fills results of empty inputs.
+template <class T, class Reducer>
+eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, T identity, Reducer reducer) {
+  const Shape out_shape = eigen_remove_axes(x.shape(), axes);
+  if (x.size() == 0) return eigen_full(out_shape, identity);
+  eigen_reduction_step steps[max_rank];
+  const int n = eigen_reduction_plan(x.shape(), axes, steps);
+  eigen_array<T> current = x;
+  // The reduced axis must be a compile-time constant (IndexList): Eigen decides statically whether
+  // a reduction runs along the innermost axis or keeps it, and only then vectorizes (TensorFlow's
+  // kernels do the same). With a runtime Eigen::array it falls back to scalar loops, 10x slower.
+  const Eigen::IndexList<Eigen::type2index<0>> dim0;
+  const Eigen::IndexList<Eigen::type2index<1>> dim1;
+  for (int i = 0; i < n; ++i) {
+    const auto [outer, reduced, inner] = steps[i];
+    eigen_array<T> next(Shape{outer * inner});
+    if (outer == 1 && inner == 1) {  // a full reduction: Eigen's FullReducer, a vectorized tree
+      const std::int64_t in_dims[1] = {reduced};
+      eigen_mutable_map<0>(next.mutable_data(), in_dims) = eigen_map<1>(current.data(), in_dims).reduce(dim0, reducer);
+    } else if (inner == 1) {  // the reduced run is innermost: vectorized along it
+      const std::int64_t in_dims[2] = {outer, reduced};
+      next.mutable_flat() = eigen_map<2>(current.data(), in_dims).reduce(dim1, reducer);
+    } else if (inner >= 64) {  // long kept rows: combine row by row, as NumPy does, cache-friendly
+      eigen_reduce_rows(current.data(), next.mutable_data(), outer, reduced, inner, reducer);
+    } else {  // short kept rows: Eigen's reduction vectorizes across them
+      const std::int64_t in_dims[3] = {outer, reduced, inner};
+      const std::int64_t out_dims[2] = {outer, inner};
+      eigen_mutable_map<2>(next.mutable_data(), out_dims) = eigen_map<3>(current.data(), in_dims).reduce(dim1, reducer);
+    }
+    current = next;
+  }
+  return eigen_array<T>(current.storage(), out_shape);
+}
+
+/// argmin (Max = false) or argmax along `axis`, the first occurrence; NaN counts as the extreme,
+/// as in NumPy. A plain loop: Eigen's tuple reducers do not promise the first NaN.
+template <bool Max, class T>
+eigen_array<std::int64_t> eigen_arg_reduce(const eigen_array<T>& x, int axis) {
+  const Shape& s = x.shape();
+  const int axes[1] = {axis};
+  eigen_array<std::int64_t> out(eigen_remove_axes(s, axes));
+  const std::int64_t outer = eigen_product(s, 0, axis), len = s[axis], inner = eigen_product(s, axis + 1, s.size());
+  if (out.size() == 0) return out;
+  std::int64_t* idx = out.mutable_data();
+  if (len == 0) {
+    out.mutable_flat().setZero();
+    return out;
+  }
+  const auto best_storage = allocate_storage<T>(static_cast<std::size_t>(inner));
+  T* best = best_storage.get();
+  for (std::int64_t o = 0; o < outer; ++o) {
+    const T* base = x.data() + o * len * inner;
+    std::int64_t* oi = idx + o * inner;
+    for (std::int64_t i = 0; i < inner; ++i) {
+      best[i] = base[i];
+      oi[i] = 0;
+    }
+    for (std::int64_t j = 1; j < len; ++j) {
+      const T* row = base + j * inner;
+      for (std::int64_t i = 0; i < inner; ++i) {
+        const T v = row[i];
+        bool better = Max ? (v > best[i]) : (v < best[i]);
+        if constexpr (std::is_floating_point_v<T>) better = !std::isnan(best[i]) && (better || std::isnan(v));
+        if (better) {
+          best[i] = v;
+          oi[i] = j;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+template <class T>
+eigen_array<T> eigen_cumsum(const eigen_array<T>& x, int axis) {
+  const Shape& s = x.shape();
+  eigen_array<T> out(s);
+  if (out.size() == 0) return out;
+  const std::int64_t dims[3] = {eigen_product(s, 0, axis), s[axis], eigen_product(s, axis + 1, s.size())};
+  eigen_mutable_map<3>(out.mutable_data(), dims) = eigen_map<3>(x.data(), dims).cumsum(1);
+  return out;
+}
+
+// --- shape and indexing ---------------------------------------------------------------------
+
+template <class T>
+eigen_array<T> eigen_transpose(const eigen_array<T>& x, std::span<const int> perm) {
+  const Shape& in = x.shape();
+  Shape out_shape;
+  for (int p : perm) out_shape.push_back(in[p]);
+  if (x.size() == 0) return eigen_array<T>(out_shape);
+  // Drop extent-1 axes and renumber the rest.
+  int renumbered[max_rank]{};
+  eigen_extents squeezed{};
+  int m = 0;
+  for (int d = 0; d < in.size(); ++d) {
+    renumbered[d] = in[d] != 1 ? m : -1;
+    if (in[d] != 1) squeezed[m++] = in[d];
+  }
+  // Runs of output axes that are consecutive input axes move together: one group each.
+  int first[max_rank]{}, count[max_rank]{};
+  int groups = 0;
+  for (int p : perm) {
+    const int q = renumbered[p];
+    if (q < 0) continue;
+    if (groups > 0 && q == first[groups - 1] + count[groups - 1]) {
+      ++count[groups - 1];
+    } else {
+      first[groups] = q;
+      count[groups] = 1;
+      ++groups;
+    }
+  }
+  if (groups <= 1) return eigen_array<T>(x.storage(), out_shape);  // the layout does not change
+  eigen_extents in_dims{}, out_dims{}, shuffle{};
+  for (int g = 0; g < groups; ++g) {
+    std::int64_t e = 1;
+    for (int j = first[g]; j < first[g] + count[g]; ++j) e *= squeezed[j];
+    int position = 0;  // where the group sits in the input
+    for (int h = 0; h < groups; ++h) position += first[h] < first[g];
+    in_dims[position] = e;
+    out_dims[g] = e;
+    shuffle[g] = position;
+  }
+  eigen_array<T> result(out_shape);
+  with_rank<2>(groups, [&](auto rank) {
+    constexpr int N = decltype(rank)::value;
+    eigen_mutable_map<N>(result.mutable_data(), out_dims) =
+        eigen_map<N>(x.data(), in_dims).shuffle(eigen_dims<N>(shuffle));
+  });
+  return result;
+}
+
+template <class T>
+eigen_array<T> eigen_flip(const eigen_array<T>& x, std::span<const int> axes) {
+  if (x.size() <= 1) return x;
+  eigen_extents dims{};
+  bool flipped[max_rank]{};
+  int r = 0;
+  bool any = false;
+  std::size_t k = 0;
+  for (int d = 0; d < x.ndim(); ++d) {
+    bool f = k < axes.size() && axes[k] == d;
+    if (f) ++k;
+    const std::int64_t e = x.shape()[d];
+    if (e == 1) continue;
+    any |= f;
+    if (r > 0 && flipped[r - 1] == f) {
+      dims[r - 1] *= e;  // reversing two neighbouring axes reverses their fused axis
+    } else {
+      dims[r] = e;
+      flipped[r] = f;
+      ++r;
+    }
+  }
+  if (!any) return x;
+  eigen_array<T> result(x.shape());
+  with_rank<1>(r, [&](auto rank) {
+    constexpr int N = decltype(rank)::value;
+    Eigen::array<bool, std::size_t{N}> reverse;
+    for (std::size_t i = 0; i < reverse.size(); ++i) reverse[i] = flipped[i];
+    eigen_mutable_map<N>(result.mutable_data(), dims) = eigen_map<N>(x.data(), dims).reverse(reverse);
+  });
+  return result;
+}
+
+template <class T>
+eigen_array<T> eigen_slice(const eigen_array<T>& x, std::span<const std::int64_t> start,
+                           std::span<const std::int64_t> step, const Shape& out_shape) {
+  if (out_shape.numel() == 0) return eigen_array<T>(out_shape);
+  eigen_extents in{}, offset{}, extent{}, stride{};
+  int r = 0;
+  for (int d = 0; d < x.ndim(); ++d) {
+    const std::int64_t n = x.shape()[d], o = out_shape[d];
+    const std::int64_t b = start[static_cast<std::size_t>(d)];
+    const std::int64_t s = o == 1 ? 1 : step[static_cast<std::size_t>(d)];
+    if (n == 1) continue;
+    const bool whole = b == 0 && s == 1 && o == n;
+    if (r > 0 && whole && stride[r - 1] == 1) {  // a contiguous run continues through a whole axis
+      in[r - 1] *= n;
+      offset[r - 1] *= n;
+      extent[r - 1] *= n;
+    } else {
+      in[r] = n;
+      offset[r] = b;
+      extent[r] = o;
+      stride[r] = s;
+      ++r;
+    }
+  }
+  if (r == 0 || (r == 1 && offset[0] == 0 && stride[0] == 1 && extent[0] == in[0]))
+    return eigen_array<T>(x.storage(), out_shape);
+  eigen_extents span{};
+  for (int i = 0; i < r; ++i) span[i] = (extent[i] - 1) * stride[i] + 1;
+  eigen_array<T> result(out_shape);
+  with_rank<1>(r, [&](auto rank) {
+    constexpr int N = decltype(rank)::value;
+    eigen_mutable_map<N>(result.mutable_data(), extent) =
+        eigen_map<N>(x.data(), in)
+            .slice(eigen_dims<N>(offset), eigen_dims<N>(span))
+            .stride(eigen_dims<N>(stride));
+  });
+  return result;
+}
+
+template <class T>
+eigen_array<T> eigen_pad(const eigen_array<T>& x, std::span<const std::int64_t> before,
+                         std::span<const std::int64_t> after, T value) {
+  Shape out_shape = x.shape();
+  for (int d = 0; d < x.ndim(); ++d)
+    out_shape[d] += before[static_cast<std::size_t>(d)] + after[static_cast<std::size_t>(d)];
+  if (out_shape == x.shape()) return eigen_array<T>(x.storage(), out_shape);
+  if (x.size() == 0 || out_shape.numel() == 0) return eigen_full(out_shape, value);
+  eigen_extents in{}, lo{}, hi{};
+  int r = 0;
+  for (int d = 0; d < x.ndim(); ++d) {
+    const std::int64_t n = x.shape()[d], b = before[static_cast<std::size_t>(d)], a = after[static_cast<std::size_t>(d)];
+    if (r > 0 && b == 0 && a == 0) {  // an unpadded axis fuses into the axis before it
+      in[r - 1] *= n;
+      lo[r - 1] *= n;
+      hi[r - 1] *= n;
+    } else {
+      in[r] = n;
+      lo[r] = b;
+      hi[r] = a;
+      ++r;
+    }
+  }
+  eigen_array<T> result(out_shape);
+  with_rank<1>(r, [&](auto rank) {
+    constexpr int N = decltype(rank)::value;
+    Eigen::array<std::pair<Eigen::Index, Eigen::Index>, std::size_t{N}> padding;
+    Eigen::DSizes<Eigen::Index, N> out_dims;
+    for (std::size_t i = 0; i < padding.size(); ++i) {
+      padding[i] = {lo[i], hi[i]};
+      out_dims[i] = in[i] + lo[i] + hi[i];
+    }
+    eigen_mmap<T, N>(result.mutable_data(), out_dims) = eigen_map<N>(x.data(), in).pad(padding, value);
+  });
+  return result;
+}
+
+/// Each part is an (outer, extent * inner) block of the (outer, total * inner) result.
+template <class T>
+eigen_array<T> eigen_concatenate(std::span<const eigen_array<T>> parts, int axis) {
+  if (parts.size() == 1) return parts[0];
+  Shape out_shape = parts[0].shape();
+  out_shape[axis] = 0;
+  for (const auto& p : parts) out_shape[axis] += p.shape()[axis];
+  eigen_array<T> result(out_shape);
+  if (result.size() == 0) return result;
+  const std::int64_t outer = eigen_product(out_shape, 0, axis), inner = eigen_product(out_shape, axis + 1, out_shape.size());
+  const std::int64_t out_dims[2] = {outer, out_shape[axis] * inner};
+  auto out = eigen_mutable_map<2>(result.mutable_data(), out_dims);
+  std::int64_t offset = 0;
+  for (const auto& p : parts) {
+    const std::int64_t dims[2] = {outer, p.shape()[axis] * inner};
+    if (dims[1] == 0) continue;
+    const Eigen::array<Eigen::Index, 2> at{0, offset}, size{dims[0], dims[1]};
+    out.slice(at, size) = eigen_map<2>(p.data(), dims);
+    offset += dims[1];
+  }
+  return result;
+}
+
+// --- linear algebra -------------------------------------------------------------------------
+
+/// Batched matrix product with Eigen's GEMM on row-major Matrix maps of each 2-D block.
+template <class T>
+eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b) {
+  const Shape& sa = a.shape();
+  const Shape& sb = b.shape();
+  const int r = sa.size();
+  const std::int64_t n = sa[r - 2], k = sa[r - 1], m = sb[r - 1];
+  Shape out_shape = sa;
+  out_shape[r - 1] = m;
+  if (out_shape.numel() == 0) return eigen_array<T>(out_shape);
+  if (k == 0) return eigen_full(out_shape, T{0});
+  const std::int64_t batch = eigen_product(sa, 0, r - 2);
+  eigen_array<T> result(out_shape);
+  using row_major = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  for (std::int64_t i = 0; i < batch; ++i) {
+    Eigen::Map<const row_major> ma(a.data() + i * n * k, n, k);
+    Eigen::Map<const row_major> mb(b.data() + i * k * m, k, m);
+    Eigen::Map<row_major> mc(result.mutable_data() + i * n * m, n, m);
+    if constexpr (std::is_same_v<T, bool>) {
+      // NumPy's bool matmul is the OR of ANDs: a positive count of true products.
+      using float_matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+      const float_matrix count = ma.template cast<float>() * mb.template cast<float>();
+      mc = (count.array() > 0.0F).matrix();
+    } else {
+      mc.noalias() = ma * mb;
+    }
+  }
+  return result;
+}
+
+}  // namespace ep::detail
+
+template <class T, class Reducer>
+struct Eigen::internal::functor_traits<ep::detail::eigen_reducer_op<T, Reducer>> {
+  enum {
+    Cost = Eigen::NumTraits<T>::AddCost,
+    PacketAccess = Eigen::internal::reducer_traits<Reducer, Eigen::DefaultDevice>::PacketAccess
+  };
+};

@@ -1,0 +1,80 @@
+// eagerpp - loops over host memory shared by the CPU backends where their libraries offer nothing:
+// gather, scatter and sorting along an axis
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>  // std::stable_sort
+#include <cmath>      // std::isnan
+#include <cstdint>    // std::int64_t
+#include <numeric>    // std::iota
+#include <vector>     // std::vector
+
+#include "eagerpp/shape.hpp"
+
+namespace ep::detail {
+
+/// out[i] = x[index[i]] for i < n (NumPy: `take` on a 1-D array); indices are in range.
+template <class T>
+void host_take(const T* x, const std::int64_t* index, std::int64_t n, T* out) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = x[index[i]];
+}
+
+/// x[index[i]] = values[i] (Add: +=) for i < n, in order, so a repeated index keeps the last write.
+template <bool Add, class T>
+void host_put(T* x, const std::int64_t* index, const T* values, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    if constexpr (Add) {
+      x[index[i]] += values[i];
+    } else {
+      x[index[i]] = values[i];
+    }
+  }
+}
+
+/// NumPy's sort order: ascending with NaN last.
+template <class T>
+bool numpy_less(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return false;
+    if (std::isnan(b)) return true;
+  }
+  return a < b;
+}
+
+/// For each line along `axis` of the C-order tensor x of `shape`, calls f(first, stride, count).
+template <class F>
+void for_each_line(const Shape& shape, int axis, F&& f) {
+  std::int64_t outer = 1, inner = 1;
+  for (int i = 0; i < axis; ++i) outer *= shape[i];
+  for (int i = axis + 1; i < shape.size(); ++i) inner *= shape[i];
+  const std::int64_t n = shape[axis];
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t i = 0; i < inner; ++i) f(o * n * inner + i, inner, n);
+}
+
+/// Stable ascending argsort along `axis` (NaN last); `out` gets int64 positions along the axis.
+template <class T>
+void host_argsort(const T* x, const Shape& shape, int axis, std::int64_t* out) {
+  std::vector<std::int64_t> order;
+  for_each_line(shape, axis, [&](std::int64_t first, std::int64_t stride, std::int64_t n) {
+    order.resize(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::int64_t a, std::int64_t b) { return numpy_less(x[first + a * stride], x[first + b * stride]); });
+    for (std::int64_t k = 0; k < n; ++k) out[first + k * stride] = order[static_cast<std::size_t>(k)];
+  });
+}
+
+/// Ascending sort along `axis` (NaN last).
+template <class T>
+void host_sort(const T* x, const Shape& shape, int axis, T* out) {
+  std::vector<T> line;
+  for_each_line(shape, axis, [&](std::int64_t first, std::int64_t stride, std::int64_t n) {
+    line.resize(static_cast<std::size_t>(n));
+    for (std::int64_t k = 0; k < n; ++k) line[static_cast<std::size_t>(k)] = x[first + k * stride];
+    std::stable_sort(line.begin(), line.end(), [](T a, T b) { return numpy_less(a, b); });
+    for (std::int64_t k = 0; k < n; ++k) out[first + k * stride] = line[static_cast<std::size_t>(k)];
+  });
+}
+
+}  // namespace ep::detail
