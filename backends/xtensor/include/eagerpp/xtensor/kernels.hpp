@@ -1,0 +1,389 @@
+// eagerpp - xsimd kernels of the xtensor backend: reductions, cumsum, argmin/argmax and matmul
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// xtensor 0.24's reducers (xt::sum, xt::amax, ...) walk the data with steppers and are not
+// vectorized (6-17x slower than Eigen's full sum), and its argmin/argmax ignore NaN, copy through a
+// transpose and, for 1-D input, always return the argmin. These kernels replace them, working on
+// contiguous row-major data normalized to (outer, reduced, inner).
+
+#include <algorithm>    // std::fill_n, std::copy_n, std::min
+#include <array>        // std::array
+#include <cstddef>      // std::size_t, std::ptrdiff_t
+#include <cstdint>      // std::int32_t, std::int64_t
+#include <type_traits>  // std::is_floating_point_v, std::is_same_v
+#include <utility>      // std::index_sequence
+#include <vector>       // std::vector
+
+#include <xsimd/xsimd.hpp>
+
+namespace ep::detail::xt_kernels {
+
+/// Element types with an xsimd batch: every dtype but bool.
+template <class T>
+inline constexpr bool has_batch = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                  std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
+
+template <class V>
+inline constexpr bool is_scalar = std::is_arithmetic_v<V>;
+
+// Reduction policies: `apply` combines two scalars or two batches; min and max propagate NaN as
+// NumPy does (the first operand is the accumulator). NaN tests use xsimd::isnan: xsimd 8.1's AVX
+// operator!= compares with _CMP_NEQ_OQ, so `a != a` is false for NaN there (SSE2 gets it right).
+struct sum_op {
+  static constexpr bool simd = true;
+  template <class T>
+  static constexpr T identity() {
+    return T(0);
+  }
+  template <class V>
+  static V apply(const V& a, const V& b) {
+    return a + b;
+  }
+};
+
+struct prod_op {
+  static constexpr bool simd = true;
+  template <class T>
+  static constexpr T identity() {
+    return T(1);
+  }
+  template <class V>
+  static V apply(const V& a, const V& b) {
+    return a * b;
+  }
+};
+
+struct min_op {
+  static constexpr bool simd = true;
+  template <class T>
+  static constexpr T identity() {
+    return T(0);
+  }  // never used: min over extent 0 is rejected
+  template <class V>
+  static V apply(const V& a, const V& b) {
+    if constexpr (is_scalar<V>) {
+      if constexpr (std::is_floating_point_v<V>)
+        return (a <= b || a != a) ? a : b;
+      else
+        return b < a ? b : a;
+    } else if constexpr (std::is_floating_point_v<typename V::value_type>) {
+      return xsimd::select((a <= b) | xsimd::isnan(a), a, b);
+    } else {
+      return xsimd::min(a, b);
+    }
+  }
+};
+
+struct max_op {
+  static constexpr bool simd = true;
+  template <class T>
+  static constexpr T identity() {
+    return T(0);
+  }
+  template <class V>
+  static V apply(const V& a, const V& b) {
+    if constexpr (is_scalar<V>) {
+      if constexpr (std::is_floating_point_v<V>)
+        return (a >= b || a != a) ? a : b;
+      else
+        return a < b ? b : a;
+    } else if constexpr (std::is_floating_point_v<typename V::value_type>) {
+      return xsimd::select((a >= b) | xsimd::isnan(a), a, b);
+    } else {
+      return xsimd::max(a, b);
+    }
+  }
+};
+
+struct all_op {
+  static constexpr bool simd = false;
+  template <class T>
+  static constexpr T identity() {
+    return T(1);
+  }
+  template <class V>
+  static V apply(const V& a, const V& b) {
+    return static_cast<V>(a != V(0) && b != V(0));
+  }
+};
+
+struct any_op {
+  static constexpr bool simd = false;
+  template <class T>
+  static constexpr T identity() {
+    return T(0);
+  }
+  template <class V>
+  static V apply(const V& a, const V& b) {
+    return static_cast<V>(a != V(0) || b != V(0));
+  }
+};
+
+/// Op over `n` contiguous elements, n >= 1; vectorized with four independent accumulators.
+template <class Op, class T>
+T reduce_contiguous(const T* p, std::size_t n) {
+  std::size_t i = 0;
+  T acc;
+  if constexpr (Op::simd && has_batch<T>) {
+    using batch = xsimd::batch<T>;
+    constexpr std::size_t w = batch::size;
+    if (n >= 4 * w) {
+      batch a0 = batch::load_unaligned(p), a1 = batch::load_unaligned(p + w);
+      batch a2 = batch::load_unaligned(p + 2 * w), a3 = batch::load_unaligned(p + 3 * w);
+      for (i = 4 * w; i + 4 * w <= n; i += 4 * w) {
+        a0 = Op::apply(a0, batch::load_unaligned(p + i));
+        a1 = Op::apply(a1, batch::load_unaligned(p + i + w));
+        a2 = Op::apply(a2, batch::load_unaligned(p + i + 2 * w));
+        a3 = Op::apply(a3, batch::load_unaligned(p + i + 3 * w));
+      }
+      a0 = Op::apply(Op::apply(a0, a1), Op::apply(a2, a3));
+      alignas(64) T lanes[w];
+      a0.store_aligned(lanes);
+      acc = lanes[0];
+      for (std::size_t l = 1; l < w; ++l) acc = Op::apply(acc, lanes[l]);
+    } else {
+      acc = p[0];
+      i = 1;
+    }
+  } else {
+    acc = p[0];
+    i = 1;
+  }
+  for (; i < n; ++i) acc = Op::apply(acc, p[i]);
+  return acc;
+}
+
+/// acc[j] = Op(acc[j], src[j]) for j < n, vectorized.
+template <class Op, class T>
+void combine_rows(T* acc, const T* src, std::size_t n) {
+  std::size_t j = 0;
+  if constexpr (Op::simd && has_batch<T>) {
+    using batch = xsimd::batch<T>;
+    constexpr std::size_t w = batch::size;
+    for (; j + w <= n; j += w)
+      Op::apply(batch::load_unaligned(acc + j), batch::load_unaligned(src + j)).store_unaligned(acc + j);
+  }
+  for (; j < n; ++j) acc[j] = Op::apply(acc[j], src[j]);
+}
+
+/// out[o, i] = Op over r of in[o, r, i], for a row-major (outer, red, inner) block.
+template <class Op, class T>
+void reduce(const T* in, T* out, std::size_t outer, std::size_t red, std::size_t inner) {
+  if (outer * inner == 0) return;
+  if (red == 0) {
+    std::fill_n(out, outer * inner, Op::template identity<T>());
+    return;
+  }
+  if (inner == 1) {
+    for (std::size_t o = 0; o < outer; ++o) out[o] = reduce_contiguous<Op>(in + o * red, red);
+    return;
+  }
+  for (std::size_t o = 0; o < outer; ++o) {
+    T* acc = out + o * inner;
+    const T* base = in + o * red * inner;
+    std::copy_n(base, inner, acc);
+    for (std::size_t r = 1; r < red; ++r) combine_rows<Op>(acc, base + r * inner, inner);
+  }
+}
+
+/// Running sums along the middle axis of a row-major (outer, len, inner) block.
+template <class T>
+void cumsum(const T* in, T* out, std::size_t outer, std::size_t len, std::size_t inner) {
+  if (outer * len * inner == 0) return;
+  for (std::size_t o = 0; o < outer; ++o) {
+    const T* src = in + o * len * inner;
+    T* dst = out + o * len * inner;
+    std::copy_n(src, inner, dst);
+    for (std::size_t r = 1; r < len; ++r) {
+      std::copy_n(src + r * inner, inner, dst + r * inner);
+      combine_rows<sum_op>(dst + r * inner, dst + (r - 1) * inner, inner);
+    }
+  }
+}
+
+/// Index of the first maximum (Max) or minimum along the middle axis; the first NaN wins, as in
+/// NumPy.
+template <bool Max, class T>
+void arg_reduce(const T* in, std::int64_t* out, std::size_t outer, std::size_t red, std::size_t inner) {
+  const auto better = [](const T& x, const T& best) {
+    bool b;
+    if constexpr (Max)
+      b = best < x;
+    else
+      b = x < best;
+    if constexpr (std::is_floating_point_v<T>) b = b || (x != x && best == best);
+    return b;
+  };
+  if (outer * inner == 0) return;
+  if (red == 0) {
+    std::fill_n(out, outer * inner, std::int64_t{0});
+    return;
+  }
+  for (std::size_t o = 0; o < outer; ++o) {
+    const T* base = in + o * red * inner;
+    std::int64_t* idx = out + o * inner;
+    if (inner == 1) {
+      T best = base[0];
+      std::int64_t k = 0;
+      for (std::size_t r = 1; r < red; ++r)
+        if (better(base[r], best)) best = base[r], k = static_cast<std::int64_t>(r);
+      idx[0] = k;
+      continue;
+    }
+    for (std::size_t j = 0; j < inner; ++j) {
+      T best = base[j];
+      std::int64_t k = 0;
+      for (std::size_t r = 1; r < red; ++r)
+        if (better(base[r * inner + j], best)) best = base[r * inner + j], k = static_cast<std::int64_t>(r);
+      idx[j] = k;
+    }
+  }
+}
+
+// C[i:i+Rows, j:j+2w] += A[i:i+Rows, p0:p1] * panel, where `panel` holds B[p0:p1, j:j+2w] packed
+// contiguously (2w elements per p); the 2 * Rows accumulators stay in registers.
+template <std::size_t Rows, class T>
+void gemm_tile(const T* a, const T* panel, T* c, std::size_t k, std::size_t m, std::size_t i, std::size_t j,
+               std::size_t p0, std::size_t p1) {
+  using batch = xsimd::batch<T>;
+  constexpr std::size_t w = batch::size;
+  // The row loops are unrolled by a fold over an index sequence, so that the accumulators live in
+  // registers at -O2 too (GCC does not unroll a loop over an array of batches there, and the
+  // spills made this kernel 5x slower).
+  [&]<std::size_t... R>(std::index_sequence<R...>) {
+    batch acc0[Rows] = {batch::load_unaligned(c + (i + R) * m + j)...};
+    batch acc1[Rows] = {batch::load_unaligned(c + (i + R) * m + j + w)...};
+    const T* arow = a + i * k;
+    for (std::size_t p = p0; p < p1; ++p, panel += 2 * w) {
+      const batch b0 = batch::load_unaligned(panel);
+      const batch b1 = batch::load_unaligned(panel + w);
+      ((acc0[R] = xsimd::fma(batch(arow[R * k + p]), b0, acc0[R]),
+        acc1[R] = xsimd::fma(batch(arow[R * k + p]), b1, acc1[R])),
+       ...);
+    }
+    (acc0[R].store_unaligned(c + (i + R) * m + j), ...);
+    (acc1[R].store_unaligned(c + (i + R) * m + j + w), ...);
+  }
+  (std::make_index_sequence<Rows>{});
+}
+
+/// C = A B for row-major A (n, k), B (k, m), C (n, m). Each (kc, nc) block of B is packed into
+/// contiguous strips of 2 batches (row strides of B that are powers of two would otherwise thrash
+/// the cache) and stays in L2 while (4, 2 batches) tiles of C accumulate in registers.
+template <class T>
+void gemm(const T* a, const T* b, T* c, std::size_t n, std::size_t k, std::size_t m) {
+  std::fill_n(c, n * m, T(0));
+  if (n == 0 || m == 0 || k == 0) return;
+  constexpr std::size_t kc = 256, nc = 256, mc = 72, mr = 4;
+  constexpr std::size_t nr = has_batch<T> ? 2 * xsimd::batch<T>::size : 1;
+  // i-k-j over C's columns [j, j1) for rows [i0, i1): the columns no full strip covers.
+  const auto tail = [&](std::size_t i0, std::size_t i1, std::size_t j, std::size_t j1, std::size_t p0, std::size_t p1) {
+    for (std::size_t i = i0; i < i1; ++i)
+      for (std::size_t p = p0; p < p1; ++p) {
+        const T s = a[i * k + p];
+        for (std::size_t jj = j; jj < j1; ++jj) c[i * m + jj] += s * b[p * m + jj];
+      }
+  };
+  if constexpr (!has_batch<T>) {
+    tail(0, n, 0, m, 0, k);
+  } else {
+    thread_local std::vector<T> packed;
+    packed.resize(kc * nc);
+    for (std::size_t p0 = 0; p0 < k; p0 += kc) {
+      const std::size_t p1 = std::min(k, p0 + kc);
+      for (std::size_t j0 = 0; j0 < m; j0 += nc) {
+        const std::size_t j1 = std::min(m, j0 + nc);
+        const std::size_t strips = (j1 - j0) / nr;
+        for (std::size_t s = 0; s < strips; ++s)
+          for (std::size_t p = p0; p < p1; ++p)
+            std::copy_n(b + p * m + j0 + s * nr, nr, packed.data() + (s * (p1 - p0) + (p - p0)) * nr);
+        for (std::size_t i0 = 0; i0 < n; i0 += mc) {  // mc rows of A stay in L2 across the strips
+          const std::size_t i1 = std::min(n, i0 + mc);
+          for (std::size_t s = 0; s < strips; ++s) {
+            const T* panel = packed.data() + s * (p1 - p0) * nr;
+            const std::size_t j = j0 + s * nr;
+            std::size_t i = i0;
+            for (; i + mr <= i1; i += mr) gemm_tile<mr>(a, panel, c, k, m, i, j, p0, p1);
+            for (; i < i1; ++i) gemm_tile<1>(a, panel, c, k, m, i, j, p0, p1);
+          }
+        }
+        tail(0, n, j0 + strips * nr, j1, p0, p1);
+      }
+    }
+  }
+}
+
+/// Up to `max_dims` extents with one stride per operand, extent-1 dimensions dropped and adjacent
+/// dimensions merged where every operand allows it; the last dimension varies fastest.
+template <std::size_t Operands, std::size_t MaxDims = 16>
+struct strided_loop {
+  std::array<std::size_t, MaxDims> shape{};
+  std::array<std::array<std::ptrdiff_t, MaxDims>, Operands> strides{};
+  std::size_t rank = 0;
+
+  void push(std::size_t extent, const std::array<std::ptrdiff_t, Operands>& s) {
+    if (extent == 1) return;
+    if (rank > 0) {
+      bool merge = true;
+      for (std::size_t k = 0; k < Operands; ++k)
+        merge = merge && strides[k][rank - 1] == s[k] * static_cast<std::ptrdiff_t>(extent);
+      if (merge) {
+        shape[rank - 1] *= extent;
+        for (std::size_t k = 0; k < Operands; ++k) strides[k][rank - 1] = s[k];
+        return;
+      }
+    }
+    shape[rank] = extent;
+    for (std::size_t k = 0; k < Operands; ++k) strides[k][rank] = s[k];
+    ++rank;
+  }
+
+  /// Calls row(offsets, inner_strides, inner_extent) for every row of the last dimension, the
+  /// rows in row-major order; offsets are in elements from each operand's base.
+  template <class Row>
+  void for_each_row(Row&& row) const {
+    std::array<std::ptrdiff_t, Operands> off{}, inner{};
+    if (rank == 0) {
+      row(off, inner, std::size_t{1});
+      return;
+    }
+    for (std::size_t k = 0; k < Operands; ++k) inner[k] = strides[k][rank - 1];
+    std::size_t rows = 1;
+    for (std::size_t d = 0; d + 1 < rank; ++d) rows *= shape[d];
+    std::array<std::size_t, MaxDims> idx{};
+    for (std::size_t r = 0; r < rows; ++r) {
+      row(off, inner, shape[rank - 1]);
+      for (std::size_t d = rank - 1; d-- > 0;) {
+        for (std::size_t k = 0; k < Operands; ++k) off[k] += strides[k][d];
+        if (++idx[d] < shape[d]) break;
+        for (std::size_t k = 0; k < Operands; ++k) off[k] -= strides[k][d] * static_cast<std::ptrdiff_t>(shape[d]);
+        idx[d] = 0;
+      }
+    }
+  }
+};
+
+/// out (contiguous, row-major, `rank` extents) = the elements of `in` at the given element strides
+/// (any sign, 0 for broadcasting): transpose, broadcast_to, flip and slice in one loop.
+template <class T>
+void strided_copy(const T* in, T* out, const std::size_t* shape, const std::ptrdiff_t* strides, std::size_t rank) {
+  std::size_t n = 1;
+  for (std::size_t d = 0; d < rank; ++d) n *= shape[d];
+  if (n == 0) return;
+  strided_loop<1> loop;
+  for (std::size_t d = 0; d < rank; ++d) loop.push(shape[d], {strides[d]});
+  loop.for_each_row(
+      [&](const std::array<std::ptrdiff_t, 1>& off, const std::array<std::ptrdiff_t, 1>& s, std::size_t len) {
+        const T* p = in + off[0];
+        if (s[0] == 1)
+          std::copy_n(p, len, out);
+        else if (s[0] == 0)
+          std::fill_n(out, len, *p);
+        else
+          for (std::size_t j = 0; j < len; ++j) out[j] = p[static_cast<std::ptrdiff_t>(j) * s[0]];
+        out += len;
+      });
+}
+
+}  // namespace ep::detail::xt_kernels
