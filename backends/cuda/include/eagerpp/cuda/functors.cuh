@@ -1,0 +1,292 @@
+// eagerpp - device functors with NumPy semantics for the CUDA backend: one struct per element-wise op
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>      // std::int64_t
+#include <type_traits>  // std::is_floating_point_v, std::is_integral_v, std::make_unsigned_t
+
+#include <cuda/std/cmath>  // cuda::std::isnan, cuda::std::isinf in device code
+
+// Each functor is a generic lambda spelled as a struct (no --extended-lambda needed): Thrust and the
+// broadcasting transform call it on the device. The semantics match ep::eigen's functors exactly.
+namespace ep::detail::cu {
+
+template <class T>
+inline constexpr bool is_float = std::is_floating_point_v<T>;
+
+template <class T>
+__host__ __device__ inline bool is_nan(T x) {
+  if constexpr (is_float<T>) return x != x;
+  else return false;
+}
+
+// Integer -x modulo 2^bits, as NumPy does for the most negative value (no UB).
+template <class T>
+__host__ __device__ inline T wrapping_negate(T a) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U{0} - static_cast<U>(a));
+}
+
+// --- unary ---------------------------------------------------------------------------------------
+
+struct abs_fn {
+  template <class T>
+  __device__ T operator()(T x) const {
+    if constexpr (is_float<T>) return ::fabs(x);
+    else return x < 0 ? wrapping_negate(x) : x;
+  }
+};
+struct sign_fn {
+  template <class T>
+  __device__ T operator()(T x) const {
+    if (is_nan(x)) return x;
+    return static_cast<T>((T{0} < x) - (x < T{0}));
+  }
+};
+struct square_fn {
+  template <class T>
+  __device__ T operator()(T x) const { return static_cast<T>(x * x); }
+};
+struct negative_fn {
+  template <class T>
+  __device__ T operator()(T x) const {
+    if constexpr (is_float<T>) return -x;
+    else return wrapping_negate(x);
+  }
+};
+struct logical_not_fn {
+  __device__ bool operator()(bool x) const { return !x; }
+};
+
+// The floating-point functions: CUDA's math library overloads each for float and double.
+struct sqrt_fn { template <class T> __device__ T operator()(T x) const { return ::sqrt(x); } };
+struct exp_fn { template <class T> __device__ T operator()(T x) const { return ::exp(x); } };
+struct log_fn { template <class T> __device__ T operator()(T x) const { return ::log(x); } };
+struct log2_fn { template <class T> __device__ T operator()(T x) const { return ::log2(x); } };
+struct log10_fn { template <class T> __device__ T operator()(T x) const { return ::log10(x); } };
+struct log1p_fn { template <class T> __device__ T operator()(T x) const { return ::log1p(x); } };
+struct sin_fn { template <class T> __device__ T operator()(T x) const { return ::sin(x); } };
+struct cos_fn { template <class T> __device__ T operator()(T x) const { return ::cos(x); } };
+struct tan_fn { template <class T> __device__ T operator()(T x) const { return ::tan(x); } };
+struct arcsin_fn { template <class T> __device__ T operator()(T x) const { return ::asin(x); } };
+struct arccos_fn { template <class T> __device__ T operator()(T x) const { return ::acos(x); } };
+struct arctan_fn { template <class T> __device__ T operator()(T x) const { return ::atan(x); } };
+struct sinh_fn { template <class T> __device__ T operator()(T x) const { return ::sinh(x); } };
+struct cosh_fn { template <class T> __device__ T operator()(T x) const { return ::cosh(x); } };
+struct tanh_fn { template <class T> __device__ T operator()(T x) const { return ::tanh(x); } };
+struct arcsinh_fn { template <class T> __device__ T operator()(T x) const { return ::asinh(x); } };
+struct arccosh_fn { template <class T> __device__ T operator()(T x) const { return ::acosh(x); } };
+struct arctanh_fn { template <class T> __device__ T operator()(T x) const { return ::atanh(x); } };
+/// Half to even: rint under the default rounding mode.
+struct round_fn { template <class T> __device__ T operator()(T x) const { return ::rint(x); } };
+struct ceil_fn { template <class T> __device__ T operator()(T x) const { return ::ceil(x); } };
+struct floor_fn { template <class T> __device__ T operator()(T x) const { return ::floor(x); } };
+
+struct isnan_fn {
+  template <class T>
+  __device__ bool operator()(T x) const { return is_nan(x); }
+};
+struct isinf_fn {
+  template <class T>
+  __device__ bool operator()(T x) const { return cuda::std::isinf(x); }
+};
+
+/// NumPy clip = minimum(maximum(x, lo), hi): NaN stays NaN, lo > hi gives hi.
+template <class T>
+struct clip_fn {
+  T lo, hi;
+  __device__ T operator()(T x) const {
+    const T y = x < lo ? lo : x;
+    return y > hi ? hi : y;
+  }
+};
+
+/// static_cast<U>: float to int truncates; to bool tests != 0 (NaN is true).
+template <class U>
+struct cast_fn {
+  template <class T>
+  __device__ U operator()(T x) const { return static_cast<U>(x); }
+};
+
+/// start + i * step, as ep::eigen's arange computes it.
+template <class T>
+struct arange_fn {
+  T start, step;
+  __device__ T operator()(std::int64_t i) const { return static_cast<T>(start + static_cast<T>(i) * step); }
+};
+
+// --- binary --------------------------------------------------------------------------------------
+
+struct add_fn { template <class T> __device__ T operator()(T a, T b) const { return static_cast<T>(a + b); } };
+struct subtract_fn { template <class T> __device__ T operator()(T a, T b) const { return static_cast<T>(a - b); } };
+struct multiply_fn { template <class T> __device__ T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+
+/// IEEE for floats; for integers C++ truncation, with x / 0 == 0 and no overflow trap.
+struct divide_fn {
+  template <class T>
+  __device__ T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0) return T{0};
+      if (b == -1) return wrapping_negate(a);
+    }
+    return a / b;
+  }
+};
+
+/// NumPy floor_divide: integer x // 0 == 0; floats follow npy_divmod.
+struct floor_divide_fn {
+  template <class T>
+  __device__ T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0) return T{0};
+      if (b == -1) return wrapping_negate(a);
+      const T q = a / b;
+      return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
+    } else {
+      if (b == 0) return a / b;
+      const T mod = ::fmod(a, b);
+      T div = (a - mod) / b;
+      if (mod != 0 && ((b < 0) != (mod < 0))) div -= T{1};
+      if (div == 0) return ::copysign(T{0}, a / b);
+      T floordiv = ::floor(div);
+      if (div - floordiv > T{0.5}) floordiv += T{1};
+      return floordiv;
+    }
+  }
+};
+
+/// NumPy remainder: the divisor's sign; integer x % 0 == 0.
+struct mod_fn {
+  template <class T>
+  __device__ T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0 || b == -1) return T{0};
+      const T r = a % b;
+      return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+    } else {
+      T mod = ::fmod(a, b);
+      if (b == 0) return mod;
+      if (mod != 0) {
+        if ((b < 0) != (mod < 0)) mod += b;
+      } else {
+        mod = ::copysign(T{0}, b);
+      }
+      return mod;
+    }
+  }
+};
+
+/// pow for floats; for integers repeated squaring, wrapping; a negative exponent gives 0 except
+/// for the bases 1 and -1.
+struct power_fn {
+  template <class T>
+  __device__ T operator()(T a, T b) const {
+    if constexpr (is_float<T>) {
+      return ::pow(a, b);
+    } else {
+      if (b < 0) {
+        if (a == 1) return T{1};
+        if (a == -1) return (b & 1) ? T{-1} : T{1};
+        return T{0};
+      }
+      using U = std::make_unsigned_t<T>;
+      U result = 1;
+      U base = static_cast<U>(a);
+      for (U e = static_cast<U>(b); e != 0; e >>= 1) {
+        if (e & 1U) result *= base;
+        base *= base;
+      }
+      return static_cast<T>(result);
+    }
+  }
+};
+
+/// NumPy minimum/maximum: NaN propagates; on bool, and/or. Also the reducers of min and max.
+struct minimum_fn {
+  template <class T>
+  __host__ __device__ T operator()(T a, T b) const {
+    if (is_nan(a)) return a;
+    if (is_nan(b)) return b;
+    return b < a ? b : a;
+  }
+};
+struct maximum_fn {
+  template <class T>
+  __host__ __device__ T operator()(T a, T b) const {
+    if (is_nan(a)) return a;
+    if (is_nan(b)) return b;
+    return a < b ? b : a;
+  }
+};
+struct logical_and_fn { __host__ __device__ bool operator()(bool a, bool b) const { return a && b; } };
+struct logical_or_fn { __host__ __device__ bool operator()(bool a, bool b) const { return a || b; } };
+/// The reducers of sum and prod (plus and times in the element type, no promotion).
+struct plus_fn { template <class T> __host__ __device__ T operator()(T a, T b) const { return static_cast<T>(a + b); } };
+struct times_fn { template <class T> __host__ __device__ T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+
+struct less_fn { template <class T> __device__ bool operator()(T a, T b) const { return a < b; } };
+struct less_equal_fn { template <class T> __device__ bool operator()(T a, T b) const { return a <= b; } };
+struct greater_fn { template <class T> __device__ bool operator()(T a, T b) const { return a > b; } };
+struct greater_equal_fn { template <class T> __device__ bool operator()(T a, T b) const { return a >= b; } };
+struct equal_fn { template <class T> __device__ bool operator()(T a, T b) const { return a == b; } };
+struct not_equal_fn { template <class T> __device__ bool operator()(T a, T b) const { return a != b; } };
+
+struct where_fn {
+  template <class T>
+  __device__ T operator()(bool c, T x, T y) const { return c ? x : y; }
+};
+
+// --- argmin / argmax -------------------------------------------------------------------------------
+
+/// A candidate of argmin/argmax: the index within the reduced axis, its value, and whether it is a
+/// real element (the reduction's identity is not).
+template <class T>
+struct arg_pair {
+  std::int64_t idx;
+  T val;
+  bool valid;
+};
+
+/// Picks the better candidate: NaN first (as NumPy), then the smaller (larger) value, ties to the
+/// lower index. Commutative and associative, as CUB requires.
+template <class T, bool IsMax>
+struct arg_op {
+  __host__ __device__ arg_pair<T> operator()(const arg_pair<T>& a, const arg_pair<T>& b) const {
+    if (!a.valid) return b;
+    if (!b.valid) return a;
+    const bool an = is_nan(a.val);
+    const bool bn = is_nan(b.val);
+    if (an || bn) {
+      if (an && bn) return a.idx <= b.idx ? a : b;
+      return an ? a : b;
+    }
+    if (a.val == b.val) return a.idx <= b.idx ? a : b;
+    if constexpr (IsMax) return a.val > b.val ? a : b;
+    else return a.val < b.val ? a : b;
+  }
+};
+
+/// Flat index i of a (segments, n) matrix -> the candidate (i % n, x[i]).
+template <class T>
+struct arg_candidate_fn {
+  const T* x;
+  std::int64_t n;
+  __host__ __device__ arg_pair<T> operator()(std::int64_t i) const { return {i % n, x[i], true}; }
+};
+
+template <class T>
+struct arg_index_fn {
+  __device__ std::int64_t operator()(const arg_pair<T>& p) const { return p.valid ? p.idx : 0; }
+};
+
+/// i -> i * n: the segment offsets of CUB's segmented reduce; also i -> i / n keys for scans.
+struct scale_fn {
+  std::int64_t n;
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i * n; }
+};
+struct segment_fn {
+  std::int64_t n;
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / n; }
+};
+
+}  // namespace ep::detail::cu
