@@ -29,7 +29,9 @@
 #include <xtensor/xoperation.hpp>
 #include <xtensor/xtensor.hpp>
 
+#include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -287,8 +289,10 @@ struct xtensor {
     return zip_fn(a, b, detail::xt_functors::mod_fn{});
   }
   static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    // Element by element with std::pow, which is exact where the result is representable (3^2 is 9,
+    // not 8.999999999999998 as xsimd's vectorized exp(y log x) gives) and 0^0 = 1, as NumPy.
     if constexpr (floating_dtype<T>)
-      return zip(a, b, [](const auto& x, const auto& y) { return xt::pow(x, y); });
+      return zip_fn(a, b, detail::xt_functors::float_power_fn{});
     else
       return zip_fn(a, b, detail::xt_functors::int_power_fn{});
   }
@@ -464,8 +468,44 @@ struct xtensor {
     }
     T* dst = out.data() + offset;
     const T* src = x.data();
-    loop.for_each_row(
-        [&](const auto& off, const auto&, std::size_t len) { std::copy_n(src + off[0], len, dst + off[1]); });
+    // Axes of extent 1 are dropped from the loop, so the innermost one need not be contiguous.
+    loop.for_each_row([&](const auto& off, const auto& inner, std::size_t len) {
+      if (inner[0] == 1 && inner[1] == 1) {
+        std::copy_n(src + off[0], len, dst + off[1]);
+      } else {
+        for (std::size_t k = 0; k < len; ++k)
+          dst[off[1] + static_cast<std::ptrdiff_t>(k) * inner[1]] = src[off[0] + static_cast<std::ptrdiff_t>(k) * inner[0]];
+      }
+    });
+    return out;
+  }
+
+  // Gather, scatter and sort: the shared host loops (xtensor's argsort is not stable).
+  static raw_type take(const raw_type& x, const xtensor_array<std::int64_t>& index) {
+    raw_type out = empty(index.shape());
+    detail::host_take(x.data(), index.data(), static_cast<std::int64_t>(index.size()), out.data());
+    return out;
+  }
+  static raw_type put(const raw_type& x, const xtensor_array<std::int64_t>& index, const raw_type& values) {
+    raw_type out = from_data(x.data(), shape(x));
+    detail::host_put<false>(out.data(), index.data(), values.data(), static_cast<std::int64_t>(index.size()));
+    return out;
+  }
+  static raw_type put_add(const raw_type& x, const xtensor_array<std::int64_t>& index, const raw_type& values)
+    requires numeric_dtype<T>
+  {
+    raw_type out = from_data(x.data(), shape(x));
+    detail::host_put<true>(out.data(), index.data(), values.data(), static_cast<std::int64_t>(index.size()));
+    return out;
+  }
+  static raw_type sort(const raw_type& x, int axis) {
+    raw_type out = empty(x.shape());
+    if (out.size() > 0) detail::host_sort(x.data(), shape(x), axis, out.data());
+    return out;
+  }
+  static xtensor_array<std::int64_t> argsort(const raw_type& x, int axis) {
+    auto out = empty<std::int64_t>(x.shape());
+    if (out.size() > 0) detail::host_argsort(x.data(), shape(x), axis, out.data());
     return out;
   }
 
@@ -657,6 +697,30 @@ struct xtensor {
     const auto [outer, red, inner] = split(x.shape(), axis, axis + 1);
     detail::xt_kernels::arg_reduce<Max>(x.data(), out.data(), outer, red, inner);
     return out;
+  }
+};
+
+/// `ep::astensor` of xtensor's natives: an ep::xtensor_array, an xt::xarray or an xt::xtensor
+/// (moved in: adopted without copying; by reference: copied).
+template <class T>
+struct native_traits<xtensor_array<T>> {
+  using backend = xtensor<T>;
+  static xtensor_array<T> convert(const xtensor_array<T>& x) { return x; }
+};
+template <class T, xt::layout_type L, class A, class SA>
+struct native_traits<xt::xarray<T, L, A, SA>> {
+  using backend = xtensor<T>;
+  template <class X>
+  static xtensor_array<T> convert(X&& x) {
+    return xtensor<T>::adopt(std::forward<X>(x));
+  }
+};
+template <class T, std::size_t N, xt::layout_type L, class A>
+struct native_traits<xt::xtensor<T, N, L, A>> {
+  using backend = xtensor<T>;
+  template <class X>
+  static xtensor_array<T> convert(X&& x) {
+    return xtensor<T>::adopt(std::forward<X>(x));
   }
 };
 

@@ -144,6 +144,14 @@ struct mod_fn {
   }
 };
 
+/// Floating power with std::pow: exact where the result is representable, 0^0 = 1.
+struct float_power_fn {
+  template <class T>
+  T operator()(T a, T b) const {
+    return std::pow(a, b);
+  }
+};
+
 /// Integer power by repeated squaring, wrapping on overflow; a negative exponent gives 0 except for
 /// bases 1 and -1 (NumPy raises there).
 struct int_power_fn {
