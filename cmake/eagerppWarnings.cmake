@@ -1,7 +1,23 @@
-# eagerpp - warnings for eagerpp's own tests, examples and benchmarks (never for consumers)
+# eagerpp - warnings (and, with EAGERPP_SANITIZE, AddressSanitizer + UBSan) for eagerpp's own tests,
+# examples and benchmarks; never for consumers
 function(eagerpp_warnings target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>)
   if(EAGERPP_WARNINGS_AS_ERRORS)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
+  endif()
+  # Targets with CUDA sources are left uninstrumented: nvcc's host code and the CUDA runtime do not
+  # mix with ASan's shadow memory.
+  get_target_property(_sources ${target} SOURCES)
+  set(_cuda FALSE)
+  foreach(_s IN LISTS _sources)
+    get_source_file_property(_lang ${_s} LANGUAGE)
+    if(_lang STREQUAL "CUDA" OR _s MATCHES "\\.cu$")
+      set(_cuda TRUE)
+    endif()
+  endforeach()
+  if(EAGERPP_SANITIZE AND NOT _cuda)
+    set(_san -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    target_compile_options(${target} PRIVATE ${_san})
+    target_link_options(${target} PRIVATE ${_san})
   endif()
 endfunction()
