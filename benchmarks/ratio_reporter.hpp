@@ -25,7 +25,11 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     if (ia == times_.end() || ib == times_.end() || ib->second == 0) return -1;
     return ia->second / ib->second;
   }
-  [[nodiscard]] bool has(const std::string& name) const { return times_.count(name) != 0; }
+  /// The real time per iteration of `name` in ns, or a negative number if it was not run.
+  [[nodiscard]] double time(const std::string& name) const {
+    auto it = times_.find(name);
+    return it == times_.end() ? -1 : it->second;
+  }
 
  private:
   std::map<std::string, double> times_;

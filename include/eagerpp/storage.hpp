@@ -4,9 +4,13 @@
 
 #include <cstddef>        // std::size_t
 #include <cstdlib>        // std::aligned_alloc, std::free
-#include <map>            // std::multimap
+#include <array>          // std::array
+#include <bit>            // std::bit_ceil, std::bit_width
+#include <vector>         // std::vector
 #include <memory>         // std::shared_ptr
-#include <mutex>          // std::mutex, std::lock_guard
+#include <atomic>         // std::atomic_flag
+#include <mutex>          // std::lock_guard
+#include <thread>         // std::this_thread::yield
 #include <new>            // std::bad_alloc
 
 namespace ep {
@@ -15,6 +19,20 @@ namespace ep {
 inline constexpr std::size_t storage_alignment = 64;
 
 namespace detail {
+
+/// A lock held for a few instructions: cheaper than std::mutex when, as here, it is almost never
+/// contended.
+class spin_lock {
+ public:
+  void lock() noexcept {
+    while (flag_.test_and_set(std::memory_order_acquire))
+      while (flag_.test(std::memory_order_relaxed)) std::this_thread::yield();
+  }
+  void unlock() noexcept { flag_.clear(std::memory_order_release); }
+
+ private:
+  std::atomic_flag flag_;
+};
 
 /// A process-wide cache of freed host buffers, keyed by their rounded size, as PyTorch's caching
 /// allocator does for CUDA memory. Eager code allocates a fresh result for every op; on this kind of
@@ -30,11 +48,12 @@ class host_cache {
   /// A buffer of at least `bytes` bytes, 64-byte aligned; never null, even for 0 bytes.
   void* allocate(std::size_t bytes) {
     const std::size_t size = round(bytes);
+    const std::size_t c = size_class(size);
     {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (auto it = free_.find(size); it != free_.end()) {
-        void* p = it->second;
-        free_.erase(it);
+      std::lock_guard<spin_lock> lock(mutex_);
+      if (auto& list = free_[c]; !list.empty()) {
+        void* p = list.back();
+        list.pop_back();
         cached_ -= size;
         return p;
       }
@@ -51,10 +70,10 @@ class host_cache {
   void deallocate(void* p, std::size_t bytes) noexcept {
     const std::size_t size = round(bytes);
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<spin_lock> lock(mutex_);
       if (cached_ + size <= limit_) {
         try {
-          free_.emplace(size, p);
+          free_[size_class(size)].push_back(p);
           cached_ += size;
           return;
         } catch (...) {  // no memory for the cache entry: free the buffer instead
@@ -66,49 +85,87 @@ class host_cache {
 
   /// Frees every cached buffer.
   void release_all() noexcept {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [size, p] : free_) std::free(p);
-    free_.clear();
+    std::lock_guard<spin_lock> lock(mutex_);
+    for (auto& list : free_) {
+      for (void* p : list) std::free(p);
+      list.clear();
+    }
     cached_ = 0;
   }
 
   /// Bytes held in the cache, not in use by any tensor.
   [[nodiscard]] std::size_t cached_bytes() {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<spin_lock> lock(mutex_);
     return cached_;
   }
 
  private:
   // Small sizes round to 64 bytes; large ones to 1/8 of their power of two, which bounds the waste
-  // at 12.5% and lets sizes that differ a little share buffers.
+  // at 12.5% and lets sizes that differ a little share buffers. Each rounded size is one class with
+  // its own free list, so finding a buffer is an index and a pop: no search, no allocation.
   static std::size_t round(std::size_t bytes) noexcept {
     if (bytes <= 4096) return bytes == 0 ? storage_alignment : (bytes + 63) & ~std::size_t{63};
-    std::size_t p = 4096;
-    while (p < bytes) p <<= 1;
+    const std::size_t p = std::bit_ceil(bytes);
     const std::size_t step = p / 8;
     return (bytes + step - 1) / step * step;
   }
+  static std::size_t size_class(std::size_t rounded) noexcept {
+    if (rounded <= 4096) return rounded / 64 - 1;  // 0..63
+    const auto k = static_cast<std::size_t>(std::bit_width(rounded - 1));  // 2^(k-1) < rounded <= 2^k
+    const std::size_t q = rounded / ((std::size_t{1} << k) / 8);          // 5..8
+    return 64 + (k - 13) * 4 + (q - 5);
+  }
+  static constexpr std::size_t classes = 64 + 52 * 4;
 
-  std::mutex mutex_;
-  std::multimap<std::size_t, void*> free_;
+  spin_lock mutex_;
+  std::array<std::vector<void*>, classes> free_;
   std::size_t cached_ = 0;
   std::size_t limit_ = std::size_t{2} << 30;  // 2 GiB
 };
 
 }  // namespace detail
 
+namespace detail {
+
+/// Standard allocator over the cache, for the reference-count blocks of storage.
+template <class U>
+struct cache_allocator {
+  using value_type = U;
+  cache_allocator() = default;
+  template <class V>
+  cache_allocator(const cache_allocator<V>&) noexcept {}  // NOLINT(google-explicit-constructor)
+  U* allocate(std::size_t n) { return static_cast<U*>(host_cache::instance().allocate(n * sizeof(U))); }
+  void deallocate(U* p, std::size_t n) noexcept { host_cache::instance().deallocate(p, n * sizeof(U)); }
+  friend bool operator==(const cache_allocator&, const cache_allocator&) noexcept { return true; }
+};
+
+/// Gives a buffer back to the cache when the last tensor sharing it goes.
+struct buffer_owner {
+  void* data;
+  std::size_t bytes;
+  buffer_owner(void* d, std::size_t b) noexcept : data(d), bytes(b) {}
+  buffer_owner(const buffer_owner&) = delete;
+  buffer_owner& operator=(const buffer_owner&) = delete;
+  ~buffer_owner() { host_cache::instance().deallocate(data, bytes); }
+};
+
+}  // namespace detail
+
 /// Shared, 64-byte aligned, uninitialized storage for `n` elements of T (trivially copyable T only).
-/// Copies share the buffer; the last owner gives it back to the cache.
+/// Copies share the buffer; the last owner gives it back to the cache. The buffer and its
+/// reference count both come from the cache: no malloc per tensor once the cache is warm.
 template <class T>
 std::shared_ptr<T> allocate_storage(std::size_t n) {
   const std::size_t bytes = n * sizeof(T);
-  T* p = static_cast<T*>(detail::host_cache::instance().allocate(bytes));
+  void* p = detail::host_cache::instance().allocate(bytes);
+  std::shared_ptr<detail::buffer_owner> owner;
   try {
-    return std::shared_ptr<T>(p, [bytes](T* q) { detail::host_cache::instance().deallocate(q, bytes); });
+    owner = std::allocate_shared<detail::buffer_owner>(detail::cache_allocator<detail::buffer_owner>{}, p, bytes);
   } catch (...) {
     detail::host_cache::instance().deallocate(p, bytes);
     throw;
   }
+  return std::shared_ptr<T>(std::move(owner), static_cast<T*>(p));
 }
 
 }  // namespace ep

@@ -1,0 +1,117 @@
+// eagerpp - the cost of value_and_grad against the function alone, and of the tape per op
+// SPDX-License-Identifier: MIT
+//
+// value_and_grad(f) / f for the L2 norm at n = 1e6 and for the logistic-regression loss
+// mean(log(1 + exp(-y * (X w)))) with X of shape (1024, 256), on Eigen and xtensor; and the time
+// per op on tiny tensors (n = 1) with and without a tape recording it.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <eagerpp/eagerpp.hpp>
+#include <eagerpp/eigen.hpp>
+#include <eagerpp/random.hpp>
+#include <eagerpp/xtensor.hpp>
+
+#include "ratio_reporter.hpp"
+
+namespace {
+
+template <class B>
+ep::Tensor<B> l2(const ep::Tensor<B>& x) {
+  return x.square().sum().sqrt();
+}
+
+template <class B>
+ep::Tensor<B> logistic_loss(const ep::Tensor<B>& w, const ep::Tensor<B>& X, const ep::Tensor<B>& y) {
+  return (1 + (-y * X.matmul(w)).exp()).log().mean();
+}
+
+template <class B>
+void l2_f(benchmark::State& st) {
+  ep::generator gen(1);
+  const auto x = ep::normal<B>(gen, {1'000'000});
+  for (auto _ : st) benchmark::DoNotOptimize(l2(x));
+}
+template <class B>
+void l2_grad(benchmark::State& st) {
+  ep::generator gen(1);
+  const auto x = ep::normal<B>(gen, {1'000'000});
+  for (auto _ : st) benchmark::DoNotOptimize(ep::value_and_grad([](const auto& t) { return l2(t); }, x));
+}
+
+template <class B>
+void logistic_f(benchmark::State& st) {
+  ep::generator gen(2);
+  const auto X = ep::normal<B>(gen, {1024, 256});
+  const auto w = ep::normal<B>(gen, {256}, 0, 0.1);
+  const auto y = ep::uniform<B>(gen, {1024}, -1, 1).sign();
+  for (auto _ : st) benchmark::DoNotOptimize(logistic_loss(w, X, y));
+}
+template <class B>
+void logistic_grad(benchmark::State& st) {
+  ep::generator gen(2);
+  const auto X = ep::normal<B>(gen, {1024, 256});
+  const auto w = ep::normal<B>(gen, {256}, 0, 0.1);
+  const auto y = ep::uniform<B>(gen, {1024}, -1, 1).sign();
+  for (auto _ : st)
+    benchmark::DoNotOptimize(ep::value_and_grad([](const auto& v, const auto& a, const auto& b) { return logistic_loss(v, a, b); }, w, X, y));
+}
+
+// Ten ops on a one-element tensor, outside any tape and recorded on one.
+template <class B>
+ep::Tensor<B> ten_ops(const ep::Tensor<B>& x) {
+  auto t = x;
+  for (int i = 0; i < 5; ++i) t = (t * x).sin();
+  return t.sum();
+}
+template <class B>
+void ops_untaped(benchmark::State& st) {
+  const auto x = ep::full<B>({1}, 0.5);
+  for (auto _ : st) benchmark::DoNotOptimize(ten_ops(x));
+}
+template <class B>
+void ops_taped(benchmark::State& st) {
+  const auto x = ep::full<B>({1}, 0.5);
+  for (auto _ : st) benchmark::DoNotOptimize(ep::value_and_grad([](const auto& t) { return ten_ops(t); }, x));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using E = ep::eigen<float>;
+  using X = ep::xtensor<float>;
+  benchmark::RegisterBenchmark("l2_1e6/eigen/f", l2_f<E>);
+  benchmark::RegisterBenchmark("l2_1e6/eigen/value_and_grad", l2_grad<E>);
+  benchmark::RegisterBenchmark("l2_1e6/xtensor/f", l2_f<X>);
+  benchmark::RegisterBenchmark("l2_1e6/xtensor/value_and_grad", l2_grad<X>);
+  benchmark::RegisterBenchmark("logistic_1024x256/eigen/f", logistic_f<E>);
+  benchmark::RegisterBenchmark("logistic_1024x256/eigen/value_and_grad", logistic_grad<E>);
+  benchmark::RegisterBenchmark("logistic_1024x256/xtensor/f", logistic_f<X>);
+  benchmark::RegisterBenchmark("logistic_1024x256/xtensor/value_and_grad", logistic_grad<X>);
+  benchmark::RegisterBenchmark("ten_ops_n1/eigen/untaped", ops_untaped<E>);
+  benchmark::RegisterBenchmark("ten_ops_n1/eigen/value_and_grad", ops_taped<E>);
+  benchmark::RegisterBenchmark("ten_ops_n1/xtensor/untaped", ops_untaped<X>);
+  benchmark::RegisterBenchmark("ten_ops_n1/xtensor/value_and_grad", ops_taped<X>);
+  benchmark::Initialize(&argc, argv);
+  ep::bench::ratio_reporter rep;
+  benchmark::RunSpecifiedBenchmarks(&rep);
+  fmt::print("\nRatios (measured side by side in this run):\n");
+  bool ok = true;
+  for (std::string b : {"eigen", "xtensor"}) {
+    ok &= ep::bench::print_ratio(rep, fmt::format("l2 n=1e6 {}: value_and_grad / f", b), fmt::format("l2_1e6/{}/value_and_grad", b),
+                                 fmt::format("l2_1e6/{}/f", b), 3.0);
+    ok &= ep::bench::print_ratio(rep, fmt::format("logistic (1024, 256) {}: value_and_grad / f", b),
+                                 fmt::format("logistic_1024x256/{}/value_and_grad", b), fmt::format("logistic_1024x256/{}/f", b), 3.0);
+    const double taped = rep.time(fmt::format("ten_ops_n1/{}/value_and_grad", b));
+    const double plain = rep.time(fmt::format("ten_ops_n1/{}/untaped", b));
+    if (taped > 0 && plain > 0)
+      fmt::print("  {:<58} {:>7.1f} ns per op untaped, {:.1f} ns per op with the tape (forward + backward)\n",
+                 fmt::format("tiny tensors (n = 1) {}:", b), plain / 11, taped / 11);
+  }
+  fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
+  benchmark::Shutdown();
+  return 0;
+}
