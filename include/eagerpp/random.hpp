@@ -3,7 +3,7 @@
 #pragma once
 
 #include <array>    // std::array
-#include <cmath>    // std::log, std::sqrt, std::cos, std::sin
+#include <cmath>    // std::log1p, std::sqrt, std::cos, std::sin, std::nextafter
 #include <cstdint>  // std::uint32_t, std::uint64_t
 #include <numbers>  // std::numbers::pi
 #include <vector>   // std::vector
@@ -71,8 +71,14 @@ template <backend B>
 Tensor<B> uniform(generator& gen, const Shape& shape, double low = 0, double high = 1) {
   static_assert(floating_dtype<typename B::value_type>, "ep::uniform: needs a floating backend, e.g. ep::eigen<float>");
   if (!(low <= high)) throw value_error(fmt::format("uniform: low {} is greater than high {}; expected low <= high", low, high));
+  using T = typename B::value_type;
   auto u = gen.uniform01(shape.numel());
-  for (auto& x : u) x = low + (high - low) * x;
+  // Rounding to T can reach `high` itself: keep such values just below it, so the range is [low, high).
+  const double below = low < high ? static_cast<double>(std::nextafter(static_cast<T>(high), static_cast<T>(low))) : low;
+  for (auto& x : u) {
+    x = low + (high - low) * x;
+    if (static_cast<T>(x) >= static_cast<T>(high) && low < high) x = below;
+  }
   return detail::from_doubles<B>(u, shape);
 }
 

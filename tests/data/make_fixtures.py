@@ -1,0 +1,10 @@
+# eagerpp - writes the .npy fixtures of tests/data with NumPy itself (run: python3 make_fixtures.py)
+# SPDX-License-Identifier: MIT
+import numpy as np
+
+np.save("float32_2x3.npy", np.arange(6, dtype=np.float32).reshape(2, 3) * 0.5 - 1)
+np.save("float64_fortran_2x3x4.npy", np.asfortranarray(np.arange(24.0).reshape(2, 3, 4) - 10))
+np.save("int32_4.npy", np.array([-2, 7, 0, 2147483647], dtype=np.int32))
+np.save("int64_0d.npy", np.array(-5, dtype=np.int64))
+np.save("bool_2x2.npy", np.array([[True, False], [False, True]]))
+np.save("float32_empty_0x3.npy", np.zeros((0, 3), dtype=np.float32))
