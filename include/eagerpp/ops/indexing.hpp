@@ -252,7 +252,7 @@ Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
       out.push_back(count);
       result.push_back(count);
     } else {  // an index tensor, or an integer among index tensors
-      I64 t = it.k == K::integer ? x.template astype<std::int64_t>().full_scalar(it.i) : *it.t;
+      I64 t = it.k == K::integer ? I64(I64::backend_type::full(Shape{}, it.i)) : *it.t;
       if (it.mask_extent >= 0 && it.mask_extent != n)
         throw index_error(fmt::format("index: boolean index has extent {} but axis {} of a tensor of shape {} has extent {}; "
                                       "expected equal extents", it.mask_extent, axis, xs.str(), n));
