@@ -3,7 +3,9 @@
 //
 // value_and_grad(f) / f for the L2 norm at n = 1e6 and for the logistic-regression loss
 // mean(log(1 + exp(-y * (X w)))) with X of shape (1024, 256), on Eigen and xtensor; and the time
-// per op on tiny tensors (n = 1) with and without a tape recording it.
+// per op on tiny tensors (n = 1) with and without a tape recording it. Built with libtorch
+// (EAGERPP_BENCHMARK_TORCH), it runs the same computations with libtorch's autograd in the same run
+// and prints eagerpp / libtorch (target: at most 1, eagerpp at least as fast).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -16,6 +18,9 @@
 #include <eagerpp/xtensor.hpp>
 
 #include "ratio_reporter.hpp"
+#if EAGERPP_BENCHMARK_TORCH
+#include "torch_reference.hpp"
+#endif
 
 namespace {
 
@@ -95,6 +100,9 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("ten_ops_n1/eigen/value_and_grad", ops_taped<E>);
   benchmark::RegisterBenchmark("ten_ops_n1/xtensor/untaped", ops_untaped<X>);
   benchmark::RegisterBenchmark("ten_ops_n1/xtensor/value_and_grad", ops_taped<X>);
+#if EAGERPP_BENCHMARK_TORCH
+  ep::bench::register_torch_benchmarks();
+#endif
   benchmark::Initialize(&argc, argv);
   ep::bench::ratio_reporter rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
@@ -110,6 +118,14 @@ int main(int argc, char** argv) {
     if (taped > 0 && plain > 0)
       fmt::print("  {:<58} {:>7.1f} ns per op untaped, {:.1f} ns per op with the tape (forward + backward)\n",
                  fmt::format("tiny tensors (n = 1) {}:", b), plain / 11, taped / 11);
+  }
+  if (rep.time("l2_1e6/torch/f") > 0) {
+    fmt::print("\nAgainst libtorch's autograd (CPU, one thread), value_and_grad time / libtorch's:\n");
+    for (std::string b : {"eigen", "xtensor"})
+      for (std::string c : {"l2_1e6", "logistic_1024x256", "ten_ops_n1"})
+        ok &= ep::bench::print_ratio(rep, fmt::format("{} {}: eagerpp / libtorch", c, b),
+                                     fmt::format("{}/{}/value_and_grad", c, b), fmt::format("{}/torch/value_and_grad", c),
+                                     1.0);
   }
   fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
   benchmark::Shutdown();

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <algorithm>         // std::sort, std::adjacent_find
+#include <array>             // std::array
+#include <cstddef>           // std::size_t
 #include <initializer_list>  // std::initializer_list
+#include <span>              // std::span
 #include <string_view>       // std::string_view
 #include <vector>            // std::vector
 
@@ -14,6 +17,31 @@
 
 namespace ep {
 
+namespace detail {
+
+/// Normalized axes (non-negative, sorted, unique): at most ep::max_rank of them, stored inline, so
+/// that validating the axes of a reduction allocates nothing.
+class axis_list {
+ public:
+  using value_type = int;
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] const int* data() const noexcept { return axes_.data(); }
+  [[nodiscard]] const int* begin() const noexcept { return axes_.data(); }
+  [[nodiscard]] const int* end() const noexcept { return axes_.data() + size_; }
+  [[nodiscard]] int* begin() noexcept { return axes_.data(); }
+  [[nodiscard]] int* end() noexcept { return axes_.data() + size_; }
+  [[nodiscard]] int operator[](std::size_t i) const noexcept { return axes_[i]; }
+  void push_back(int axis) noexcept { axes_[size_++] = axis; }  // callers stay within max_rank
+  operator std::span<const int>() const noexcept { return {axes_.data(), size_}; }  // NOLINT
+
+ private:
+  std::array<int, max_rank> axes_{};
+  std::size_t size_ = 0;
+};
+
+}  // namespace detail
+
 /// The `axis` argument of reductions and of squeeze and flip: all axes (the default, NumPy's
 /// `axis=None`), one axis (`x.sum(1)`) or several (`x.sum({0, 2})`). Negative axes count from the end.
 class Axes {
@@ -23,6 +51,7 @@ class Axes {
   Axes(int axis) : all_(false), axes_{axis} {}  // NOLINT(google-explicit-constructor): x.sum(1)
   Axes(std::initializer_list<int> axes) : all_(false), axes_(axes) {}
   Axes(std::vector<int> axes) : all_(false), axes_(std::move(axes)) {}  // NOLINT(google-explicit-constructor)
+  explicit Axes(const detail::axis_list& axes) : all_(false), axes_(axes.begin(), axes.end()) {}
 
   [[nodiscard]] bool all() const noexcept { return all_; }
   [[nodiscard]] const std::vector<int>& list() const noexcept { return axes_; }
@@ -44,22 +73,26 @@ inline int normalize_axis(std::string_view op, int axis, const Shape& shape) {
 }
 
 /// The axes named by `axes`, non-negative, sorted and unique; throws on a repeated axis.
-inline std::vector<int> normalize_axes(std::string_view op, const Axes& axes, const Shape& shape) {
-  std::vector<int> out;
+inline axis_list normalize_axes(std::string_view op, const Axes& axes, const Shape& shape) {
+  axis_list out;
   if (axes.all()) {
     for (int i = 0; i < shape.size(); ++i) out.push_back(i);
     return out;
   }
+  for (int a : axes.list()) normalize_axis(op, a, shape);  // each in range (throws otherwise)
+  const auto repeated = [&] {
+    return value_error(fmt::format("{}: repeated axis in ({}) for a tensor of shape {}; expected each axis once", op,
+                                   fmt::join(axes.list(), ", "), shape.str()));
+  };
+  if (axes.list().size() > static_cast<std::size_t>(shape.size())) throw repeated();
   for (int a : axes.list()) out.push_back(normalize_axis(op, a, shape));
   std::sort(out.begin(), out.end());
-  if (std::adjacent_find(out.begin(), out.end()) != out.end())
-    throw value_error(fmt::format("{}: repeated axis in ({}) for a tensor of shape {}; expected each axis once", op,
-                                  fmt::join(axes.list(), ", "), shape.str()));
+  if (std::adjacent_find(out.begin(), out.end()) != out.end()) throw repeated();
   return out;
 }
 
 /// `shape` with the extents at the (sorted) `axes` set to 1 (keepdims) or removed.
-inline Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepdims) {
+inline Shape reduced_shape(const Shape& shape, std::span<const int> axes, bool keepdims) {
   Shape out;
   std::size_t k = 0;
   for (int i = 0; i < shape.size(); ++i) {

@@ -59,10 +59,17 @@ namespace ep {
 ///                 put_add(x, const Rb<int64_t>& index, values) -> R: as put, but x[index[i]] += values[i]
 ///   sorting       sort(x, int axis) -> R, argsort(x, int axis) -> Rb<int64_t>: ascending, stable,
 ///                   NaN last (NumPy's order)
-///   linalg        matmul(a, b): a (..., n, k), b (..., k, m) with equal batch extents -> (..., n, m)
+///   linalg        matmul(a, b, bool transpose_a, bool transpose_b) -> R: op(a) op(b) per batch, where
+///                   op(a) is a or, when transpose_a, a with its last two axes swapped (read in
+///                   place, never materialized); op(a) (..., n, k), op(b) (..., k, m) with equal batch
+///                   extents -> (..., n, m)
 ///
 /// Anything else (keepdims, negative axes, scalars, mean, squeeze, stack, softmax, ...) the facade
 /// builds from these, once for every backend.
+///
+/// Optional: a host backend that keeps C-order elements in shared memory may define
+///   share_host(x) -> std::shared_ptr<T> and from_host_shared(std::shared_ptr<T>, const Shape&) -> R,
+/// so that ep::to between two such backends shares the elements instead of copying them.
 template <class B>
 concept backend = requires {
   typename B::value_type;

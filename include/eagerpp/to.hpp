@@ -1,9 +1,10 @@
-// eagerpp - ep::to<Backend>(t): a tensor copied to another backend through host memory
+// eagerpp - ep::to<Backend>(t): a tensor moved to another backend, shared where both are on the host
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <concepts>     // std::same_as
 #include <cstddef>      // std::size_t
-#include <memory>       // std::unique_ptr
+#include <memory>       // std::unique_ptr, std::shared_ptr
 #include <type_traits>  // std::is_same_v
 
 #include "eagerpp/backend.hpp"
@@ -11,10 +12,22 @@
 
 namespace ep {
 
+/// Whether B1 can hand its C-order host elements to B2 without copying them: both have the optional
+/// hooks `share_host(raw) -> std::shared_ptr<T>` and `from_host_shared(std::shared_ptr<T>, shape)`
+/// (Eigen and xtensor do; tensors are immutable, so sharing is safe).
+template <class B1, class B2>
+concept shares_host_memory = requires(const typename B1::raw_type& r, std::shared_ptr<typename B1::value_type> p,
+                                      const Shape& s) {
+  { B1::share_host(r) } -> std::same_as<std::shared_ptr<typename B1::value_type>>;
+  { B2::from_host_shared(p, s) } -> std::same_as<typename B2::raw_type>;
+};
+
 /// The elements of `t` on backend B2, which must hold the same dtype (e.g. `ep::to<ep::cuda<float>>(x)`
-/// for an `ep::eigen<float>` x). Copies through host memory with `to_data` and `from_data`, so it works
-/// between any two backends; the same backend returns `t` itself (O(1)). Not recorded on the tape:
-/// the result is a constant. Throws what the backends throw (ep::device_error without a GPU).
+/// for an `ep::eigen<float>` x). Between host backends that share memory (Eigen and xtensor) the
+/// result shares `t`'s elements: O(1), no copy. Otherwise copies through host memory with `to_data`
+/// and `from_data`, so it works between any two backends; the same backend returns `t` itself (O(1)).
+/// Not recorded on the tape: the result is a constant. Throws what the backends throw
+/// (ep::device_error without a GPU).
 template <backend B2, backend B1>
 Tensor<B2> to(const Tensor<B1>& t) {
   using T = typename B1::value_type;
@@ -23,6 +36,8 @@ Tensor<B2> to(const Tensor<B1>& t) {
                 "t.astype<U>() first, or name the backend without a dtype: ep::to<ep::cuda>(t)");
   if constexpr (std::is_same_v<B1, B2>) {
     return t;
+  } else if constexpr (shares_host_memory<B1, B2>) {
+    return Tensor<B2>(B2::from_host_shared(B1::share_host(t.raw()), t.shape()));
   } else {
     const Shape shape = t.shape();
     const auto n = static_cast<std::size_t>(shape.numel());

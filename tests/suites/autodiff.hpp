@@ -577,6 +577,7 @@ TYPED_TEST_P(Autodiff, GradientsOfGradientsMatchFiniteDifferences) {
       {"softmax", [](const T& t) { return weighted(t.softmax()); }},
       {"matmul", [k](const T& t) { return t.matmul(k).square().sum(); }},
       {"divide", [](const T& t) { return (1 / (t + t.T().matmul(t).sum())).sum(); }},
+      {"matmul chain", [](const T& t) { return weighted(t.T().matmul(t).matmul(t.T())); }},
       {"reflect pad",
        [](const T& t) {
          return weighted(t.pad({{1, 1}, {2, 1}}, "reflect").square());

@@ -5,7 +5,7 @@
 
 #include <cmath>        // std::isfinite
 #include <cstdint>      // std::int64_t
-#include <type_traits>  // std::is_same_v
+#include <type_traits>  // std::is_same_v, std::type_identity
 #include <vector>       // std::vector
 
 #include <gtest/gtest.h>
@@ -69,6 +69,30 @@ TYPED_TEST_P(Linalg, MatmulBatched) {
   ep::test::expect_equal(a.matmul(b), {2, 3, 5},
                          values{1, 3,  5,   0,  -19, -16, 9,   13, -18, 0,   9,   -6, -14, 13, 5,
                                 5, 13, -14, -6, 9,   0,   -18, 13, 9,   -16, -19, 0,  5,   3,  1});
+}
+
+TYPED_TEST_P(Linalg, BackendMatmulReadsTransposedOperands) {
+  // The backend primitive matmul(a, b, transpose_a, transpose_b) (used by matmul's gradient): an
+  // operand stored transposed gives the same product as MatmulBatched, for each of the 4 flag pairs,
+  // in the floating dtype (BLAS) and in int64 (the backends' own loops).
+  using namespace linalg_suite;
+  const values expected{1, 3,  5,   0,  -19, -16, 9,   13, -18, 0,   9,   -6, -14, 13, 5,
+                        5, 13, -14, -6, 9,   0,   -18, 13, 9,   -16, -19, 0,  5,   3,  1};
+  const auto check = [&](auto tag) {
+    using B2 = typename decltype(tag)::type;
+    const auto a = tensor<B2>(pattern(24, 3), {2, 3, 4});
+    const auto b = tensor<B2>(pattern(40, 5), {2, 4, 5});
+    const auto at = a.transpose({0, 2, 1});  // stored (2, 4, 3)
+    const auto bt = b.transpose({0, 2, 1});  // stored (2, 5, 4)
+    for (const bool ta : {false, true})
+      for (const bool tb : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "transpose_a " << ta << ", transpose_b " << tb);
+        const ep::Tensor<B2> r(B2::matmul((ta ? at : a).raw(), (tb ? bt : b).raw(), ta, tb));
+        ep::test::expect_equal(r, {2, 3, 5}, expected);
+      }
+  };
+  check(std::type_identity<TypeParam>{});
+  check(std::type_identity<typename TypeParam::template rebind<std::int64_t>>{});
 }
 
 TYPED_TEST_P(Linalg, MatmulBroadcastBatch) {
@@ -201,6 +225,7 @@ TYPED_TEST_P(Linalg, OnehotLike) {
   EXPECT_THROW((void)x.onehot_like(tensor<I64>({1, 0}, {2})), ep::value_error);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Linalg, Matmul2D, MatmulVector, MatmulBatched, MatmulBroadcastBatch, MatmulInt64,
+REGISTER_TYPED_TEST_SUITE_P(Linalg, Matmul2D, MatmulVector, MatmulBatched, BackendMatmulReadsTransposedOperands,
+                            MatmulBroadcastBatch, MatmulInt64,
                             MatmulFreeFunction, Softmax, SoftmaxLargeValues, LogSoftmax, Logsumexp, Crossentropy,
                             OnehotLike);

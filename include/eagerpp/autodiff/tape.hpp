@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>      // std::find
 #include <any>            // std::any
+#include <array>          // std::array
 #include <atomic>         // std::atomic
 #include <cstdint>        // std::uint64_t
 #include <functional>     // std::function
@@ -81,21 +83,57 @@ void accumulate(grad_map& grads, node_id id, Tensor g) {
   }
 }
 
+/// Which inputs of a recorded op lie on the tape being walked, in argument order. Only their
+/// gradients are accumulated.
+template <std::size_t N>
+struct needed_grads {
+  std::array<bool, N> input;
+  bool operator[](std::size_t i) const { return input[i]; }
+};
+
+/// A vjp called as `vjp(g, out, needed, in...)`, so that it can skip the gradients nobody reads
+/// (matmul's gradient for a constant operand costs as much as the product); every other vjp is
+/// called as `vjp(g, out, in...)`.
+template <class F>
+struct vjp_with_needed {
+  F f;
+};
+
+template <class F>
+vjp_with_needed(F) -> vjp_with_needed<F>;
+
+template <class>
+inline constexpr bool takes_needed = false;
+template <class F>
+inline constexpr bool takes_needed<vjp_with_needed<F>> = true;
+
 template <class Out, class Vjp, class... In>
 void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
   for (tape* t : active_tapes()) {
-    if (!((in.node() != 0 && t->watched.contains(in.node())) || ...)) continue;
+    const needed_grads<sizeof...(In)> needed{{(in.node() != 0 && t->watched.contains(in.node()))...}};
+    if (std::find(needed.input.begin(), needed.input.end(), true) == needed.input.end()) continue;
     if (out.node() == 0) out.set_node(new_node_id());
     t->watched.insert(out.node());
-    t->steps.emplace_back([out, vjp, in...](grad_map& grads) {
+    t->steps.emplace_back([out, vjp, needed, in...](grad_map& grads) {
       auto it = grads.find(out.node());
       if (it == grads.end()) return;
       const Out g = std::any_cast<const Out&>(it->second);
-      auto input_grads = vjp(g, out, in...);
+      auto input_grads = [&] {
+        if constexpr (takes_needed<Vjp>) {
+          return vjp.f(g, out, needed, in...);
+        } else {
+          return vjp(g, out, in...);
+        }
+      }();
       if constexpr (sizeof...(In) == 1) {
-        (accumulate(grads, in.node(), std::move(input_grads)), ...);
+        if (needed[0]) (accumulate(grads, in.node(), std::move(input_grads)), ...);
       } else {
-        std::apply([&](auto&... gs) { (accumulate(grads, in.node(), std::move(gs)), ...); }, input_grads);
+        std::apply(
+            [&](auto&... gs) {
+              std::size_t i = 0;
+              ((needed[i++] ? accumulate(grads, in.node(), std::move(gs)) : void()), ...);
+            },
+            input_grads);
       }
     });
   }

@@ -22,15 +22,24 @@ Tn swap_last(const Tn& x) {
   return x.transpose(perm);
 }
 
-/// matmul of operands of rank >= 2 with equal batch axes: one backend call and its gradient.
+/// op(a) op(b) for operands of rank >= 2 with equal batch axes, where op transposes the last two axes
+/// when its flag is set: one backend call, which reads a transposed operand in place. Its gradient
+/// is four such products again, transposes included, so the backward pass of `x.matmul(w)` copies
+/// no matrix, and computes nothing for an operand that is not differentiated.
 template <class Tn>
-Tn matmul_batched(const Tn& a, const Tn& b) {
+Tn matmul_batched(const Tn& a, const Tn& b, bool ta, bool tb) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
-      B::matmul(a.raw(), b.raw()),
-      [](const auto& g, const auto&, const auto& x, const auto& y) {
-        return std::tuple{matmul_batched(g, swap_last(y)), matmul_batched(swap_last(x), g)};
-      },
+      B::matmul(a.raw(), b.raw(), ta, tb),
+      vjp_with_needed{[ta, tb](const auto& g, const auto&, const auto& needed, const auto& x, const auto& y) {
+        // C = op(A) op(B), so dop(A) = g op(B)^T and dop(B) = op(A)^T g; an operand stored transposed
+        // takes the transpose of its gradient, written as the product in the other order.
+        // An operand that is not needed gets a placeholder (x or y itself), never accumulated.
+        Tn ga = x, gb = y;
+        if (needed[0]) ga = ta ? matmul_batched(y, g, tb, true) : matmul_batched(g, y, false, !tb);
+        if (needed[1]) gb = tb ? matmul_batched(g, x, true, ta) : matmul_batched(x, g, !ta, false);
+        return std::tuple{ga, gb};
+      }},
       a, b);
 }
 }  // namespace detail
@@ -59,7 +68,7 @@ Tensor<B> Tensor<B>::matmul(const Tensor& other) const {
   fa.push_back(pa.back());
   fb.push_back(pb[pb.size() - 2]);
   fb.push_back(pb.back());
-  Tensor r = detail::matmul_batched(a.broadcast_to(fa), b.broadcast_to(fb));
+  Tensor r = detail::matmul_batched(a.broadcast_to(fa), b.broadcast_to(fb), false, false);
   if (sa.size() == 1 || sb.size() == 1) {
     Shape out = batch;
     if (sa.size() > 1) out.push_back(pa[pa.size() - 2]);

@@ -14,7 +14,7 @@ namespace detail {
 
 /// A reduction's normalized axes and the shapes before and after it.
 struct reduction_plan {
-  std::vector<int> axes;  // sorted, unique, non-negative
+  axis_list axes;         // sorted, unique, non-negative
   Shape in, kept, out;    // kept: with keepdims; out: as requested
   std::int64_t count = 1; // elements reduced into each output element
 };

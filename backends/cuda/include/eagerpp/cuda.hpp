@@ -365,7 +365,9 @@ struct cuda {
   // --- linear algebra -----------------------------------------------------------------------
 
   /// cuBLAS strided batched GEMM for float and double; a plain kernel for integers and bool (OR of ANDs).
-  static raw_type matmul(const raw_type& a, const raw_type& b) { return detail::cuda_matmul(a, b, "matmul"); }
+  static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
+    return detail::cuda_matmul(a, b, transpose_a, transpose_b, "matmul");
+  }
 
  private:
   static constexpr T highest() {

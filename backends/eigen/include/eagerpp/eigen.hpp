@@ -78,6 +78,16 @@ struct eigen {
     if (x.size() > 0) std::memcpy(out, x.data(), static_cast<std::size_t>(x.size()) * sizeof(T));
   }
 
+  /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared.
+  static std::shared_ptr<T> share_host(const raw_type& x) { return x.storage(); }
+  /// Adopts shared C-order host elements; copies them only if they are less aligned than Eigen's
+  /// vectorized loads need (a buffer from ep::allocate_storage always is).
+  static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
+    const auto address = reinterpret_cast<std::uintptr_t>(data.get());
+    if (shape.numel() > 0 && address % detail::eigen_required_alignment != 0) return from_data(data.get(), shape);
+    return raw_type(std::move(data), shape);
+  }
+
   // --- creation -----------------------------------------------------------------------------
 
   static raw_type full(const Shape& shape, T value) { return detail::eigen_full(shape, value); }
@@ -324,7 +334,9 @@ struct eigen {
   // --- linear algebra -----------------------------------------------------------------------
 
   /// Eigen's GEMM per batch; for bool, NumPy's OR of ANDs.
-  static raw_type matmul(const raw_type& a, const raw_type& b) { return detail::eigen_matmul(a, b); }
+  static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
+    return detail::eigen_matmul(a, b, transpose_a, transpose_b);
+  }
 };
 
 /// `ep::astensor` of Eigen's natives: an ep::eigen_array, or a row-major Eigen::Tensor (moved in:

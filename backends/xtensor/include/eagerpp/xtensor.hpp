@@ -91,6 +91,20 @@ struct xtensor {
 
   static void to_data(const raw_type& x, T* out) { std::copy_n(x.data(), x.size(), out); }
 
+  /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared. The
+  /// result owns a copy of the array (which shares the buffer) and points at its elements.
+  static std::shared_ptr<T> share_host(const raw_type& x) {
+    auto holder = std::make_shared<raw_type>(x);
+    return std::shared_ptr<T>(holder, holder->data());
+  }
+  /// Adopts shared C-order host elements without copying them.
+  static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
+    const auto n = static_cast<std::size_t>(shape.numel());
+    T* p = data.get();
+    using buffer = typename raw_type::storage_type;
+    return raw_type(buffer(p, n, std::move(data)), shape_type(shape.begin(), shape.end()));
+  }
+
   /// Wraps a native xtensor container or expression. A row-major container of T passed as an
   /// rvalue is adopted without copying its elements (its buffer is kept alive by the result);
   /// anything else (lvalues, column-major containers, views, expressions) is evaluated into a
@@ -531,15 +545,20 @@ struct xtensor {
 
   // --- linear algebra ---------------------------------------------------------------------------
 
-  static raw_type matmul(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+  static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b)
+    requires numeric_dtype<T>
+  {
     const std::size_t r = a.dimension();
+    const std::size_t n = a.shape()[r - (transpose_a ? 1 : 2)], k = a.shape()[r - (transpose_a ? 2 : 1)];
+    const std::size_t m = b.shape()[r - (transpose_b ? 2 : 1)];
     shape_type s = a.shape();
-    s[r - 1] = b.shape()[r - 1];
+    s[r - 2] = n;
+    s[r - 1] = m;
     raw_type out = empty(s);
-    const std::size_t n = a.shape()[r - 2], k = a.shape()[r - 1], m = b.shape()[r - 1];
     const std::size_t batches = n * m == 0 ? 0 : out.size() / (n * m);
     for (std::size_t i = 0; i < batches; ++i)
-      detail::xt_kernels::gemm(a.data() + i * n * k, b.data() + i * k * m, out.data() + i * n * m, n, k, m);
+      detail::xt_kernels::gemm(a.data() + i * n * k, transpose_a, b.data() + i * k * m, transpose_b,
+                               out.data() + i * n * m, n, k, m);
     return out;
   }
 

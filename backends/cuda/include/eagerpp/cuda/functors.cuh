@@ -7,6 +7,8 @@
 
 #include <cuda/std/cmath>  // cuda::std::isnan, cuda::std::isinf in device code
 
+#include "eagerpp/detail/numpy_math.hpp"
+
 // Each functor is a generic lambda spelled as a struct (no --extended-lambda needed): Thrust and the
 // broadcasting transform call it on the device. The semantics match ep::eigen's functors exactly.
 namespace ep::detail::cu {
@@ -20,12 +22,8 @@ __host__ __device__ inline bool is_nan(T x) {
   else return false;
 }
 
-// Integer -x modulo 2^bits, as NumPy does for the most negative value (no UB).
-template <class T>
-__host__ __device__ inline T wrapping_negate(T a) {
-  using U = std::make_unsigned_t<T>;
-  return static_cast<T>(U{0} - static_cast<U>(a));
-}
+namespace numpy = ep::detail::numpy;
+using numpy::wrapping_negate;
 
 // --- unary ---------------------------------------------------------------------------------------
 
@@ -125,78 +123,34 @@ struct multiply_fn { template <class T> __device__ T operator()(T a, T b) const 
 struct divide_fn {
   template <class T>
   __device__ T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      if (b == 0) return T{0};
-      if (b == -1) return wrapping_negate(a);
-    }
-    return a / b;
+    return numpy::divide(a, b);
   }
 };
 
-/// NumPy floor_divide: integer x // 0 == 0; floats follow npy_divmod.
+/// NumPy floor_divide (ep::detail::numpy::floor_divide).
 struct floor_divide_fn {
   template <class T>
   __device__ T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      if (b == 0) return T{0};
-      if (b == -1) return wrapping_negate(a);
-      const T q = a / b;
-      return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
-    } else {
-      if (b == 0) return a / b;
-      const T mod = ::fmod(a, b);
-      T div = (a - mod) / b;
-      if (mod != 0 && ((b < 0) != (mod < 0))) div -= T{1};
-      if (div == 0) return ::copysign(T{0}, a / b);
-      T floordiv = ::floor(div);
-      if (div - floordiv > T{0.5}) floordiv += T{1};
-      return floordiv;
-    }
+    return numpy::floor_divide(a, b);
   }
 };
 
-/// NumPy remainder: the divisor's sign; integer x % 0 == 0.
+/// NumPy remainder (ep::detail::numpy::mod).
 struct mod_fn {
   template <class T>
   __device__ T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {
-      if (b == 0 || b == -1) return T{0};
-      const T r = a % b;
-      return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
-    } else {
-      T mod = ::fmod(a, b);
-      if (b == 0) return mod;
-      if (mod != 0) {
-        if ((b < 0) != (mod < 0)) mod += b;
-      } else {
-        mod = ::copysign(T{0}, b);
-      }
-      return mod;
-    }
+    return numpy::mod(a, b);
   }
 };
 
-/// pow for floats; for integers repeated squaring, wrapping; a negative exponent gives 0 except
-/// for the bases 1 and -1.
+/// pow for floats; integer power (ep::detail::numpy::int_power) for integers.
 struct power_fn {
   template <class T>
   __device__ T operator()(T a, T b) const {
     if constexpr (is_float<T>) {
       return ::pow(a, b);
     } else {
-      if (b < 0) {
-        if (a == 1) return T{1};
-        if (a == -1) return (b & 1) ? T{-1} : T{1};
-        return T{0};
-      }
-      using U = std::make_unsigned_t<T>;
-      U result = 1;
-      U base = static_cast<U>(a);
-      for (U e = static_cast<U>(b); e != 0; e >>= 1) {
-        if (e & 1U) result *= base;
-        base *= base;
-      }
-      return static_cast<T>(result);
+      return numpy::int_power(a, b);
     }
   }
 };

@@ -488,49 +488,58 @@ auto cuda_sort(const cuda_array<T>& x, int axis, std::string_view name) {
 
 // --- matmul ---------------------------------------------------------------------------------------------
 
-/// C[b] = A[b] B[b] for integer and bool types, one thread per output element (NumPy's bool matmul
-/// is the OR of ANDs). cuBLAS serves float and double.
+/// C[b] = op(A[b]) op(B[b]) for integer and bool types, one thread per output element (NumPy's bool
+/// matmul is the OR of ANDs); a transposed operand is read in place. cuBLAS serves float and double.
 template <class T>
 struct int_matmul_fn {
   const T* a;
   const T* b;
   T* c;
   std::int64_t n, k, m;
+  bool transpose_a, transpose_b;
   __device__ void operator()(std::int64_t idx) const {
     const std::int64_t batch = idx / (n * m);
     const std::int64_t r = idx - batch * n * m;
     const std::int64_t i = r / m;
     const std::int64_t j = r - i * m;
-    const T* pa = a + batch * n * k + i * k;
-    const T* pb = b + batch * k * m + j;
+    // Element (i, t) of op(A) and (t, j) of op(B): pa[t * sa], pb[t * sb].
+    const T* pa = a + batch * n * k + (transpose_a ? i : i * k);
+    const T* pb = b + batch * k * m + (transpose_b ? j * k : j);
+    const std::int64_t sa = transpose_a ? n : 1;
+    const std::int64_t sb = transpose_b ? 1 : m;
     if constexpr (std::is_same_v<T, bool>) {
       bool acc = false;
-      for (std::int64_t t = 0; t < k && !acc; ++t) acc = pa[t] && pb[t * m];
+      for (std::int64_t t = 0; t < k && !acc; ++t) acc = pa[t * sa] && pb[t * sb];
       c[idx] = acc;
     } else {
       T acc = 0;
-      for (std::int64_t t = 0; t < k; ++t) acc = static_cast<T>(acc + pa[t] * pb[t * m]);
+      for (std::int64_t t = 0; t < k; ++t) acc = static_cast<T>(acc + pa[t * sa] * pb[t * sb]);
       c[idx] = acc;
     }
   }
 };
 
+/// op(a) op(b) for a stored as (..., n, k) or, transposed, (..., k, n), and b as (..., k, m) or (..., m, k).
 template <class T>
-cuda_array<T> cuda_matmul(const cuda_array<T>& a, const cuda_array<T>& b, std::string_view name) {
+cuda_array<T> cuda_matmul(const cuda_array<T>& a, const cuda_array<T>& b, bool transpose_a, bool transpose_b,
+                          std::string_view name) {
   const Shape& as = a.shape();
   const Shape& bs = b.shape();
   const int r = as.size();
-  const std::int64_t n = as[r - 2];
-  const std::int64_t k = as[r - 1];
-  const std::int64_t m = bs[r - 1];
+  const std::int64_t n = as[r - (transpose_a ? 1 : 2)];
+  const std::int64_t k = as[r - (transpose_a ? 2 : 1)];
+  const std::int64_t m = bs[r - (transpose_b ? 2 : 1)];
   Shape shape = as;
+  shape[r - 2] = n;
   shape[r - 1] = m;
   const std::int64_t batch = shape.numel() / (n * m == 0 ? 1 : n * m);
   if (shape.numel() == 0) return cuda_array<T>(shape, name);
   if (k == 0) return cuda_full(shape, T{0}, name);
   cuda_array<T> out(shape, name);
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes (m x n) = (m x k)(k x n).
+    // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: cuBLAS computes
+    // (m x n) = (m x k)(k x n). A row-major block read column-major is its transpose, so an operand
+    // stored untransposed is passed as is (OP_N) and a transposed one as OP_T.
     const T one = 1;
     const T zero = 0;
     cublasHandle_t h = cublas_handle(name);
@@ -538,19 +547,24 @@ cuda_array<T> cuda_matmul(const cuda_array<T>& a, const cuda_array<T>& b, std::s
     const auto ni = static_cast<int>(n);
     const auto ki = static_cast<int>(k);
     const auto bi = static_cast<int>(batch);
+    const cublasOperation_t op_a = transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t op_b = transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const int lda = transpose_a ? ni : ki;
+    const int ldb = transpose_b ? ki : mi;
     if constexpr (std::is_same_v<T, float>) {
-      cublas_check(cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, mi, ni, ki, &one, b.data(), mi, k * m,
-                                             a.data(), ki, n * k, &zero, out.mutable_data(), mi, n * m, bi),
+      cublas_check(cublasSgemmStridedBatched(h, op_b, op_a, mi, ni, ki, &one, b.data(), ldb, k * m, a.data(), lda,
+                                             n * k, &zero, out.mutable_data(), mi, n * m, bi),
                    name);
     } else {
-      cublas_check(cublasDgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, mi, ni, ki, &one, b.data(), mi, k * m,
-                                             a.data(), ki, n * k, &zero, out.mutable_data(), mi, n * m, bi),
+      cublas_check(cublasDgemmStridedBatched(h, op_b, op_a, mi, ni, ki, &one, b.data(), ldb, k * m, a.data(), lda,
+                                             n * k, &zero, out.mutable_data(), mi, n * m, bi),
                    name);
     }
   } else {
     cuda_guard(name, [&] {
-      thrust::for_each_n(cuda_policy(), cuda_count(), shape.numel(),
-                         int_matmul_fn<T>{a.data(), b.data(), out.mutable_data(), n, k, m});
+      thrust::for_each_n(
+          cuda_policy(), cuda_count(), shape.numel(),
+          int_matmul_fn<T>{a.data(), b.data(), out.mutable_data(), n, k, m, transpose_a, transpose_b});
     });
   }
   return out;

@@ -471,14 +471,17 @@ eigen_array<T> eigen_concatenate(std::span<const eigen_array<T>> parts, int axis
 
 // --- linear algebra -------------------------------------------------------------------------
 
-/// Batched matrix product with Eigen's GEMM on row-major Matrix maps of each 2-D block.
+/// Batched matrix product op(a) op(b) with Eigen's GEMM on row-major Matrix maps of each 2-D block;
+/// a transposed operand is the map's `.transpose()` view, which the GEMM reads in place.
 template <class T>
-eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b) {
+eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b, bool transpose_a, bool transpose_b) {
   const Shape& sa = a.shape();
   const Shape& sb = b.shape();
   const int r = sa.size();
-  const std::int64_t n = sa[r - 2], k = sa[r - 1], m = sb[r - 1];
+  const std::int64_t n = sa[r - (transpose_a ? 1 : 2)], k = sa[r - (transpose_a ? 2 : 1)];
+  const std::int64_t m = sb[r - (transpose_b ? 2 : 1)];
   Shape out_shape = sa;
+  out_shape[r - 2] = n;
   out_shape[r - 1] = m;
   if (out_shape.numel() == 0) return eigen_array<T>(out_shape);
   if (k == 0) return eigen_full(out_shape, T{0});
@@ -486,16 +489,28 @@ eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b) {
   eigen_array<T> result(out_shape);
   using row_major = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   for (std::int64_t i = 0; i < batch; ++i) {
-    Eigen::Map<const row_major> ma(a.data() + i * n * k, n, k);
-    Eigen::Map<const row_major> mb(b.data() + i * k * m, k, m);
+    // The blocks as stored: (n, k) or (k, n) for a, (k, m) or (m, k) for b.
+    Eigen::Map<const row_major> ma(a.data() + i * n * k, transpose_a ? k : n, transpose_a ? n : k);
+    Eigen::Map<const row_major> mb(b.data() + i * k * m, transpose_b ? m : k, transpose_b ? k : m);
     Eigen::Map<row_major> mc(result.mutable_data() + i * n * m, n, m);
-    if constexpr (std::is_same_v<T, bool>) {
-      // NumPy's bool matmul is the OR of ANDs: a positive count of true products.
-      using float_matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-      const float_matrix count = ma.template cast<float>() * mb.template cast<float>();
-      mc = (count.array() > 0.0F).matrix();
+    const auto multiply = [&mc](const auto& x, const auto& y) {
+      if constexpr (std::is_same_v<T, bool>) {
+        // NumPy's bool matmul is the OR of ANDs: a positive count of true products.
+        using float_matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        const float_matrix count = x.template cast<float>() * y.template cast<float>();
+        mc = (count.array() > 0.0F).matrix();
+      } else {
+        mc.noalias() = x * y;
+      }
+    };
+    if (transpose_a && transpose_b) {
+      multiply(ma.transpose(), mb.transpose());
+    } else if (transpose_a) {
+      multiply(ma.transpose(), mb);
+    } else if (transpose_b) {
+      multiply(ma, mb.transpose());
     } else {
-      mc.noalias() = ma * mb;
+      multiply(ma, mb);
     }
   }
   return result;

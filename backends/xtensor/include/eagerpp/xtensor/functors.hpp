@@ -5,14 +5,18 @@
 // Each functor has a scalar overload and, where a vector form exists, an xsimd batch overload;
 // xt::make_lambda_xfunction then takes the vectorized path for contiguous operands.
 
-#include <cmath>        // std::floor, std::fmod, std::copysign, std::pow
+#include <cmath>        // std::pow
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <limits>       // std::numeric_limits
 #include <type_traits>  // std::is_floating_point_v, std::make_unsigned_t
 
 #include <xsimd/xsimd.hpp>
 
+#include "eagerpp/detail/numpy_math.hpp"
+
 namespace ep::detail::xt_functors {
+
+namespace numpy = ep::detail::numpy;
 
 template <class A>
 concept scalar = std::is_arithmetic_v<A>;
@@ -92,55 +96,23 @@ struct clip_fn {
 struct int_divide_fn {
   template <scalar A>
   A operator()(A a, A b) const {
-    if (b == A(0)) return A(0);
-    if (b == A(-1)) return static_cast<A>(std::make_unsigned_t<A>(0) - static_cast<std::make_unsigned_t<A>>(a));
-    return static_cast<A>(a / b);
+    return numpy::divide(a, b);
   }
 };
 
-/// NumPy's floor_divide: floor of the quotient; integer division by zero gives 0. For floats it
-/// follows npy_divmod, so 1 // 0.1 is 9 as in NumPy, not floor(1 / 0.1) = 10.
+/// NumPy's floor_divide (ep::detail::numpy::floor_divide).
 struct floor_divide_fn {
   template <scalar A>
   A operator()(A a, A b) const {
-    if constexpr (std::is_floating_point_v<A>) {
-      if (b == A(0)) return a / b;
-      const A mod = std::fmod(a, b);
-      A div = (a - mod) / b;
-      if (mod != A(0) && ((b < A(0)) != (mod < A(0)))) div -= A(1);
-      if (div == A(0)) return std::copysign(A(0), a / b);
-      A floordiv = std::floor(div);
-      if (div - floordiv > A(0.5)) floordiv += A(1);
-      return floordiv;
-    } else {
-      if (b == A(0)) return A(0);
-      if (b == A(-1)) return static_cast<A>(std::make_unsigned_t<A>(0) - static_cast<std::make_unsigned_t<A>>(a));
-      A q = static_cast<A>(a / b);
-      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-      return q;
-    }
+    return numpy::floor_divide(a, b);
   }
 };
 
-/// NumPy's mod (remainder): the result takes the divisor's sign; integer mod by zero gives 0.
+/// NumPy's mod (ep::detail::numpy::mod).
 struct mod_fn {
   template <scalar A>
   A operator()(A a, A b) const {
-    if constexpr (std::is_floating_point_v<A>) {
-      if (b == A(0)) return std::fmod(a, b);
-      A mod = std::fmod(a, b);
-      if (mod != A(0)) {
-        if ((b < A(0)) != (mod < A(0))) mod += b;
-      } else {
-        mod = std::copysign(A(0), b);
-      }
-      return mod;
-    } else {
-      if (b == A(0) || b == A(-1)) return A(0);
-      A r = static_cast<A>(a % b);
-      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<A>(r + b);
-      return r;
-    }
+    return numpy::mod(a, b);
   }
 };
 
@@ -152,23 +124,11 @@ struct float_power_fn {
   }
 };
 
-/// Integer power by repeated squaring, wrapping on overflow; a negative exponent gives 0 except for
-/// bases 1 and -1 (NumPy raises there).
+/// Integer power (ep::detail::numpy::int_power).
 struct int_power_fn {
   template <scalar A>
   A operator()(A base, A exp) const {
-    using U = std::make_unsigned_t<A>;
-    if (exp < A(0)) {
-      if (base == A(1)) return A(1);
-      if (base == A(-1)) return (exp % 2 == 0) ? A(1) : A(-1);
-      return A(0);
-    }
-    U result = 1, b = static_cast<U>(base);
-    for (U e = static_cast<U>(exp); e != 0; e >>= 1) {
-      if (e & 1U) result *= b;
-      b *= b;
-    }
-    return static_cast<A>(result);
+    return numpy::int_power(base, exp);
   }
 };
 

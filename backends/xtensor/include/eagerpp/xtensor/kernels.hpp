@@ -54,47 +54,40 @@ struct prod_op {
   }
 };
 
-struct min_op {
+/// min (Max = false) and max (Max = true): `a` (the accumulator) when it wins against `b` or is NaN.
+template <bool Max>
+struct extremum_op {
   static constexpr bool simd = true;
   template <class T>
   static constexpr T identity() {
     return T(0);
-  }  // never used: min over extent 0 is rejected
+  }  // never used: min and max over extent 0 are rejected
+  template <class V>
+  static auto wins(const V& a, const V& b) {
+    if constexpr (Max) {
+      return a >= b;
+    } else {
+      return a <= b;
+    }
+  }
   template <class V>
   static V apply(const V& a, const V& b) {
     if constexpr (is_scalar<V>) {
       if constexpr (std::is_floating_point_v<V>)
-        return (a <= b || a != a) ? a : b;
+        return (wins(a, b) || a != a) ? a : b;
       else
-        return b < a ? b : a;
+        return wins(a, b) ? a : b;
     } else if constexpr (std::is_floating_point_v<typename V::value_type>) {
-      return xsimd::select((a <= b) | xsimd::isnan(a), a, b);
+      return xsimd::select(wins(a, b) | xsimd::isnan(a), a, b);
+    } else if constexpr (Max) {
+      return xsimd::max(a, b);
     } else {
       return xsimd::min(a, b);
     }
   }
 };
-
-struct max_op {
-  static constexpr bool simd = true;
-  template <class T>
-  static constexpr T identity() {
-    return T(0);
-  }
-  template <class V>
-  static V apply(const V& a, const V& b) {
-    if constexpr (is_scalar<V>) {
-      if constexpr (std::is_floating_point_v<V>)
-        return (a >= b || a != a) ? a : b;
-      else
-        return a < b ? b : a;
-    } else if constexpr (std::is_floating_point_v<typename V::value_type>) {
-      return xsimd::select((a >= b) | xsimd::isnan(a), a, b);
-    } else {
-      return xsimd::max(a, b);
-    }
-  }
-};
+using min_op = extremum_op<false>;
+using max_op = extremum_op<true>;
 
 struct all_op {
   static constexpr bool simd = false;
@@ -242,9 +235,14 @@ void arg_reduce(const T* in, std::int64_t* out, std::size_t outer, std::size_t r
 }
 
 // C[i:i+Rows, j:j+2w] += A[i:i+Rows, p0:p1] * panel, where `panel` holds B[p0:p1, j:j+2w] packed
-// contiguously (2w elements per p); the 2 * Rows accumulators stay in registers.
+// contiguously (2w elements per p); the 2 * Rows accumulators stay in registers. A's element (i, p)
+// is a[i * as.row + p * as.col], so a transposed A is read in place.
+struct gemm_strides {
+  std::size_t row, col;
+};
+
 template <std::size_t Rows, class T>
-void gemm_tile(const T* a, const T* panel, T* c, std::size_t k, std::size_t m, std::size_t i, std::size_t j,
+void gemm_tile(const T* a, gemm_strides as, const T* panel, T* c, std::size_t m, std::size_t i, std::size_t j,
                std::size_t p0, std::size_t p1) {
   using batch = xsimd::batch<T>;
   constexpr std::size_t w = batch::size;
@@ -254,12 +252,12 @@ void gemm_tile(const T* a, const T* panel, T* c, std::size_t k, std::size_t m, s
   [&]<std::size_t... R>(std::index_sequence<R...>) {
     batch acc0[Rows] = {batch::load_unaligned(c + (i + R) * m + j)...};
     batch acc1[Rows] = {batch::load_unaligned(c + (i + R) * m + j + w)...};
-    const T* arow = a + i * k;
+    const T* arow = a + i * as.row;
     for (std::size_t p = p0; p < p1; ++p, panel += 2 * w) {
       const batch b0 = batch::load_unaligned(panel);
       const batch b1 = batch::load_unaligned(panel + w);
-      ((acc0[R] = xsimd::fma(batch(arow[R * k + p]), b0, acc0[R]),
-        acc1[R] = xsimd::fma(batch(arow[R * k + p]), b1, acc1[R])),
+      ((acc0[R] = xsimd::fma(batch(arow[R * as.row + p * as.col]), b0, acc0[R]),
+        acc1[R] = xsimd::fma(batch(arow[R * as.row + p * as.col]), b1, acc1[R])),
        ...);
     }
     (acc0[R].store_unaligned(c + (i + R) * m + j), ...);
@@ -268,21 +266,25 @@ void gemm_tile(const T* a, const T* panel, T* c, std::size_t k, std::size_t m, s
   (std::make_index_sequence<Rows>{});
 }
 
-/// C = A B for row-major A (n, k), B (k, m), C (n, m). Each (kc, nc) block of B is packed into
-/// contiguous strips of 2 batches (row strides of B that are powers of two would otherwise thrash
-/// the cache) and stays in L2 while (4, 2 batches) tiles of C accumulate in registers.
+/// C = op(A) op(B) for row-major C (n, m) and A, B stored row-major as (n, k) and (k, m), or as
+/// (k, n) and (m, k) when transposed (read in place through strides). Each (kc, nc) block of op(B)
+/// is packed into contiguous strips of 2 batches (row strides of B that are powers of two would
+/// otherwise thrash the cache) and stays in L2 while (4, 2 batches) tiles of C accumulate in registers.
 template <class T>
-void gemm(const T* a, const T* b, T* c, std::size_t n, std::size_t k, std::size_t m) {
+void gemm(const T* a, bool transpose_a, const T* b, bool transpose_b, T* c, std::size_t n, std::size_t k,
+          std::size_t m) {
   std::fill_n(c, n * m, T(0));
   if (n == 0 || m == 0 || k == 0) return;
+  const gemm_strides as = transpose_a ? gemm_strides{1, n} : gemm_strides{k, 1};
+  const gemm_strides bs = transpose_b ? gemm_strides{1, k} : gemm_strides{m, 1};
   constexpr std::size_t kc = 256, nc = 256, mc = 72, mr = 4;
   constexpr std::size_t nr = has_batch<T> ? 2 * xsimd::batch<T>::size : 1;
   // i-k-j over C's columns [j, j1) for rows [i0, i1): the columns no full strip covers.
   const auto tail = [&](std::size_t i0, std::size_t i1, std::size_t j, std::size_t j1, std::size_t p0, std::size_t p1) {
     for (std::size_t i = i0; i < i1; ++i)
       for (std::size_t p = p0; p < p1; ++p) {
-        const T s = a[i * k + p];
-        for (std::size_t jj = j; jj < j1; ++jj) c[i * m + jj] += s * b[p * m + jj];
+        const T s = a[i * as.row + p * as.col];
+        for (std::size_t jj = j; jj < j1; ++jj) c[i * m + jj] += s * b[p * bs.row + jj * bs.col];
       }
   };
   if constexpr (!has_batch<T>) {
@@ -296,16 +298,23 @@ void gemm(const T* a, const T* b, T* c, std::size_t n, std::size_t k, std::size_
         const std::size_t j1 = std::min(m, j0 + nc);
         const std::size_t strips = (j1 - j0) / nr;
         for (std::size_t s = 0; s < strips; ++s)
-          for (std::size_t p = p0; p < p1; ++p)
-            std::copy_n(b + p * m + j0 + s * nr, nr, packed.data() + (s * (p1 - p0) + (p - p0)) * nr);
+          for (std::size_t p = p0; p < p1; ++p) {
+            T* dst = packed.data() + (s * (p1 - p0) + (p - p0)) * nr;
+            const T* src = b + p * bs.row + (j0 + s * nr) * bs.col;
+            if (bs.col == 1) {
+              std::copy_n(src, nr, dst);
+            } else {
+              for (std::size_t q = 0; q < nr; ++q) dst[q] = src[q * bs.col];
+            }
+          }
         for (std::size_t i0 = 0; i0 < n; i0 += mc) {  // mc rows of A stay in L2 across the strips
           const std::size_t i1 = std::min(n, i0 + mc);
           for (std::size_t s = 0; s < strips; ++s) {
             const T* panel = packed.data() + s * (p1 - p0) * nr;
             const std::size_t j = j0 + s * nr;
             std::size_t i = i0;
-            for (; i + mr <= i1; i += mr) gemm_tile<mr>(a, panel, c, k, m, i, j, p0, p1);
-            for (; i < i1; ++i) gemm_tile<1>(a, panel, c, k, m, i, j, p0, p1);
+            for (; i + mr <= i1; i += mr) gemm_tile<mr>(a, as, panel, c, m, i, j, p0, p1);
+            for (; i < i1; ++i) gemm_tile<1>(a, as, panel, c, m, i, j, p0, p1);
           }
         }
         tail(0, n, j0 + strips * nr, j1, p0, p1);

@@ -1,0 +1,12 @@
+// eagerpp - the autodiff benchmark's computations in libtorch, registered beside eagerpp's
+// SPDX-License-Identifier: MIT
+#pragma once
+
+namespace ep::bench {
+
+/// Registers "<case>/torch/f" and "<case>/torch/value_and_grad" for l2_1e6, logistic_1024x256 and
+/// ten_ops_n1 (float, CPU, one intra-op thread like eagerpp). Defined in torch_reference.cpp, which
+/// is compiled only when CMake finds libtorch (find_package(Torch QUIET)).
+void register_torch_benchmarks();
+
+}  // namespace ep::bench

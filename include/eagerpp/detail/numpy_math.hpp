@@ -1,0 +1,119 @@
+// eagerpp - NumPy's scalar rules for integer and floating division, remainder and integer power,
+// written once for every backend (host code, and device code under nvcc)
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cmath>        // std::fmod, std::floor, std::copysign
+#include <type_traits>  // std::is_integral_v, std::make_unsigned_t
+
+#if defined(__CUDACC__)
+#define EAGERPP_HOST_DEVICE __host__ __device__
+#else
+#define EAGERPP_HOST_DEVICE
+#endif
+
+namespace ep::detail::numpy {
+
+// std:: math on the host; CUDA's global overloads in device code.
+template <class T>
+EAGERPP_HOST_DEVICE T fmod(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  return ::fmod(a, b);
+#else
+  return std::fmod(a, b);
+#endif
+}
+template <class T>
+EAGERPP_HOST_DEVICE T floor(T a) {
+#if defined(__CUDA_ARCH__)
+  return ::floor(a);
+#else
+  return std::floor(a);
+#endif
+}
+template <class T>
+EAGERPP_HOST_DEVICE T copysign(T a, T b) {
+#if defined(__CUDA_ARCH__)
+  return ::copysign(a, b);
+#else
+  return std::copysign(a, b);
+#endif
+}
+
+/// Integer -x computed modulo 2^bits, as NumPy does for the most negative value (no UB).
+template <class T>
+EAGERPP_HOST_DEVICE constexpr T wrapping_negate(T a) noexcept {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U{0} - static_cast<U>(a));
+}
+
+/// Division: IEEE for floats; for integers C++ truncation, with x / 0 == 0 and no overflow trap.
+template <class T>
+EAGERPP_HOST_DEVICE T divide(T a, T b) noexcept {
+  if constexpr (std::is_integral_v<T>) {
+    if (b == 0) return T{0};
+    if (b == -1) return wrapping_negate(a);
+  }
+  return static_cast<T>(a / b);
+}
+
+/// NumPy floor_divide: the floor of the quotient; integer x // 0 == 0. Floats follow npy_divmod,
+/// so 1 // 0.1 is 9 as in NumPy, not floor(1 / 0.1) = 10.
+template <class T>
+EAGERPP_HOST_DEVICE T floor_divide(T a, T b) noexcept {
+  if constexpr (std::is_integral_v<T>) {
+    if (b == 0) return T{0};
+    if (b == -1) return wrapping_negate(a);
+    const T q = static_cast<T>(a / b);
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
+  } else {
+    if (b == 0) return a / b;
+    const T mod = numpy::fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != 0 && ((b < 0) != (mod < 0))) div -= T{1};
+    if (div == 0) return numpy::copysign(T{0}, a / b);
+    T floordiv = numpy::floor(div);
+    if (div - floordiv > T{0.5}) floordiv += T{1};
+    return floordiv;
+  }
+}
+
+/// NumPy remainder (mod): the remainder takes the divisor's sign; integer x % 0 == 0.
+template <class T>
+EAGERPP_HOST_DEVICE T mod(T a, T b) noexcept {
+  if constexpr (std::is_integral_v<T>) {
+    if (b == 0 || b == -1) return T{0};
+    const T r = static_cast<T>(a % b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
+  } else {
+    T m = numpy::fmod(a, b);
+    if (b == 0) return m;
+    if (m != 0) {
+      if ((b < 0) != (m < 0)) m += b;
+    } else {
+      m = numpy::copysign(T{0}, b);
+    }
+    return m;
+  }
+}
+
+/// Integer power by repeated squaring, wrapping on overflow. A negative exponent gives 0, except
+/// for the bases 1 and -1 (NumPy raises there; we must not crash).
+template <class T>
+EAGERPP_HOST_DEVICE T int_power(T a, T b) noexcept {
+  if (b < 0) {
+    if (a == 1) return T{1};
+    if (a == -1) return (b & 1) ? T{-1} : T{1};
+    return T{0};
+  }
+  using U = std::make_unsigned_t<T>;
+  U result = 1;
+  U base = static_cast<U>(a);
+  for (U e = static_cast<U>(b); e != 0; e >>= 1) {
+    if (e & 1U) result = static_cast<U>(result * base);
+    base = static_cast<U>(base * base);
+  }
+  return static_cast<T>(result);
+}
+
+}  // namespace ep::detail::numpy

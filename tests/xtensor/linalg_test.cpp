@@ -1,8 +1,0 @@
-// eagerpp - the Linalg suite on the xtensor backend
-// SPDX-License-Identifier: MIT
-#include <eagerpp/xtensor.hpp>
-
-#include "suites/linalg.hpp"
-
-using XtensorBackends = ::testing::Types<ep::xtensor<float>, ep::xtensor<double>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Linalg, XtensorBackends);

@@ -1,8 +1,0 @@
-// eagerpp - the ShapeOps suite on the xtensor backend
-// SPDX-License-Identifier: MIT
-#include <eagerpp/xtensor.hpp>
-
-#include "suites/shape.hpp"
-
-using XtensorBackends = ::testing::Types<ep::xtensor<float>, ep::xtensor<double>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, ShapeOps, XtensorBackends);
