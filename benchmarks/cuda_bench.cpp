@@ -139,8 +139,14 @@ int main() try {
       {"where(x > 0, x, y)", 3.25, [&] { out = ep::where(x > 0.0F, x, y); }},
       {"sum(x)", 1, [&] { out = x.sum(); }},
       {"max(x)", 1, [&] { out = x.max(); }},
-      {"sum(x.reshape(1e4, 1e4), axis=1)", 1, [&] { out = x.reshape({10000, 10000}).sum(1); }},
-      {"sum(x.reshape(1e4, 1e4), axis=0)", 1, [&] { out = x.reshape({10000, 10000}).sum(0); }},
+      {"sum(x.reshape(1e4, 1e4), axis=1)", 1,
+       [&] {
+         out = x.reshape({10000, 10000}).sum(1);
+       }},
+      {"sum(x.reshape(1e4, 1e4), axis=0)", 1,
+       [&] {
+         out = x.reshape({10000, 10000}).sum(0);
+       }},
   };
   fmt::print("\nbandwidth at 1e8 floats, as a fraction of the copy's:\n");
   for (const auto& op : ops) {

@@ -32,7 +32,7 @@ class axis_list {
   [[nodiscard]] int* begin() noexcept { return axes_.data(); }
   [[nodiscard]] int* end() noexcept { return axes_.data() + size_; }
   [[nodiscard]] int operator[](std::size_t i) const noexcept { return axes_[i]; }
-  void push_back(int axis) noexcept { axes_[size_++] = axis; }  // callers stay within max_rank
+  void push_back(int axis) noexcept { axes_[size_++] = axis; }                      // callers stay within max_rank
   operator std::span<const int>() const noexcept { return {axes_.data(), size_}; }  // NOLINT
 
  private:
@@ -67,8 +67,8 @@ namespace detail {
 inline int normalize_axis(std::string_view op, int axis, const Shape& shape) {
   const int ndim = shape.size();
   if (axis < -ndim || axis >= ndim)
-    throw value_error(fmt::format("{}: axis {} is out of range for a tensor of shape {}; expected {} <= axis < {}",
-                                  op, axis, shape.str(), -ndim, ndim));
+    throw value_error(fmt::format("{}: axis {} is out of range for a tensor of shape {}; expected {} <= axis < {}", op,
+                                  axis, shape.str(), -ndim, ndim));
   return axis < 0 ? axis + ndim : axis;
 }
 

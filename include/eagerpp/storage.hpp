@@ -2,16 +2,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstddef>        // std::size_t
-#include <cstdlib>        // std::aligned_alloc, std::free
-#include <array>          // std::array
-#include <bit>            // std::bit_ceil, std::bit_width
-#include <vector>         // std::vector
-#include <memory>         // std::shared_ptr
-#include <atomic>         // std::atomic_flag
-#include <mutex>          // std::lock_guard
-#include <thread>         // std::this_thread::yield
-#include <new>            // std::bad_alloc
+#include <array>    // std::array
+#include <atomic>   // std::atomic_flag
+#include <bit>      // std::bit_ceil, std::bit_width
+#include <cstddef>  // std::size_t
+#include <cstdlib>  // std::aligned_alloc, std::free
+#include <memory>   // std::shared_ptr
+#include <mutex>    // std::lock_guard
+#include <new>      // std::bad_alloc
+#include <thread>   // std::this_thread::yield
+#include <vector>   // std::vector
 
 namespace ep {
 
@@ -104,9 +104,9 @@ class host_cache {
     return (bytes + step - 1) / step * step;
   }
   static std::size_t size_class(std::size_t rounded) noexcept {
-    if (rounded <= 4096) return rounded / 64 - 1;  // 0..63
+    if (rounded <= 4096) return rounded / 64 - 1;                          // 0..63
     const auto k = static_cast<std::size_t>(std::bit_width(rounded - 1));  // 2^(k-1) < rounded <= 2^k
-    const std::size_t q = rounded / ((std::size_t{1} << k) / 8);          // 5..8
+    const std::size_t q = rounded / ((std::size_t{1} << k) / 8);           // 5..8
     return 64 + (k - 13) * 4 + (q - 5);
   }
   static constexpr std::size_t classes = 64 + 52 * 4;

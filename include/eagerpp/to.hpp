@@ -49,8 +49,7 @@ Tensor<B2> to(const Tensor<B1>& t) {
 
 /// `t` on the backend family `Backend` with the same dtype: `ep::to<ep::cuda>(x)`.
 template <template <class> class Backend, backend B1>
-  requires backend<Backend<typename B1::value_type>>
-Tensor<Backend<typename B1::value_type>> to(const Tensor<B1>& t) {
+requires backend<Backend<typename B1::value_type>> Tensor<Backend<typename B1::value_type>> to(const Tensor<B1>& t) {
   return ep::to<Backend<typename B1::value_type>>(t);
 }
 

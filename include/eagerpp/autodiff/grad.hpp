@@ -46,7 +46,7 @@ template <class B>
 Tensor<B> gradient_of(const Tensor<B>& w, const grad_map& grads) {
   auto it = grads.find(w.node());
   if (it == grads.end()) return w.zeros_like();
-  return std::any_cast<const Tensor<B>&>(it->second);
+  return incoming_gradient<void>(it->second, w);  // at w's full shape
 }
 
 // The parameter structures: one tensor, a tuple of tensors, a vector of tensors.

@@ -71,7 +71,8 @@ class no_record_scope {
   std::vector<tape*> saved_;
 };
 
-/// Adds `g` to the gradient of node `id`.
+/// Adds `g` to the gradient of node `id`. Gradients may be stored at a shape that broadcasts to
+/// the node's (see elementwise_vjp); their sum broadcasts too.
 template <class Tensor>
 void accumulate(grad_map& grads, node_id id, Tensor g) {
   if (id == 0) return;
@@ -107,6 +108,35 @@ inline constexpr bool takes_needed = false;
 template <class F>
 inline constexpr bool takes_needed<vjp_with_needed<F>> = true;
 
+/// A vjp that accepts an incoming gradient of any shape that broadcasts to its output's, and still
+/// returns its input's full shape: an element-wise `g * f'(x)`. A reduction's vjp hands back its
+/// gradient unbroadcast (shape (1,) for a full sum), and only where the next vjp is not marked so
+/// is it materialized at full size: the backward pass of `x.square().sum()` then reads x once,
+/// `x * (2 * g)`, instead of writing a broadcast copy of g first.
+template <class F>
+struct elementwise_vjp {
+  F f;
+};
+
+template <class F>
+elementwise_vjp(F) -> elementwise_vjp<F>;
+
+template <class>
+inline constexpr bool takes_broadcast = false;
+template <class F>
+inline constexpr bool takes_broadcast<elementwise_vjp<F>> = true;
+
+/// The gradient of `out` as stored (possibly still to be broadcast), at `out`'s full shape unless
+/// the vjp takes it as it is.
+template <class Vjp, class Out>
+Out incoming_gradient(const std::any& stored, const Out& out) {
+  const Out& g = std::any_cast<const Out&>(stored);
+  if constexpr (!takes_broadcast<Vjp>) {
+    if (g.shape() != out.shape()) return g.broadcast_to(out.shape());
+  }
+  return g;
+}
+
 template <class Out, class Vjp, class... In>
 void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
   for (tape* t : active_tapes()) {
@@ -117,10 +147,12 @@ void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
     t->steps.emplace_back([out, vjp, needed, in...](grad_map& grads) {
       auto it = grads.find(out.node());
       if (it == grads.end()) return;
-      const Out g = std::any_cast<const Out&>(it->second);
+      const Out g = incoming_gradient<Vjp>(it->second, out);
       auto input_grads = [&] {
         if constexpr (takes_needed<Vjp>) {
           return vjp.f(g, out, needed, in...);
+        } else if constexpr (takes_broadcast<Vjp>) {
+          return vjp.f(g, out, in...);
         } else {
           return vjp(g, out, in...);
         }
@@ -181,7 +213,7 @@ Out make_result_n(Raw&& raw, const Vjp& vjp, const std::vector<Out>& ins) {
       t->steps.emplace_back([out, vjp, ins](grad_map& grads) {
         auto it = grads.find(out.node());
         if (it == grads.end()) return;
-        const Out g = std::any_cast<const Out&>(it->second);
+        const Out g = incoming_gradient<Vjp>(it->second, out);
         std::vector<Out> input_grads = vjp(g, out, ins);
         for (std::size_t i = 0; i < ins.size(); ++i) accumulate(grads, ins[i].node(), std::move(input_grads[i]));
       });

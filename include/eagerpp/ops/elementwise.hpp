@@ -39,168 +39,212 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
 
 // --- unary ---------------------------------------------------------------------------------------
 
-#define EAGERPP_REQUIRE_FLOAT(op)                                                                          \
-  static_assert(floating_dtype<value_type>, "ep::" op                                                      \
-                ": needs a floating tensor (float or double); convert with astype<float>() first")
-#define EAGERPP_REQUIRE_NUMERIC(op) \
-  static_assert(numeric_dtype<value_type>, "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
+#define EAGERPP_REQUIRE_FLOAT(op)           \
+  static_assert(floating_dtype<value_type>, \
+                "ep::" op ": needs a floating tensor (float or double); convert with astype<float>() first")
+#define EAGERPP_REQUIRE_NUMERIC(op)        \
+  static_assert(numeric_dtype<value_type>, \
+                "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
 
 template <backend B>
 Tensor<B> Tensor<B>::abs() const {
   EAGERPP_REQUIRE_NUMERIC("abs");
-  return detail::make_result<Tensor>(B::abs(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.sign(); }, *this);
+  return detail::make_result<Tensor>(
+      B::abs(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sign(); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sign() const {
   EAGERPP_REQUIRE_NUMERIC("sign");
-  return detail::make_result<Tensor>(B::sign(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(
+      B::sign(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sqrt() const {
   EAGERPP_REQUIRE_FLOAT("sqrt");
-  return detail::make_result<Tensor>(B::sqrt(raw_), [](const auto& g, const auto& y, const auto&) { return g / (y * 2); }, *this);
+  return detail::make_result<Tensor>(
+      B::sqrt(raw_), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g / (y * 2); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::square() const {
   EAGERPP_REQUIRE_NUMERIC("square");
-  return detail::make_result<Tensor>(B::square(raw_), [](const auto& g, const auto&, const auto& x) { return g * x * 2; }, *this);
+  return detail::make_result<Tensor>(
+      B::square(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return (g * 2) * x; }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::exp() const {
   EAGERPP_REQUIRE_FLOAT("exp");
-  return detail::make_result<Tensor>(B::exp(raw_), [](const auto& g, const auto& y, const auto&) { return g * y; }, *this);
+  return detail::make_result<Tensor>(
+      B::exp(raw_), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * y; }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log() const {
   EAGERPP_REQUIRE_FLOAT("log");
-  return detail::make_result<Tensor>(B::log(raw_), [](const auto& g, const auto&, const auto& x) { return g / x; }, *this);
+  return detail::make_result<Tensor>(
+      B::log(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / x; }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log2() const {
   EAGERPP_REQUIRE_FLOAT("log2");
-  return detail::make_result<Tensor>(
-      B::log2(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x * std::numbers::ln2_v<value_type>); },
-      *this);
+  return detail::make_result<Tensor>(B::log2(raw_),
+                                     detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) {
+                                       return g / (x * std::numbers::ln2_v<value_type>);
+                                     }},
+                                     *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log10() const {
   EAGERPP_REQUIRE_FLOAT("log10");
-  return detail::make_result<Tensor>(
-      B::log10(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x * std::numbers::ln10_v<value_type>); },
-      *this);
+  return detail::make_result<Tensor>(B::log10(raw_),
+                                     detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) {
+                                       return g / (x * std::numbers::ln10_v<value_type>);
+                                     }},
+                                     *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log1p() const {
   EAGERPP_REQUIRE_FLOAT("log1p");
-  return detail::make_result<Tensor>(B::log1p(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x + 1); }, *this);
+  return detail::make_result<Tensor>(
+      B::log1p(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x + 1); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sin() const {
   EAGERPP_REQUIRE_FLOAT("sin");
-  return detail::make_result<Tensor>(B::sin(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.cos(); }, *this);
+  return detail::make_result<Tensor>(
+      B::sin(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cos(); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::cos() const {
   EAGERPP_REQUIRE_FLOAT("cos");
-  return detail::make_result<Tensor>(B::cos(raw_), [](const auto& g, const auto&, const auto& x) { return -(g * x.sin()); }, *this);
+  return detail::make_result<Tensor>(
+      B::cos(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g * x.sin()); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::tan() const {
   EAGERPP_REQUIRE_FLOAT("tan");
-  return detail::make_result<Tensor>(B::tan(raw_), [](const auto& g, const auto& y, const auto&) { return g * (y.square() + 1); }, *this);
+  return detail::make_result<Tensor>(
+      B::tan(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * (y.square() + 1); }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arcsin() const {
   EAGERPP_REQUIRE_FLOAT("arcsin");
   return detail::make_result<Tensor>(
-      B::arcsin(raw_), [](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()).sqrt(); }, *this);
+      B::arcsin(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()).sqrt(); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arccos() const {
   EAGERPP_REQUIRE_FLOAT("arccos");
   return detail::make_result<Tensor>(
-      B::arccos(raw_), [](const auto& g, const auto&, const auto& x) { return -(g / (1 - x.square()).sqrt()); }, *this);
+      B::arccos(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g / (1 - x.square()).sqrt()); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arctan() const {
   EAGERPP_REQUIRE_FLOAT("arctan");
-  return detail::make_result<Tensor>(B::arctan(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1); }, *this);
+  return detail::make_result<Tensor>(
+      B::arctan(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1); }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sinh() const {
   EAGERPP_REQUIRE_FLOAT("sinh");
-  return detail::make_result<Tensor>(B::sinh(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.cosh(); }, *this);
+  return detail::make_result<Tensor>(
+      B::sinh(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cosh(); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::cosh() const {
   EAGERPP_REQUIRE_FLOAT("cosh");
-  return detail::make_result<Tensor>(B::cosh(raw_), [](const auto& g, const auto&, const auto& x) { return g * x.sinh(); }, *this);
+  return detail::make_result<Tensor>(
+      B::cosh(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sinh(); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::tanh() const {
   EAGERPP_REQUIRE_FLOAT("tanh");
-  return detail::make_result<Tensor>(B::tanh(raw_), [](const auto& g, const auto& y, const auto&) { return g * (1 - y.square()); }, *this);
+  return detail::make_result<Tensor>(
+      B::tanh(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * (1 - y.square()); }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arcsinh() const {
   EAGERPP_REQUIRE_FLOAT("arcsinh");
   return detail::make_result<Tensor>(
-      B::arcsinh(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1).sqrt(); }, *this);
+      B::arcsinh(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1).sqrt(); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arccosh() const {
   EAGERPP_REQUIRE_FLOAT("arccosh");
   return detail::make_result<Tensor>(
-      B::arccosh(raw_), [](const auto& g, const auto&, const auto& x) { return g / (x.square() - 1).sqrt(); }, *this);
+      B::arccosh(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() - 1).sqrt(); }},
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::arctanh() const {
   EAGERPP_REQUIRE_FLOAT("arctanh");
-  return detail::make_result<Tensor>(B::arctanh(raw_), [](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()); }, *this);
+  return detail::make_result<Tensor>(
+      B::arctanh(raw_),
+      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()); }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::round() const {
   EAGERPP_REQUIRE_NUMERIC("round");
-  return detail::make_result<Tensor>(B::round(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(
+      B::round(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::ceil() const {
   EAGERPP_REQUIRE_NUMERIC("ceil");
-  return detail::make_result<Tensor>(B::ceil(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(
+      B::ceil(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::floor() const {
   EAGERPP_REQUIRE_NUMERIC("floor");
-  return detail::make_result<Tensor>(B::floor(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+  return detail::make_result<Tensor>(
+      B::floor(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::negative() const {
   EAGERPP_REQUIRE_NUMERIC("negative");
-  return detail::make_result<Tensor>(B::negative(raw_), [](const auto& g, const auto&, const auto&) { return -g; }, *this);
+  return detail::make_result<Tensor>(
+      B::negative(raw_), [](const auto& g, const auto&, const auto&) { return -g; }, *this);
 }
 
 template <backend B>
@@ -261,7 +305,8 @@ Tensor<B> operator-(const Tensor<B>& a, const Tensor<B>& b) {
 /// a * b with broadcasting (NumPy: `multiply`).
 template <backend B>
 Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(numeric_dtype<typename B::value_type>, "ep::multiply: needs numeric tensors, not bool; use logical_and");
+  static_assert(numeric_dtype<typename B::value_type>,
+                "ep::multiply: needs numeric tensors, not bool; use logical_and");
   detail::check_broadcast("multiply", a, b);
   return detail::make_result<Tensor<B>>(
       B::multiply(a.raw(), b.raw()),
@@ -345,14 +390,20 @@ template <backend B>
 Tensor<B> Tensor<B>::minimum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("minimum");
   detail::check_broadcast("minimum", *this, other);
-  return detail::make_result<Tensor>(B::minimum(raw_, other.raw_), [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
+  return detail::make_result<Tensor>(
+      B::minimum(raw_, other.raw_),
+      [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
+      *this, other);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::maximum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("maximum");
   detail::check_broadcast("maximum", *this, other);
-  return detail::make_result<Tensor>(B::maximum(raw_, other.raw_), [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); }, *this, other);
+  return detail::make_result<Tensor>(
+      B::maximum(raw_, other.raw_),
+      [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
+      *this, other);
 }
 
 template <backend B>
@@ -395,23 +446,41 @@ Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
 
 // Scalars on either side of the arithmetic operators are converted to the tensor's element type.
 template <backend B, scalar S>
-Tensor<B> operator+(const Tensor<B>& a, S b) { return a + a.full_scalar(b); }
+Tensor<B> operator+(const Tensor<B>& a, S b) {
+  return a + a.full_scalar(b);
+}
 template <backend B, scalar S>
-Tensor<B> operator+(S a, const Tensor<B>& b) { return b.full_scalar(a) + b; }
+Tensor<B> operator+(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) + b;
+}
 template <backend B, scalar S>
-Tensor<B> operator-(const Tensor<B>& a, S b) { return a - a.full_scalar(b); }
+Tensor<B> operator-(const Tensor<B>& a, S b) {
+  return a - a.full_scalar(b);
+}
 template <backend B, scalar S>
-Tensor<B> operator-(S a, const Tensor<B>& b) { return b.full_scalar(a) - b; }
+Tensor<B> operator-(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) - b;
+}
 template <backend B, scalar S>
-Tensor<B> operator*(const Tensor<B>& a, S b) { return a * a.full_scalar(b); }
+Tensor<B> operator*(const Tensor<B>& a, S b) {
+  return a * a.full_scalar(b);
+}
 template <backend B, scalar S>
-Tensor<B> operator*(S a, const Tensor<B>& b) { return b.full_scalar(a) * b; }
+Tensor<B> operator*(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) * b;
+}
 template <backend B, scalar S>
-Tensor<B> operator/(const Tensor<B>& a, S b) { return a / a.full_scalar(b); }
+Tensor<B> operator/(const Tensor<B>& a, S b) {
+  return a / a.full_scalar(b);
+}
 template <backend B, scalar S>
-Tensor<B> operator/(S a, const Tensor<B>& b) { return b.full_scalar(a) / b; }
+Tensor<B> operator/(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) / b;
+}
 template <backend B, scalar S>
-Tensor<B> operator%(const Tensor<B>& a, S b) { return a.mod(b); }
+Tensor<B> operator%(const Tensor<B>& a, S b) {
+  return a.mod(b);
+}
 
 // --- comparisons: bool tensors of the same backend ----------------------------------------------
 
@@ -446,34 +515,53 @@ auto operator!=(const Tensor<B>& a, const Tensor<B>& b) {
   return typename Tensor<B>::bool_tensor(B::not_equal(a.raw(), b.raw()));
 }
 template <backend B, scalar S>
-auto operator<(const Tensor<B>& a, S b) { return a < a.full_scalar(b); }
+auto operator<(const Tensor<B>& a, S b) {
+  return a < a.full_scalar(b);
+}
 template <backend B, scalar S>
-auto operator<(S a, const Tensor<B>& b) { return b.full_scalar(a) < b; }
+auto operator<(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) < b;
+}
 template <backend B, scalar S>
-auto operator<=(const Tensor<B>& a, S b) { return a <= a.full_scalar(b); }
+auto operator<=(const Tensor<B>& a, S b) {
+  return a <= a.full_scalar(b);
+}
 template <backend B, scalar S>
-auto operator<=(S a, const Tensor<B>& b) { return b.full_scalar(a) <= b; }
+auto operator<=(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) <= b;
+}
 template <backend B, scalar S>
-auto operator>(const Tensor<B>& a, S b) { return a > a.full_scalar(b); }
+auto operator>(const Tensor<B>& a, S b) {
+  return a > a.full_scalar(b);
+}
 template <backend B, scalar S>
-auto operator>(S a, const Tensor<B>& b) { return b.full_scalar(a) > b; }
+auto operator>(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) > b;
+}
 template <backend B, scalar S>
-auto operator>=(const Tensor<B>& a, S b) { return a >= a.full_scalar(b); }
+auto operator>=(const Tensor<B>& a, S b) {
+  return a >= a.full_scalar(b);
+}
 template <backend B, scalar S>
-auto operator>=(S a, const Tensor<B>& b) { return b.full_scalar(a) >= b; }
+auto operator>=(S a, const Tensor<B>& b) {
+  return b.full_scalar(a) >= b;
+}
 template <backend B, scalar S>
-auto operator==(const Tensor<B>& a, S b) { return a == a.full_scalar(b); }
+auto operator==(const Tensor<B>& a, S b) {
+  return a == a.full_scalar(b);
+}
 template <backend B, scalar S>
-auto operator!=(const Tensor<B>& a, S b) { return a != a.full_scalar(b); }
+auto operator!=(const Tensor<B>& a, S b) {
+  return a != a.full_scalar(b);
+}
 
 // Mixing backends or dtypes in one op: a readable error instead of a page of failed overloads.
-#define EAGERPP_MIXED(op)                                                                                \
-  template <backend B1, backend B2>                                                                      \
-    requires(!std::same_as<B1, B2>)                                                                      \
-  void operator op(const Tensor<B1>&, const Tensor<B2>&) {                                               \
-    static_assert(detail::always_false<B1, B2>,                                                         \
-                  "ep: the operands of an op must have the same backend and dtype; convert one with "   \
-                  "ep::to<Backend>(t) or t.astype<U>() first");                                          \
+#define EAGERPP_MIXED(op)                                                                             \
+  template <backend B1, backend B2>                                                                   \
+  requires(!std::same_as<B1, B2>) void operator op(const Tensor<B1>&, const Tensor<B2>&) {            \
+    static_assert(detail::always_false<B1, B2>,                                                       \
+                  "ep: the operands of an op must have the same backend and dtype; convert one with " \
+                  "ep::to<Backend>(t) or t.astype<U>() first");                                       \
   }
 EAGERPP_MIXED(+)
 EAGERPP_MIXED(-)

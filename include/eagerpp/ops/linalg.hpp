@@ -50,16 +50,16 @@ Tensor<B> Tensor<B>::matmul(const Tensor& other) const {
   const Shape sa = shape();
   const Shape sb = other.shape();
   if (sa.size() == 0 || sb.size() == 0)
-    throw value_error(fmt::format("matmul: operands of shapes {} and {} include a 0-d tensor; expected rank >= 1", sa.str(),
-                                  sb.str()));
+    throw value_error(fmt::format("matmul: operands of shapes {} and {} include a 0-d tensor; expected rank >= 1",
+                                  sa.str(), sb.str()));
   // NumPy: a 1-D left operand is a row vector, a 1-D right operand a column vector, removed after.
   const Tensor a = sa.size() == 1 ? reshape({1, sa[0]}) : *this;
   const Tensor b = sb.size() == 1 ? other.reshape({sb[0], 1}) : other;
   const Shape pa = a.shape();
   const Shape pb = b.shape();
   if (pa.back() != pb[pb.size() - 2])
-    throw value_error(fmt::format("matmul: inner dimensions differ for shapes {} and {}; expected {} == {}", sa.str(), sb.str(),
-                                  pa.back(), pb[pb.size() - 2]));
+    throw value_error(fmt::format("matmul: inner dimensions differ for shapes {} and {}; expected {} == {}", sa.str(),
+                                  sb.str(), pa.back(), pb[pb.size() - 2]));
   const Shape batch_a(pa.begin(), pa.end() - 2);
   const Shape batch_b(pb.begin(), pb.end() - 2);
   Shape batch = broadcast_shapes(batch_a, batch_b, "matmul");
@@ -103,12 +103,14 @@ inline int lu_factor(std::vector<double>& a, std::vector<std::int64_t>& piv, std
     if (a[static_cast<std::size_t>(p * n + k)] == 0) return 0;
     if (p != k) {
       sign = -sign;
-      for (std::int64_t j = 0; j < n; ++j) std::swap(a[static_cast<std::size_t>(k * n + j)], a[static_cast<std::size_t>(p * n + j)]);
+      for (std::int64_t j = 0; j < n; ++j)
+        std::swap(a[static_cast<std::size_t>(k * n + j)], a[static_cast<std::size_t>(p * n + j)]);
     }
     const double pivot = a[static_cast<std::size_t>(k * n + k)];
     for (std::int64_t i = k + 1; i < n; ++i) {
       const double f = a[static_cast<std::size_t>(i * n + k)] /= pivot;
-      for (std::int64_t j = k + 1; j < n; ++j) a[static_cast<std::size_t>(i * n + j)] -= f * a[static_cast<std::size_t>(k * n + j)];
+      for (std::int64_t j = k + 1; j < n; ++j)
+        a[static_cast<std::size_t>(i * n + j)] -= f * a[static_cast<std::size_t>(k * n + j)];
     }
   }
   return sign;
@@ -117,7 +119,8 @@ inline int lu_factor(std::vector<double>& a, std::vector<std::int64_t>& piv, std
 /// Checks for a stack of square matrices; returns n.
 inline std::int64_t square_extent(std::string_view op, const Shape& s) {
   if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2])
-    throw value_error(fmt::format("{}: got a tensor of shape {}; expected a stack of square matrices (..., n, n)", op, s.str()));
+    throw value_error(
+        fmt::format("{}: got a tensor of shape {}; expected a stack of square matrices (..., n, n)", op, s.str()));
   return s.back();
 }
 
@@ -134,7 +137,8 @@ Tensor<B> Tensor<B>::inv() const {
   std::vector<double> a;
   std::vector<std::int64_t> piv;
   for (std::size_t b = 0; nn > 0 && b < values.size() / static_cast<std::size_t>(nn); ++b) {
-    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn), values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
+    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn),
+             values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
     const bool singular = detail::lu_factor(a, piv, n) == 0;
     for (std::int64_t col = 0; col < n; ++col) {  // solve A x = e_col
       std::vector<double> x(static_cast<std::size_t>(n), 0.0);
@@ -142,16 +146,20 @@ Tensor<B> Tensor<B>::inv() const {
       if (singular) {
         for (auto& v : x) v = std::numeric_limits<double>::infinity();
       } else {
-        for (std::int64_t k = 0; k < n; ++k) std::swap(x[static_cast<std::size_t>(k)], x[static_cast<std::size_t>(piv[static_cast<std::size_t>(k)])]);
+        for (std::int64_t k = 0; k < n; ++k)
+          std::swap(x[static_cast<std::size_t>(k)], x[static_cast<std::size_t>(piv[static_cast<std::size_t>(k)])]);
         for (std::int64_t i = 0; i < n; ++i)
-          for (std::int64_t j = 0; j < i; ++j) x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
+          for (std::int64_t j = 0; j < i; ++j)
+            x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
         for (std::int64_t i = n - 1; i >= 0; --i) {
-          for (std::int64_t j = i + 1; j < n; ++j) x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
+          for (std::int64_t j = i + 1; j < n; ++j)
+            x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
           x[static_cast<std::size_t>(i)] /= a[static_cast<std::size_t>(i * n + i)];
         }
       }
       for (std::int64_t i = 0; i < n; ++i)
-        out[static_cast<std::size_t>(static_cast<std::int64_t>(b) * nn + i * n + col)] = static_cast<value_type>(x[static_cast<std::size_t>(i)]);
+        out[static_cast<std::size_t>(static_cast<std::int64_t>(b) * nn + i * n + col)] =
+            static_cast<value_type>(x[static_cast<std::size_t>(i)]);
     }
   }
   const Tensor r = from_vector<B>(out, s);
@@ -176,7 +184,8 @@ auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
   std::vector<std::int64_t> piv;
   const std::int64_t nn = n * n;
   for (std::size_t b = 0; b < signs.size(); ++b) {
-    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn), values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
+    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn),
+             values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
     int sign = detail::lu_factor(a, piv, n);
     double logdet = 0;
     for (std::int64_t k = 0; sign != 0 && k < n; ++k) {
@@ -191,11 +200,12 @@ auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
   Shape kept = batch;
   kept.push_back(1);
   kept.push_back(1);
-  return {from_vector<B>(signs, batch),
-          detail::make_result<Tensor>(
-              typename B::raw_type(logabs.raw()),
-              [kept](const auto& g, const auto&, const auto& x) { return g.reshape(kept) * detail::swap_last(x.inv()); },
-              *this)};
+  return {from_vector<B>(signs, batch), detail::make_result<Tensor>(
+                                            typename B::raw_type(logabs.raw()),
+                                            [kept](const auto& g, const auto&, const auto& x) {
+                                              return g.reshape(kept) * detail::swap_last(x.inv());
+                                            },
+                                            *this)};
 }
 
 }  // namespace ep

@@ -54,8 +54,8 @@ Tensor<B> Tensor<B>::sum(Axes axis, bool keepdims) const {
   const auto p = detail::plan_reduction("sum", shape(), axis, keepdims);
   return detail::make_result<Tensor>(
       detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }),
-      [kept = p.kept](const auto& g, const auto&, const auto& x) { return g.reshape(kept).broadcast_to(x.shape()); },
-      *this);
+      // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must (elementwise_vjp).
+      [kept = p.kept](const auto& g, const auto&, const auto&) { return g.reshape(kept); }, *this);
 }
 
 template <backend B>

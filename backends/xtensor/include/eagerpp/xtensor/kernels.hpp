@@ -266,6 +266,38 @@ void gemm_tile(const T* a, gemm_strides as, const T* panel, T* c, std::size_t m,
   (std::make_index_sequence<Rows>{});
 }
 
+/// c = op(A) b for a contiguous b of k elements (a matrix product with m = 1, as in `X.matmul(w)`
+/// and its gradient `X^T g`): dot products along A's rows, or, for a transposed A, one vectorized
+/// c += b[p] * A[p, :] per row of the stored matrix. Both read A once, contiguously.
+template <class T>
+void gemv(const T* a, bool transpose_a, const T* b, T* c, std::size_t n, std::size_t k) {
+  using batch = xsimd::batch<T>;
+  constexpr std::size_t w = batch::size;
+  if (!transpose_a) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const T* row = a + i * k;
+      batch acc0(T(0)), acc1(T(0));
+      std::size_t p = 0;
+      for (; p + 2 * w <= k; p += 2 * w) {
+        acc0 = xsimd::fma(batch::load_unaligned(row + p), batch::load_unaligned(b + p), acc0);
+        acc1 = xsimd::fma(batch::load_unaligned(row + p + w), batch::load_unaligned(b + p + w), acc1);
+      }
+      T sum = xsimd::hadd(acc0 + acc1);
+      for (; p < k; ++p) sum += row[p] * b[p];
+      c[i] = sum;
+    }
+  } else {  // A stored (k, n): c[i] = sum over p of A[p, i] b[p]
+    for (std::size_t p = 0; p < k; ++p) {
+      const T* row = a + p * n;
+      const batch s(b[p]);
+      std::size_t i = 0;
+      for (; i + w <= n; i += w)
+        xsimd::fma(s, batch::load_unaligned(row + i), batch::load_unaligned(c + i)).store_unaligned(c + i);
+      for (; i < n; ++i) c[i] += b[p] * row[i];
+    }
+  }
+}
+
 /// C = op(A) op(B) for row-major C (n, m) and A, B stored row-major as (n, k) and (k, m), or as
 /// (k, n) and (m, k) when transposed (read in place through strides). Each (kc, nc) block of op(B)
 /// is packed into contiguous strips of 2 batches (row strides of B that are powers of two would
@@ -277,6 +309,9 @@ void gemm(const T* a, bool transpose_a, const T* b, bool transpose_b, T* c, std:
   if (n == 0 || m == 0 || k == 0) return;
   const gemm_strides as = transpose_a ? gemm_strides{1, n} : gemm_strides{k, 1};
   const gemm_strides bs = transpose_b ? gemm_strides{1, k} : gemm_strides{m, 1};
+  if constexpr (has_batch<T>) {
+    if (m == 1) return gemv(a, transpose_a, b, c, n, k);  // op(B) is a contiguous column
+  }
   constexpr std::size_t kc = 256, nc = 256, mc = 72, mr = 4;
   constexpr std::size_t nr = has_batch<T> ? 2 * xsimd::batch<T>::size : 1;
   // i-k-j over C's columns [j, j1) for rows [i0, i1): the columns no full strip covers.
