@@ -11,12 +11,17 @@
 
 namespace ep::bench {
 
-/// Collects the real time per iteration of every benchmark, by name, while printing as usual.
+/// Collects the real time per iteration of every benchmark, by name, while printing as usual. With
+/// --benchmark_repetitions=N the median of the N runs is used (this machine's timings are noisy).
 class ratio_reporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs)
-      if (r.run_type == Run::RT_Iteration && !r.error_occurred) times_[r.benchmark_name()] = r.GetAdjustedRealTime();
+    for (const auto& r : runs) {
+      if (r.error_occurred) continue;
+      if (r.run_type == Run::RT_Iteration && r.repetitions <= 1) times_[r.run_name.str()] = r.GetAdjustedRealTime();
+      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
+        times_[r.run_name.str()] = r.GetAdjustedRealTime();
+    }
     ConsoleReporter::ReportRuns(runs);
   }
   /// time(a) / time(b), or a negative number if either was not run.

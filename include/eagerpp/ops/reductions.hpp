@@ -21,6 +21,16 @@ struct reduction_plan {
 
 inline reduction_plan plan_reduction(std::string_view op, const Shape& shape, const Axes& axis, bool keepdims) {
   reduction_plan p;
+  if (axis.all()) {  // NumPy's axis=None, the common case: nothing to validate
+    p.in = shape;
+    for (int i = 0; i < shape.size(); ++i) {
+      p.axes.push_back(i);
+      p.kept.push_back(1);
+    }
+    if (keepdims) p.out = p.kept;
+    p.count = shape.numel();
+    return p;
+  }
   p.axes = normalize_axes(op, axis, shape);
   p.in = shape;
   p.kept = reduced_shape(shape, p.axes, true);

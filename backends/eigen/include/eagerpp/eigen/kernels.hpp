@@ -209,13 +209,19 @@ template <class T, class Reducer>
 eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, T identity, Reducer reducer) {
   const Shape out_shape = eigen_remove_axes(x.shape(), axes);
   if (x.size() == 0) return eigen_full(out_shape, identity);
+  const Eigen::IndexList<Eigen::type2index<0>> dim0;
+  if (axes.size() == static_cast<std::size_t>(x.ndim())) {  // all axes: Eigen's FullReducer on the flat data
+    eigen_array<T> out(out_shape);
+    const std::int64_t in_dims[1] = {x.size()};
+    eigen_mutable_map<0>(out.mutable_data(), in_dims) = eigen_map<1>(x.data(), in_dims).reduce(dim0, reducer);
+    return out;
+  }
   eigen_reduction_step steps[max_rank];
   const int n = eigen_reduction_plan(x.shape(), axes, steps);
   eigen_array<T> current = x;
   // The reduced axis must be a compile-time constant (IndexList): Eigen decides statically whether
   // a reduction runs along the innermost axis or keeps it, and only then vectorizes (TensorFlow's
   // kernels do the same). With a runtime Eigen::array it falls back to scalar loops, 10x slower.
-  const Eigen::IndexList<Eigen::type2index<0>> dim0;
   const Eigen::IndexList<Eigen::type2index<1>> dim1;
   for (int i = 0; i < n; ++i) {
     const auto [outer, reduced, inner] = steps[i];

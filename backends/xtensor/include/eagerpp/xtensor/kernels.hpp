@@ -273,28 +273,45 @@ template <class T>
 void gemv(const T* a, bool transpose_a, const T* b, T* c, std::size_t n, std::size_t k) {
   using batch = xsimd::batch<T>;
   constexpr std::size_t w = batch::size;
-  if (!transpose_a) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const T* row = a + i * k;
-      batch acc0(T(0)), acc1(T(0));
+  if (!transpose_a) {  // four rows at a time share the loads of b
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const T* r = a + i * k;
+      batch acc[4] = {batch(T(0)), batch(T(0)), batch(T(0)), batch(T(0))};
       std::size_t p = 0;
-      for (; p + 2 * w <= k; p += 2 * w) {
-        acc0 = xsimd::fma(batch::load_unaligned(row + p), batch::load_unaligned(b + p), acc0);
-        acc1 = xsimd::fma(batch::load_unaligned(row + p + w), batch::load_unaligned(b + p + w), acc1);
+      for (; p + w <= k; p += w) {
+        const batch x = batch::load_unaligned(b + p);
+        for (std::size_t q = 0; q < 4; ++q) acc[q] = xsimd::fma(batch::load_unaligned(r + q * k + p), x, acc[q]);
       }
-      T sum = xsimd::hadd(acc0 + acc1);
-      for (; p < k; ++p) sum += row[p] * b[p];
+      for (std::size_t q = 0; q < 4; ++q) {
+        T sum = xsimd::hadd(acc[q]);
+        for (std::size_t t = p; t < k; ++t) sum += r[q * k + t] * b[t];
+        c[i + q] = sum;
+      }
+    }
+    for (; i < n; ++i) {
+      T sum = T(0);
+      for (std::size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[p];
       c[i] = sum;
     }
-  } else {  // A stored (k, n): c[i] = sum over p of A[p, i] b[p]
-    for (std::size_t p = 0; p < k; ++p) {
-      const T* row = a + p * n;
-      const batch s(b[p]);
+  } else {  // A stored (k, n): c[i] = sum over p of A[p, i] b[p], four stored rows per pass over c
+    std::size_t p = 0;
+    for (; p + 4 <= k; p += 4) {
+      const T* r = a + p * n;
+      const batch s0(b[p]), s1(b[p + 1]), s2(b[p + 2]), s3(b[p + 3]);
       std::size_t i = 0;
-      for (; i + w <= n; i += w)
-        xsimd::fma(s, batch::load_unaligned(row + i), batch::load_unaligned(c + i)).store_unaligned(c + i);
-      for (; i < n; ++i) c[i] += b[p] * row[i];
+      for (; i + w <= n; i += w) {
+        batch acc = batch::load_unaligned(c + i);
+        acc = xsimd::fma(s0, batch::load_unaligned(r + i), acc);
+        acc = xsimd::fma(s1, batch::load_unaligned(r + n + i), acc);
+        acc = xsimd::fma(s2, batch::load_unaligned(r + 2 * n + i), acc);
+        acc = xsimd::fma(s3, batch::load_unaligned(r + 3 * n + i), acc);
+        acc.store_unaligned(c + i);
+      }
+      for (; i < n; ++i) c[i] += b[p] * r[i] + b[p + 1] * r[n + i] + b[p + 2] * r[2 * n + i] + b[p + 3] * r[3 * n + i];
     }
+    for (; p < k; ++p)
+      for (std::size_t i = 0; i < n; ++i) c[i] += b[p] * a[p * n + i];
   }
 }
 
