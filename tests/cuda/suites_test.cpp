@@ -8,25 +8,8 @@
 // for each alone, Debug with ASan+UBSan).
 #include <eagerpp/cuda.hpp>
 
-#include "suites/autodiff.hpp"
-#include "suites/creation.hpp"
-#include "suites/elementwise.hpp"
-#include "suites/errors.hpp"
-#include "suites/extras.hpp"
-#include "suites/indexing.hpp"
-#include "suites/linalg.hpp"
-#include "suites/reductions.hpp"
-#include "suites/shape.hpp"
+#include "suites/all.hpp"
 
 using CudaBackends = ::testing::Types<ep::cuda<float>, ep::cuda<double>>;
-using CudaDouble = ::testing::Types<ep::cuda<double>>;  // finite differences need double's digits
-
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Creation, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Elementwise, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Reductions, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, ShapeOps, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Linalg, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Errors, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Indexing, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Extras, CudaBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, Autodiff, CudaDouble);
+using CudaDouble = ::testing::Types<ep::cuda<double>>;
+EAGERPP_INSTANTIATE_ALL_SUITES(Cuda, CudaBackends, CudaDouble);

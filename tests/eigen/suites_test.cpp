@@ -7,25 +7,8 @@
 // for each alone, Debug with ASan+UBSan).
 #include <eagerpp/eigen.hpp>
 
-#include "suites/autodiff.hpp"
-#include "suites/creation.hpp"
-#include "suites/elementwise.hpp"
-#include "suites/errors.hpp"
-#include "suites/extras.hpp"
-#include "suites/indexing.hpp"
-#include "suites/linalg.hpp"
-#include "suites/reductions.hpp"
-#include "suites/shape.hpp"
+#include "suites/all.hpp"
 
 using EigenBackends = ::testing::Types<ep::eigen<float>, ep::eigen<double>>;
-using EigenDouble = ::testing::Types<ep::eigen<double>>;  // finite differences need double's digits
-
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Creation, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Elementwise, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Reductions, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, ShapeOps, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Linalg, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Errors, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Indexing, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Extras, EigenBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Eigen, Autodiff, EigenDouble);
+using EigenDouble = ::testing::Types<ep::eigen<double>>;
+EAGERPP_INSTANTIATE_ALL_SUITES(Eigen, EigenBackends, EigenDouble);

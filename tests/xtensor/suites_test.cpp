@@ -7,25 +7,8 @@
 // for each alone, Debug with ASan+UBSan).
 #include <eagerpp/xtensor.hpp>
 
-#include "suites/autodiff.hpp"
-#include "suites/creation.hpp"
-#include "suites/elementwise.hpp"
-#include "suites/errors.hpp"
-#include "suites/extras.hpp"
-#include "suites/indexing.hpp"
-#include "suites/linalg.hpp"
-#include "suites/reductions.hpp"
-#include "suites/shape.hpp"
+#include "suites/all.hpp"
 
 using XtensorBackends = ::testing::Types<ep::xtensor<float>, ep::xtensor<double>>;
-using XtensorDouble = ::testing::Types<ep::xtensor<double>>;  // finite differences need double's digits
-
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Creation, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Elementwise, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Reductions, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, ShapeOps, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Linalg, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Errors, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Indexing, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Extras, XtensorBackends);
-INSTANTIATE_TYPED_TEST_SUITE_P(Xtensor, Autodiff, XtensorDouble);
+using XtensorDouble = ::testing::Types<ep::xtensor<double>>;
+EAGERPP_INSTANTIATE_ALL_SUITES(Xtensor, XtensorBackends, XtensorDouble);
