@@ -79,13 +79,21 @@ inline axis_list normalize_axes(std::string_view op, const Axes& axes, const Sha
     for (int i = 0; i < shape.size(); ++i) out.push_back(i);
     return out;
   }
-  for (int a : axes.list()) normalize_axis(op, a, shape);  // each in range (throws otherwise)
+  // Validates every axis (an out-of-range one throws first); more axes than the rank means a repeat.
+  bool too_many = false;
+  for (int a : axes.list()) {
+    const int axis = normalize_axis(op, a, shape);
+    if (out.size() < static_cast<std::size_t>(shape.size())) {
+      out.push_back(axis);
+    } else {
+      too_many = true;
+    }
+  }
   const auto repeated = [&] {
     return value_error(fmt::format("{}: repeated axis in ({}) for a tensor of shape {}; expected each axis once", op,
                                    fmt::join(axes.list(), ", "), shape.str()));
   };
-  if (axes.list().size() > static_cast<std::size_t>(shape.size())) throw repeated();
-  for (int a : axes.list()) out.push_back(normalize_axis(op, a, shape));
+  if (too_many) throw repeated();
   std::sort(out.begin(), out.end());
   if (std::adjacent_find(out.begin(), out.end()) != out.end()) throw repeated();
   return out;
