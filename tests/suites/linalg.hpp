@@ -74,22 +74,28 @@ TYPED_TEST_P(Linalg, MatmulBatched) {
 TYPED_TEST_P(Linalg, BackendMatmulReadsTransposedOperands) {
   // The backend primitive matmul(a, b, transpose_a, transpose_b) (used by matmul's gradient): an
   // operand stored transposed gives the same product as MatmulBatched, for each of the 4 flag pairs,
-  // in the floating dtype (BLAS) and in int64 (the backends' own loops).
+  // in the floating dtype (BLAS) and in int64 (the backends' own loops). The second product has one
+  // column (m = 1: the matrix-vector paths), with extents that cover both vector and scalar tails.
   using namespace linalg_suite;
   const values expected{1, 3,  5,   0,  -19, -16, 9,   13, -18, 0,   9,   -6, -14, 13, 5,
                         5, 13, -14, -6, 9,   0,   -18, 13, 9,   -16, -19, 0,  5,   3,  1};
+  const values expected_column{23, -18, -10, -23, 6, 0, 22, 23, -18, -10, 6, -20, -4, -9, 14, 16, -3, 6, -20, -4};
   const auto check = [&](auto tag) {
     using B2 = typename decltype(tag)::type;
-    const auto a = tensor<B2>(pattern(24, 3), {2, 3, 4});
-    const auto b = tensor<B2>(pattern(40, 5), {2, 4, 5});
-    const auto at = a.transpose({0, 2, 1});  // stored (2, 4, 3)
-    const auto bt = b.transpose({0, 2, 1});  // stored (2, 5, 4)
-    for (const bool ta : {false, true})
-      for (const bool tb : {false, true}) {
-        SCOPED_TRACE(::testing::Message() << "transpose_a " << ta << ", transpose_b " << tb);
-        const ep::Tensor<B2> r(B2::matmul((ta ? at : a).raw(), (tb ? bt : b).raw(), ta, tb));
-        ep::test::expect_equal(r, {2, 3, 5}, expected);
-      }
+    const auto products = [](const ep::Tensor<B2>& a, const ep::Tensor<B2>& b, const ep::Shape& shape,
+                             const values& want) {
+      const auto at = a.transpose({0, 2, 1});
+      const auto bt = b.transpose({0, 2, 1});
+      for (const bool ta : {false, true})
+        for (const bool tb : {false, true}) {
+          SCOPED_TRACE(::testing::Message() << "shape " << shape << ", transpose_a " << ta << ", transpose_b " << tb);
+          const ep::Tensor<B2> r(B2::matmul((ta ? at : a).raw(), (tb ? bt : b).raw(), ta, tb));
+          ep::test::expect_equal(r, shape, want);
+        }
+    };
+    products(tensor<B2>(pattern(24, 3), {2, 3, 4}), tensor<B2>(pattern(40, 5), {2, 4, 5}), {2, 3, 5}, expected);
+    products(tensor<B2>(pattern(180, 3), {2, 10, 9}), tensor<B2>(pattern(18, 5), {2, 9, 1}), {2, 10, 1},
+             expected_column);
   };
   check(std::type_identity<TypeParam>{});
   check(std::type_identity<typename TypeParam::template rebind<std::int64_t>>{});
