@@ -70,6 +70,9 @@ namespace ep {
 /// Optional: a host backend that keeps C-order elements in shared memory may define
 ///   share_host(x) -> std::shared_ptr<T> and from_host_shared(std::shared_ptr<T>, const Shape&) -> R,
 /// so that ep::to between two such backends shares the elements instead of copying them.
+/// Optional: map_reduce(detail::reduce_kind, detail::map_kind, x) -> R of shape (), the sum, min or
+/// max of x's squares or absolute values in one pass over non-empty x; with it, `x.square().sum()`
+/// and `x.abs().max()` read x once (include/eagerpp/detail/fusion.hpp).
 template <class B>
 concept backend = requires {
   typename B::value_type;

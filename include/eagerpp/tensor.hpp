@@ -4,6 +4,7 @@
 
 #include <cstddef>      // std::ptrdiff_t
 #include <cstdint>      // std::int64_t
+#include <memory>       // std::shared_ptr
 #include <tuple>        // std::tuple
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::is_arithmetic_v
@@ -13,6 +14,7 @@
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/axes.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -44,8 +46,13 @@ class [[nodiscard]] Tensor {
   explicit Tensor(raw_type raw) : raw_(std::move(raw)) {}
 
   // --- conversion and introspection ---------------------------------------------------------
-  /// The native tensor, by reference (EagerPy: `t.raw`).
-  [[nodiscard]] const raw_type& raw() const noexcept { return raw_; }
+  /// The native tensor, by reference (EagerPy: `t.raw`). A map whose result was deferred for
+  /// fusion (detail/fusion.hpp) is computed here, once.
+  [[nodiscard]] const raw_type& raw() const {
+    if (deferred_) [[unlikely]]
+      return deferred_->value(raw_);
+    return raw_;
+  }
   /// The extents (EagerPy: `t.shape`).
   [[nodiscard]] Shape shape() const { return Backend::shape(raw_); }
   /// The number of axes (EagerPy: `t.ndim`).
@@ -283,6 +290,12 @@ class [[nodiscard]] Tensor {
   /// The node of this tensor on the active tapes (0 when it is recorded on none).
   [[nodiscard]] detail::node_id node() const noexcept { return node_; }
   void set_node(detail::node_id id) noexcept { node_ = id; }
+  /// The deferred map that this tensor's values are, if not computed yet (nullptr otherwise), and
+  /// the map's input, for a reduction that fuses it (ops/reductions.hpp).
+  [[nodiscard]] const detail::deferred_map<raw_type>* pending_map() const noexcept {
+    return deferred_ && !deferred_->computed() ? deferred_.get() : nullptr;
+  }
+  [[nodiscard]] const raw_type& map_input() const noexcept { return raw_; }
   /// A tensor of this backend holding `value` with shape ().
   template <scalar S>
   Tensor full_scalar(S value) const {
@@ -290,8 +303,13 @@ class [[nodiscard]] Tensor {
   }
 
  private:
-  raw_type raw_;
+  /// `compute(raw())`, computed now, or on first use when the backend can fuse `kind` into a
+  /// reduction and the tensor is large enough to gain from it.
+  Tensor map(detail::map_kind kind, raw_type (*compute)(const raw_type&)) const;
+
+  raw_type raw_;  // the values; while deferred_ is set, the input of the deferred map
   detail::node_id node_ = 0;
+  std::shared_ptr<const detail::deferred_map<raw_type>> deferred_;
 };
 
 }  // namespace ep

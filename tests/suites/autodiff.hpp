@@ -612,6 +612,17 @@ TYPED_TEST_P(Autodiff, ValueAndGradOfSquareSum) {
   const auto [vf, gf] = ep::value_and_grad(f, xf);
   ep::test::expect_equal(vf, {}, std::vector<float>{140});
   ep::test::expect_equal(gf, {2, 4}, std::vector<float>{0, 2, 4, 6, 8, 10, 12, 14});
+  // Large enough for the forward pass to fuse square into sum, and abs into max (detail/fusion.hpp):
+  // the gradients are those of the eager ops. x = arange(5000) - 2500.
+  const T big = ep::arange<TypeParam>(5000) - 2500.0;
+  const auto [vb, gb] = ep::value_and_grad(f, big);
+  ep::test::expect_equal(vb, {}, std::vector<double>{10416667500});
+  ep::test::expect_equal(gb, {5000}, (big * 2.0).to_vector());
+  const auto [vm, gm] = ep::value_and_grad([](const auto& x) { return x.abs().max(); }, big);
+  ep::test::expect_equal(vm, {}, std::vector<double>{2500});  // |x| is largest at x[0] = -2500 only
+  std::vector<double> onehot(5000, 0.0);
+  onehot[0] = -1;
+  ep::test::expect_equal(gm, {5000}, onehot);
 }
 
 TYPED_TEST_P(Autodiff, ExtraArgumentsPassThrough) {

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>        // std::isfinite
+#include <cmath>        // std::isfinite, std::nan, std::sqrt
 #include <cstdint>      // std::int64_t
+#include <thread>       // std::thread
 #include <type_traits>  // std::is_same_v
 #include <vector>       // std::vector
 
@@ -265,5 +266,73 @@ TYPED_TEST_P(Reductions, Int64) {
   ep::test::expect_equal(j.prod(1), {2}, std::vector<std::int64_t>{-2100000, -200000000});
 }
 
+// A square or abs of a large tensor feeding a full sum, mean, min or max runs as one pass over the
+// input on backends that fuse it (detail/fusion.hpp); every other use computes the map once. The
+// values must be those of eager evaluation either way. Inputs are small integers, so float32 sums
+// are exact: (i * 7) % 23 - 11 for i < 5000, and (((i * 7919) % 2001) - 1000) * 1000 for i < 6000.
+TYPED_TEST_P(Reductions, FusedMapReductions) {
+  using namespace reductions_suite;
+  using B = TypeParam;
+  using I64 = typename B::template rebind<std::int64_t>;
+  constexpr bool fuses = ep::detail::map_reducible<B>;
+  values v(5000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(static_cast<int>(i * 7 % 23) - 11);
+  const auto x = tensor<B>(v, {50, 100});
+  static_assert(ep::detail::fusion_min_size <= 5000);
+
+  const auto s = x.square();
+  EXPECT_EQ(s.pending_map() != nullptr, fuses);
+  ep::test::expect_equal(s.sum(), {}, values{220016});
+  ep::test::expect_equal(s.sum({}, true), {1, 1}, values{220016});
+  ep::test::expect_near(s.mean(), {}, values{44.0032});
+  ep::test::expect_equal(s.max(), {}, values{121});
+  ep::test::expect_equal(s.min({0, 1}), {}, values{0});
+  ep::test::expect_equal(x.abs().sum(), {}, values{28696});
+  ep::test::expect_equal((-x).abs().max(), {}, values{11});
+  ep::test::expect_equal(x.abs().min({}, true), {1, 1}, values{0});
+  ep::test::expect_near(x.square().sum().sqrt(), {}, values{std::sqrt(220016.0)});
+  EXPECT_EQ(s.pending_map() != nullptr, fuses);  // reductions read the input, not the map
+
+  // Every other use sees the mapped values: an axis reduction, another op, the elements.
+  const auto copy = s;
+  values squares(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) squares[i] = v[i] * v[i];
+  ep::test::expect_equal(copy, {50, 100}, squares);
+  EXPECT_EQ(s.pending_map(), nullptr);  // computed once, for both copies
+  ep::test::expect_equal(s.sum(1)(ep::slice(0, 2)), {2}, values{4459, 4360});
+  ep::test::expect_equal(s.sum(), {}, values{220016});  // now from the computed values
+  ep::test::expect_equal((x.abs() - 11).max(), {}, values{0});
+
+  // Two threads computing the same deferred map: both see it whole.
+  const auto a = x.abs();
+  std::vector<double> first, second;
+  std::thread t1([&] { for (auto e : a.to_vector()) first.push_back(static_cast<double>(e)); });
+  std::thread t2([&] { for (auto e : a.to_vector()) second.push_back(static_cast<double>(e)); });
+  t1.join();
+  t2.join();
+  ASSERT_EQ(first.size(), v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) EXPECT_EQ(first[i], std::abs(v[i])) << i;
+  EXPECT_EQ(first, second);
+
+  // NaN propagates through the fused sum and max, as through the eager ops.
+  values with_nan = v;
+  with_nan[4321] = std::nan("");
+  const auto n = tensor<B>(with_nan, {5000});
+  ep::test::expect_equal(n.square().sum(), {}, values{std::nan("")});
+  ep::test::expect_equal(n.abs().max(), {}, values{std::nan("")});
+  ep::test::expect_equal(n.abs().min(), {}, values{std::nan("")});
+
+  // int64 beyond float's mantissa: squares up to 1e12, a sum of 2.0e15.
+  std::vector<std::int64_t> w(6000);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = (static_cast<std::int64_t>(i * 7919 % 2001) - 1000) * 1000;
+  const auto k = tensor<I64, std::int64_t>(w, {6000});
+  EXPECT_EQ(k.square().pending_map() != nullptr, ep::detail::map_reducible<I64>);
+  ep::test::expect_equal(k.square().sum(), {}, std::vector<std::int64_t>{2000919850000000});
+  ep::test::expect_equal(k.abs().sum(), {}, std::vector<std::int64_t>{3000510000});
+  ep::test::expect_equal(k.abs().max(), {}, std::vector<std::int64_t>{1000000});
+  ep::test::expect_equal(k.square().min(), {}, std::vector<std::int64_t>{0});
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Reductions, SumAllAxes, SumOneAxis, SumNegativeAxis, SumSeveralAxes, Prod, Mean, MinMax,
-                            AllAny, ZeroDimensional, EmptyTensor, HighRank, ArgminArgmax, Cumsum, Logsumexp, Int64);
+                            AllAny, ZeroDimensional, EmptyTensor, HighRank, ArgminArgmax, Cumsum, Logsumexp, Int64,
+                            FusedMapReductions);

@@ -19,7 +19,7 @@ auto Tensor<B>::item() const -> value_type {
     throw value_error(fmt::format("item: the tensor has shape {} ({} elements); expected exactly one element",
                                   s.str(), s.numel()));
   value_type v{};
-  B::to_data(raw_, &v);
+  B::to_data(raw(), &v);
   return v;
 }
 
@@ -28,11 +28,11 @@ auto Tensor<B>::to_vector() const -> std::vector<value_type> {
   const auto n = static_cast<std::size_t>(size());
   if constexpr (std::same_as<value_type, bool>) {  // std::vector<bool> packs bits: go through bytes
     std::unique_ptr<bool[]> tmp(new bool[n == 0 ? 1 : n]);
-    B::to_data(raw_, tmp.get());
+    B::to_data(raw(), tmp.get());
     return std::vector<bool>(tmp.get(), tmp.get() + n);
   } else {
     std::vector<value_type> out(n);
-    if (n > 0) B::to_data(raw_, out.data());
+    if (n > 0) B::to_data(raw(), out.data());
     return out;
   }
 }
@@ -44,11 +44,11 @@ auto Tensor<B>::astype() const -> rebind<U> {
   if constexpr (std::same_as<U, value_type>) {
     return *this;
   } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
-    return detail::make_result<Out>(B::template astype<U>(raw_),
+    return detail::make_result<Out>(B::template astype<U>(raw()),
                                     [](const auto& g, const auto&, const auto&) { return g.template astype<value_type>(); },
                                     *this);
   } else {
-    return detail::make_constant<Out>(B::template astype<U>(raw_));
+    return detail::make_constant<Out>(B::template astype<U>(raw()));
   }
 }
 

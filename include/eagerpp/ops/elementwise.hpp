@@ -47,10 +47,22 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
                 "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
 
 template <backend B>
+Tensor<B> Tensor<B>::map(detail::map_kind kind, raw_type (*compute)(const raw_type&)) const {
+  if constexpr (detail::map_reducible<B>) {
+    if (size() >= detail::fusion_min_size) {
+      Tensor out(raw());
+      out.deferred_ = std::make_shared<const detail::deferred_map<raw_type>>(kind, compute);
+      return out;
+    }
+  }
+  return Tensor(compute(raw()));
+}
+
+template <backend B>
 Tensor<B> Tensor<B>::abs() const {
   EAGERPP_REQUIRE_NUMERIC("abs");
   return detail::make_result<Tensor>(
-      B::abs(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sign(); }},
+      map(detail::map_kind::abs, &B::abs), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sign(); }},
       *this);
 }
 
@@ -58,14 +70,14 @@ template <backend B>
 Tensor<B> Tensor<B>::sign() const {
   EAGERPP_REQUIRE_NUMERIC("sign");
   return detail::make_result<Tensor>(
-      B::sign(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      B::sign(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sqrt() const {
   EAGERPP_REQUIRE_FLOAT("sqrt");
   return detail::make_result<Tensor>(
-      B::sqrt(raw_), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g / (y * 2); }},
+      B::sqrt(raw()), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g / (y * 2); }},
       *this);
 }
 
@@ -73,7 +85,7 @@ template <backend B>
 Tensor<B> Tensor<B>::square() const {
   EAGERPP_REQUIRE_NUMERIC("square");
   return detail::make_result<Tensor>(
-      B::square(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return (g * 2) * x; }},
+      map(detail::map_kind::square, &B::square), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return (g * 2) * x; }},
       *this);
 }
 
@@ -81,20 +93,20 @@ template <backend B>
 Tensor<B> Tensor<B>::exp() const {
   EAGERPP_REQUIRE_FLOAT("exp");
   return detail::make_result<Tensor>(
-      B::exp(raw_), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * y; }}, *this);
+      B::exp(raw()), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * y; }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log() const {
   EAGERPP_REQUIRE_FLOAT("log");
   return detail::make_result<Tensor>(
-      B::log(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / x; }}, *this);
+      B::log(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / x; }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log2() const {
   EAGERPP_REQUIRE_FLOAT("log2");
-  return detail::make_result<Tensor>(B::log2(raw_),
+  return detail::make_result<Tensor>(B::log2(raw()),
                                      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) {
                                        return g / (x * std::numbers::ln2_v<value_type>);
                                      }},
@@ -104,7 +116,7 @@ Tensor<B> Tensor<B>::log2() const {
 template <backend B>
 Tensor<B> Tensor<B>::log10() const {
   EAGERPP_REQUIRE_FLOAT("log10");
-  return detail::make_result<Tensor>(B::log10(raw_),
+  return detail::make_result<Tensor>(B::log10(raw()),
                                      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) {
                                        return g / (x * std::numbers::ln10_v<value_type>);
                                      }},
@@ -115,7 +127,7 @@ template <backend B>
 Tensor<B> Tensor<B>::log1p() const {
   EAGERPP_REQUIRE_FLOAT("log1p");
   return detail::make_result<Tensor>(
-      B::log1p(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x + 1); }},
+      B::log1p(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x + 1); }},
       *this);
 }
 
@@ -123,7 +135,7 @@ template <backend B>
 Tensor<B> Tensor<B>::sin() const {
   EAGERPP_REQUIRE_FLOAT("sin");
   return detail::make_result<Tensor>(
-      B::sin(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cos(); }},
+      B::sin(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cos(); }},
       *this);
 }
 
@@ -131,7 +143,7 @@ template <backend B>
 Tensor<B> Tensor<B>::cos() const {
   EAGERPP_REQUIRE_FLOAT("cos");
   return detail::make_result<Tensor>(
-      B::cos(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g * x.sin()); }},
+      B::cos(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g * x.sin()); }},
       *this);
 }
 
@@ -139,7 +151,7 @@ template <backend B>
 Tensor<B> Tensor<B>::tan() const {
   EAGERPP_REQUIRE_FLOAT("tan");
   return detail::make_result<Tensor>(
-      B::tan(raw_),
+      B::tan(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * (y.square() + 1); }}, *this);
 }
 
@@ -147,7 +159,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arcsin() const {
   EAGERPP_REQUIRE_FLOAT("arcsin");
   return detail::make_result<Tensor>(
-      B::arcsin(raw_),
+      B::arcsin(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()).sqrt(); }},
       *this);
 }
@@ -156,7 +168,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arccos() const {
   EAGERPP_REQUIRE_FLOAT("arccos");
   return detail::make_result<Tensor>(
-      B::arccos(raw_),
+      B::arccos(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g / (1 - x.square()).sqrt()); }},
       *this);
 }
@@ -165,7 +177,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arctan() const {
   EAGERPP_REQUIRE_FLOAT("arctan");
   return detail::make_result<Tensor>(
-      B::arctan(raw_),
+      B::arctan(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1); }}, *this);
 }
 
@@ -173,7 +185,7 @@ template <backend B>
 Tensor<B> Tensor<B>::sinh() const {
   EAGERPP_REQUIRE_FLOAT("sinh");
   return detail::make_result<Tensor>(
-      B::sinh(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cosh(); }},
+      B::sinh(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cosh(); }},
       *this);
 }
 
@@ -181,7 +193,7 @@ template <backend B>
 Tensor<B> Tensor<B>::cosh() const {
   EAGERPP_REQUIRE_FLOAT("cosh");
   return detail::make_result<Tensor>(
-      B::cosh(raw_), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sinh(); }},
+      B::cosh(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sinh(); }},
       *this);
 }
 
@@ -189,7 +201,7 @@ template <backend B>
 Tensor<B> Tensor<B>::tanh() const {
   EAGERPP_REQUIRE_FLOAT("tanh");
   return detail::make_result<Tensor>(
-      B::tanh(raw_),
+      B::tanh(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * (1 - y.square()); }}, *this);
 }
 
@@ -197,7 +209,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arcsinh() const {
   EAGERPP_REQUIRE_FLOAT("arcsinh");
   return detail::make_result<Tensor>(
-      B::arcsinh(raw_),
+      B::arcsinh(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1).sqrt(); }},
       *this);
 }
@@ -206,7 +218,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arccosh() const {
   EAGERPP_REQUIRE_FLOAT("arccosh");
   return detail::make_result<Tensor>(
-      B::arccosh(raw_),
+      B::arccosh(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() - 1).sqrt(); }},
       *this);
 }
@@ -215,7 +227,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arctanh() const {
   EAGERPP_REQUIRE_FLOAT("arctanh");
   return detail::make_result<Tensor>(
-      B::arctanh(raw_),
+      B::arctanh(raw()),
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()); }}, *this);
 }
 
@@ -223,35 +235,35 @@ template <backend B>
 Tensor<B> Tensor<B>::round() const {
   EAGERPP_REQUIRE_NUMERIC("round");
   return detail::make_result<Tensor>(
-      B::round(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      B::round(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::ceil() const {
   EAGERPP_REQUIRE_NUMERIC("ceil");
   return detail::make_result<Tensor>(
-      B::ceil(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      B::ceil(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::floor() const {
   EAGERPP_REQUIRE_NUMERIC("floor");
   return detail::make_result<Tensor>(
-      B::floor(raw_), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      B::floor(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::negative() const {
   EAGERPP_REQUIRE_NUMERIC("negative");
   return detail::make_result<Tensor>(
-      B::negative(raw_), [](const auto& g, const auto&, const auto&) { return -g; }, *this);
+      B::negative(raw()), [](const auto& g, const auto&, const auto&) { return -g; }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
   EAGERPP_REQUIRE_NUMERIC("clip");
   return detail::make_result<Tensor>(
-      B::clip(raw_, min_, max_),
+      B::clip(raw(), min_, max_),
       [min_, max_](const auto& g, const auto&, const auto& x) {
         return ((x >= min_).logical_and(x <= max_)).where(g, g.zeros_like());
       },
@@ -260,18 +272,18 @@ Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
 
 template <backend B>
 auto Tensor<B>::isnan() const -> bool_tensor {
-  return bool_tensor(B::isnan(raw_));
+  return bool_tensor(B::isnan(raw()));
 }
 
 template <backend B>
 auto Tensor<B>::isinf() const -> bool_tensor {
-  return bool_tensor(B::isinf(raw_));
+  return bool_tensor(B::isinf(raw()));
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::logical_not() const {
   static_assert(std::same_as<value_type, bool>, "ep::logical_not: needs a bool tensor; compare first, e.g. (x > 0)");
-  return Tensor(B::logical_not(raw_));
+  return Tensor(B::logical_not(raw()));
 }
 
 // --- binary ----------------------------------------------------------------------------------------
@@ -341,7 +353,7 @@ Tensor<B> Tensor<B>::mod(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("mod");
   detail::check_broadcast("mod", *this, other);
   return detail::make_result<Tensor>(
-      B::mod(raw_, other.raw_),
+      B::mod(raw(), other.raw()),
       [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-(g * x.floordiv(y)), y.shape())};
       },
@@ -353,7 +365,7 @@ Tensor<B> Tensor<B>::floordiv(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("floordiv");
   detail::check_broadcast("floordiv", *this, other);
   return detail::make_result<Tensor>(
-      B::floor_divide(raw_, other.raw_),
+      B::floor_divide(raw(), other.raw()),
       [](const auto&, const auto&, const auto& x, const auto& y) {
         return std::tuple{x.zeros_like(), y.zeros_like()};
       },
@@ -365,7 +377,7 @@ Tensor<B> Tensor<B>::pow(const Tensor& exponent) const {
   EAGERPP_REQUIRE_NUMERIC("pow");
   detail::check_broadcast("pow", *this, exponent);
   return detail::make_result<Tensor>(
-      B::power(raw_, exponent.raw_),
+      B::power(raw(), exponent.raw()),
       [](const auto& g, const auto& y, const auto& x, const auto& e) {
         // d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
         const Tensor dx = g * e * x.pow(e - 1);
@@ -391,7 +403,7 @@ Tensor<B> Tensor<B>::minimum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("minimum");
   detail::check_broadcast("minimum", *this, other);
   return detail::make_result<Tensor>(
-      B::minimum(raw_, other.raw_),
+      B::minimum(raw(), other.raw()),
       [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
       *this, other);
 }
@@ -401,7 +413,7 @@ Tensor<B> Tensor<B>::maximum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("maximum");
   detail::check_broadcast("maximum", *this, other);
   return detail::make_result<Tensor>(
-      B::maximum(raw_, other.raw_),
+      B::maximum(raw(), other.raw()),
       [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
       *this, other);
 }
@@ -418,7 +430,7 @@ Tensor<B2> Tensor<B>::where(const Tensor<B2>& x, const Tensor<B2>& y) const {
   if (!(sc == sx && sx == sy)) (void)broadcast_shapes(broadcast_shapes(sc, sx, "where"), sy, "where");
   const Tensor cond = *this;
   return detail::make_result<Tensor<B2>>(
-      B2::where(raw_, x.raw(), y.raw()),
+      B2::where(raw(), x.raw(), y.raw()),
       [cond](const auto& g, const auto&, const auto& a, const auto& b) {
         const Tensor<B2> zero = g.zeros_like();
         return std::tuple{detail::unbroadcast(cond.where(g, zero), a.shape()),
@@ -431,14 +443,14 @@ template <backend B>
 Tensor<B> Tensor<B>::logical_and(const Tensor& other) const {
   static_assert(std::same_as<value_type, bool>, "ep::logical_and: needs bool tensors; compare first, e.g. (x > 0)");
   detail::check_broadcast("logical_and", *this, other);
-  return Tensor(B::logical_and(raw_, other.raw_));
+  return Tensor(B::logical_and(raw(), other.raw()));
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
   static_assert(std::same_as<value_type, bool>, "ep::logical_or: needs bool tensors; compare first, e.g. (x > 0)");
   detail::check_broadcast("logical_or", *this, other);
-  return Tensor(B::logical_or(raw_, other.raw_));
+  return Tensor(B::logical_or(raw(), other.raw()));
 }
 
 #undef EAGERPP_REQUIRE_FLOAT

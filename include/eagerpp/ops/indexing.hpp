@@ -334,7 +334,7 @@ Tensor<B> Tensor<B>::index_update(const std::tuple<I...>& indices, value_type va
 template <backend B>
 auto Tensor<B>::argsort(int axis) const -> index_tensor {
   const int a = detail::normalize_axis("argsort", axis, shape());
-  return index_tensor(B::argsort(raw_, a));
+  return index_tensor(B::argsort(raw(), a));
 }
 
 template <backend B>
@@ -372,7 +372,7 @@ template <backend B>
 Tensor<B> Tensor<B>::sort(int axis) const {
   const int a = detail::normalize_axis("sort", axis, shape());
   return detail::make_result<Tensor>(
-      B::sort(raw_, a),
+      B::sort(raw(), a),
       [a](const auto& g, const auto&, const auto& x) {
         // d sort(x) = take_along_axis(dx, argsort(x)): scatter g back to where each element came from.
         const auto perm = x.argsort(a);

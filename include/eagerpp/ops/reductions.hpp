@@ -56,6 +56,21 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f) {
   return p.out.size() == p.kept.size() && !p.axes.empty() ? B::reshape(r, p.out) : r;
 }
 
+/// `reduce_raw` for a reduction that can take in the map producing `x`: when `x` is a deferred
+/// square or abs (detail/fusion.hpp) and every axis is reduced, one pass over the map's input.
+template <class Tn, class F>
+typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_kind kind, F&& f) {
+  using B = typename Tn::backend_type;
+  if constexpr (map_reducible<B>) {
+    if (const auto* pending = x.pending_map();
+        pending != nullptr && p.count > 0 && p.axes.size() == static_cast<std::size_t>(p.in.size())) {
+      auto r = B::map_reduce(kind, pending->kind(), x.map_input());
+      return p.out.size() == 0 ? r : B::reshape(r, p.out);
+    }
+  }
+  return reduce_raw(x, p, std::forward<F>(f));
+}
+
 }  // namespace detail
 
 template <backend B>
@@ -63,7 +78,7 @@ Tensor<B> Tensor<B>::sum(Axes axis, bool keepdims) const {
   static_assert(numeric_dtype<value_type>, "ep::sum: needs a numeric tensor; count bools with astype<std::int64_t>() first");
   const auto p = detail::plan_reduction("sum", shape(), axis, keepdims);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }),
+      detail::reduce_raw(*this, p, detail::reduce_kind::sum, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }),
       // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must (elementwise_vjp).
       [kept = p.kept](const auto& g, const auto&, const auto&) { return g.reshape(kept); }, *this);
 }
@@ -108,7 +123,7 @@ Tensor<B> Tensor<B>::min(Axes axis, bool keepdims) const {
   const auto p = detail::plan_reduction("min", shape(), axis, keepdims);
   detail::check_nonempty_reduction("min", p);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::min(r, a); }),
+      detail::reduce_raw(*this, p, detail::reduce_kind::min, [](const auto& r, std::span<const int> a) { return B::min(r, a); }),
       [kept = p.kept](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, kept); },
       *this);
 }
@@ -118,7 +133,7 @@ Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
   const auto p = detail::plan_reduction("max", shape(), axis, keepdims);
   detail::check_nonempty_reduction("max", p);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::max(r, a); }),
+      detail::reduce_raw(*this, p, detail::reduce_kind::max, [](const auto& r, std::span<const int> a) { return B::max(r, a); }),
       [kept = p.kept](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, kept); },
       *this);
 }
@@ -174,7 +189,7 @@ Tensor<B> Tensor<B>::cumsum(int axis) const {
   static_assert(numeric_dtype<value_type>, "ep::cumsum: needs a numeric tensor; convert bools with astype<std::int64_t>()");
   const int a = detail::normalize_axis("cumsum", axis, shape());
   return detail::make_result<Tensor>(
-      B::cumsum(raw_, a),
+      B::cumsum(raw(), a),
       [a](const auto& g, const auto&, const auto&) { return g.flip(a).cumsum(a).flip(a); }, *this);
 }
 

@@ -12,6 +12,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/eigen/functors.hpp"
@@ -282,6 +283,16 @@ struct eigen {
   }
   static raw_type any(const raw_type& x, std::span<const int> axes) requires std::is_same_v<T, bool> {
     return detail::eigen_reduce(x, axes, false, Eigen::internal::OrReducer());
+  }
+  /// reduce(map(x)) over every element in one pass: the facade's fused `x.square().sum()`,
+  /// `x.abs().max()` (detail/fusion.hpp). Shape ().
+  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m, const raw_type& x) requires numeric_dtype<T> {
+    switch (reduce) {
+      case detail::reduce_kind::min: return detail::eigen_map_reduce(x, m, Eigen::internal::MinReducer<T, nan_policy>());
+      case detail::reduce_kind::max: return detail::eigen_map_reduce(x, m, Eigen::internal::MaxReducer<T, nan_policy>());
+      case detail::reduce_kind::sum: break;
+    }
+    return detail::eigen_map_reduce(x, m, Eigen::internal::SumReducer<T>());
   }
   static eigen_array<std::int64_t> argmin(const raw_type& x, int axis) { return detail::eigen_arg_reduce<false>(x, axis); }
   static eigen_array<std::int64_t> argmax(const raw_type& x, int axis) { return detail::eigen_arg_reduce<true>(x, axis); }

@@ -31,6 +31,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
@@ -395,6 +396,17 @@ struct xtensor {
     return reduce<detail::xt_kernels::any_op>(x, axes);
   }
 
+  /// reduce(map(x)) over every element in one vectorized pass: the facade's fused
+  /// `x.square().sum()`, `x.abs().max()` (detail/fusion.hpp). Shape (); x is not empty.
+  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m, const raw_type& x) requires numeric_dtype<T> {
+    namespace k = detail::xt_kernels;
+    switch (reduce) {
+      case detail::reduce_kind::min: return map_reduce_with<k::min_op>(m, x);
+      case detail::reduce_kind::max: return map_reduce_with<k::max_op>(m, x);
+      case detail::reduce_kind::sum: break;
+    }
+    return map_reduce_with<k::sum_op>(m, x);
+  }
   static xtensor_array<std::int64_t> argmin(const raw_type& x, int axis) { return arg_reduce<false>(x, axis); }
   static xtensor_array<std::int64_t> argmax(const raw_type& x, int axis) { return arg_reduce<true>(x, axis); }
 
@@ -705,6 +717,16 @@ struct xtensor {
       end = begin;
     }
     return cur;
+  }
+
+  template <class Op>
+  static raw_type map_reduce_with(detail::map_kind m, const raw_type& x) {
+    namespace k = detail::xt_kernels;
+    raw_type out = empty(Shape{});
+    const auto n = static_cast<std::size_t>(x.size());
+    out.data()[0] = m == detail::map_kind::square ? k::reduce_contiguous<Op, k::square_map>(x.data(), n)
+                                                  : k::reduce_contiguous<Op, k::abs_map>(x.data(), n);
+    return out;
   }
 
   template <bool Max>

@@ -13,6 +13,7 @@
 #include <Eigen/Core>
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -202,6 +203,22 @@ void eigen_reduce_rows(const T* in, T* out, std::int64_t outer, std::int64_t red
     accum = const_row(src, inner);
     for (std::int64_t j = 1; j < reduced; ++j) accum = accum.binaryExpr(const_row(src + j * inner, inner), op);
   }
+}
+
+/// reducer(map(x)) over every element of x, one vectorized pass (Eigen's FullReducer over the
+/// mapped expression); the result has shape ().
+template <class T, class Reducer>
+eigen_array<T> eigen_map_reduce(const eigen_array<T>& x, map_kind map, Reducer reducer) {
+  eigen_array<T> out(Shape{});
+  const std::int64_t in_dims[1] = {x.size()};
+  const Eigen::IndexList<Eigen::type2index<0>> dim0;
+  const auto in = eigen_map<1>(x.data(), in_dims);
+  auto result = eigen_mutable_map<0>(out.mutable_data(), in_dims);
+  switch (map) {
+    case map_kind::square: result = in.square().reduce(dim0, reducer); break;
+    case map_kind::abs: result = in.abs().reduce(dim0, reducer); break;
+  }
+  return out;
 }
 
 /// Reduces `axes` (sorted, unique) with an Eigen reducer; `identity` fills results of empty inputs.

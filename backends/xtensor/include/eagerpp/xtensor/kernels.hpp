@@ -9,6 +9,7 @@
 
 #include <algorithm>    // std::fill_n, std::copy_n, std::min
 #include <array>        // std::array
+#include <cmath>        // std::abs
 #include <cstddef>      // std::size_t, std::ptrdiff_t
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <type_traits>  // std::is_floating_point_v, std::is_same_v
@@ -113,8 +114,35 @@ struct any_op {
   }
 };
 
-/// Op over `n` contiguous elements, n >= 1; vectorized with four independent accumulators.
-template <class Op, class T>
+// Element-wise maps a reduction takes in (detail/fusion.hpp): applied to each scalar or batch as
+// it is loaded.
+struct identity_map {
+  template <class V>
+  static V apply(const V& v) {
+    return v;
+  }
+};
+
+struct square_map {
+  template <class V>
+  static V apply(const V& v) {
+    return v * v;
+  }
+};
+
+struct abs_map {
+  template <class V>
+  static V apply(const V& v) {
+    if constexpr (is_scalar<V>) {
+      return static_cast<V>(std::abs(v));
+    } else {
+      return xsimd::abs(v);
+    }
+  }
+};
+
+/// Op over Map of `n` contiguous elements, n >= 1; vectorized with four independent accumulators.
+template <class Op, class Map = identity_map, class T>
 T reduce_contiguous(const T* p, std::size_t n) {
   std::size_t i = 0;
   T acc;
@@ -122,13 +150,13 @@ T reduce_contiguous(const T* p, std::size_t n) {
     using batch = xsimd::batch<T>;
     constexpr std::size_t w = batch::size;
     if (n >= 4 * w) {
-      batch a0 = batch::load_unaligned(p), a1 = batch::load_unaligned(p + w);
-      batch a2 = batch::load_unaligned(p + 2 * w), a3 = batch::load_unaligned(p + 3 * w);
+      const auto load = [p](std::size_t at) { return Map::apply(batch::load_unaligned(p + at)); };
+      batch a0 = load(0), a1 = load(w), a2 = load(2 * w), a3 = load(3 * w);
       for (i = 4 * w; i + 4 * w <= n; i += 4 * w) {
-        a0 = Op::apply(a0, batch::load_unaligned(p + i));
-        a1 = Op::apply(a1, batch::load_unaligned(p + i + w));
-        a2 = Op::apply(a2, batch::load_unaligned(p + i + 2 * w));
-        a3 = Op::apply(a3, batch::load_unaligned(p + i + 3 * w));
+        a0 = Op::apply(a0, load(i));
+        a1 = Op::apply(a1, load(i + w));
+        a2 = Op::apply(a2, load(i + 2 * w));
+        a3 = Op::apply(a3, load(i + 3 * w));
       }
       a0 = Op::apply(Op::apply(a0, a1), Op::apply(a2, a3));
       alignas(64) T lanes[w];
@@ -136,14 +164,14 @@ T reduce_contiguous(const T* p, std::size_t n) {
       acc = lanes[0];
       for (std::size_t l = 1; l < w; ++l) acc = Op::apply(acc, lanes[l]);
     } else {
-      acc = p[0];
+      acc = Map::apply(p[0]);
       i = 1;
     }
   } else {
-    acc = p[0];
+    acc = Map::apply(p[0]);
     i = 1;
   }
-  for (; i < n; ++i) acc = Op::apply(acc, p[i]);
+  for (; i < n; ++i) acc = Op::apply(acc, Map::apply(p[i]));
   return acc;
 }
 
