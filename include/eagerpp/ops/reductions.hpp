@@ -53,7 +53,8 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f) {
   using B = typename Tn::backend_type;
   if (p.axes.empty()) return x.raw();
   auto r = f(x.raw(), std::span<const int>(p.axes));
-  return p.out.size() == p.kept.size() && !p.axes.empty() ? B::reshape(r, p.out) : r;
+  if (p.out.size() == p.kept.size()) return B::reshape(r, p.out);
+  return r;  // moved, not copied (a conditional expression would copy it)
 }
 
 /// `reduce_raw` for a reduction that can take in the map producing `x`: when `x` is a deferred
@@ -65,7 +66,8 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_ki
     if (const auto* pending = x.pending_map();
         pending != nullptr && p.count > 0 && p.axes.size() == static_cast<std::size_t>(p.in.size())) {
       auto r = B::map_reduce(kind, pending->kind(), x.map_input());
-      return p.out.size() == 0 ? r : B::reshape(r, p.out);
+      if (p.out.size() != 0) return B::reshape(r, p.out);
+      return r;
     }
   }
   return reduce_raw(x, p, std::forward<F>(f));

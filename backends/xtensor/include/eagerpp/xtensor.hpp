@@ -158,10 +158,12 @@ struct xtensor {
   template <class U>
   static xtensor_array<U> astype(const raw_type& x) {
     auto out = empty<U>(x.shape());
+    auto o = flat(out.data(), out.size());
+    const auto in = flat(x.data(), x.size());
     if constexpr (std::is_floating_point_v<T> && std::is_integral_v<U> && !std::is_same_v<U, bool>) {
-      xt::noalias(out) = xt::make_lambda_xfunction(detail::xt_functors::float_to_int_fn<U>{}, x);
+      xt::noalias(o) = xt::make_lambda_xfunction(detail::xt_functors::float_to_int_fn<U>{}, in);
     } else {
-      xt::noalias(out) = xt::cast<U>(x);
+      xt::noalias(o) = xt::cast<U>(in);
     }
     return out;
   }
@@ -264,16 +266,18 @@ struct xtensor {
 
   static xtensor_array<bool> isnan(const raw_type& x) {
     auto out = empty<bool>(x.shape());
+    auto o = flat(out.data(), out.size());
     if constexpr (floating_dtype<T>)
-      xt::noalias(out) = xt::isnan(x);
+      xt::noalias(o) = xt::isnan(flat(x.data(), x.size()));
     else
       std::fill_n(out.data(), out.size(), false);
     return out;
   }
   static xtensor_array<bool> isinf(const raw_type& x) {
     auto out = empty<bool>(x.shape());
+    auto o = flat(out.data(), out.size());
     if constexpr (floating_dtype<T>)
-      xt::noalias(out) = xt::isinf(x);
+      xt::noalias(o) = xt::isinf(flat(x.data(), x.size()));
     else
       std::fill_n(out.data(), out.size(), false);
     return out;
@@ -368,10 +372,12 @@ struct xtensor {
       return where(grow(cond), grow(x), grow(y));
     }
     raw_type out = empty(x.shape());
+    auto o = flat(out.data(), out.size());
+    const auto c = flat(cond.data(), cond.size()), a = flat(x.data(), x.size()), b = flat(y.data(), y.size());
     if constexpr (std::is_same_v<T, bool>)
-      xt::noalias(out) = xt::make_lambda_xfunction(detail::xt_functors::where_fn{}, cond, x, y);
+      xt::noalias(o) = xt::make_lambda_xfunction(detail::xt_functors::where_fn{}, c, a, b);
     else
-      xt::noalias(out) = xt::where(cond, x, y);
+      xt::noalias(o) = xt::where(c, a, b);
     return out;
   }
 
@@ -595,15 +601,22 @@ struct xtensor {
   template <class F>
   static raw_type map(const raw_type& x, F&& f) {
     raw_type out = empty(x.shape());
-    xt::noalias(out) = f(x);
+    auto o = flat(out.data(), out.size());
+    xt::noalias(o) = f(flat(x.data(), x.size()));
     return out;
   }
 
   template <class F>
   static raw_type map_fn(const raw_type& x, F f) {
-    raw_type out = empty(x.shape());
-    xt::noalias(out) = xt::make_lambda_xfunction(std::move(f), x);
-    return out;
+    return map(x, [f](const auto& e) { return xt::make_lambda_xfunction(F(f), e); });
+  }
+
+  /// `n` contiguous elements as a rank-1 adaptor of fixed rank: element-wise ops evaluate over
+  /// these, since assigning to a dynamic-rank array recomputes and compares its shape and strides,
+  /// which costs more than the arithmetic on small tensors.
+  template <class P>
+  static auto flat(P* p, std::size_t n) {
+    return xt::adapt(p, n, xt::no_ownership(), std::array<std::size_t, 1>{n});
   }
 
   template <class A, class B>
@@ -622,17 +635,20 @@ struct xtensor {
   static xtensor_array<U> zip(const raw_type& a, const raw_type& b, F&& f) {
     if (same_shape(a, b)) {
       auto out = empty<U>(a.shape());
-      xt::noalias(out) = f(a, b);
+      auto o = flat(out.data(), out.size());
+      xt::noalias(o) = f(flat(a.data(), a.size()), flat(b.data(), b.size()));
       return out;
     }
     if (b.size() == 1 && b.dimension() <= a.dimension()) {
       auto out = empty<U>(a.shape());
-      xt::noalias(out) = f(a, xt::xscalar<T>(b.data()[0]));
+      auto o = flat(out.data(), out.size());
+      xt::noalias(o) = f(flat(a.data(), a.size()), xt::xscalar<T>(b.data()[0]));
       return out;
     }
     if (a.size() == 1 && a.dimension() <= b.dimension()) {
       auto out = empty<U>(b.shape());
-      xt::noalias(out) = f(xt::xscalar<T>(a.data()[0]), b);
+      auto o = flat(out.data(), out.size());
+      xt::noalias(o) = f(xt::xscalar<T>(a.data()[0]), flat(b.data(), b.size()));
       return out;
     }
     // xtensor's broadcasting assignment steps through dynamic-rank indices (20 ms for
@@ -645,9 +661,7 @@ struct xtensor {
     const auto so = xtensor<U>::contiguous_strides(out.shape());
     detail::xt_kernels::strided_loop<3> loop;
     for (std::size_t i = 0; i < r; ++i) loop.push(out.shape()[i], {sa[i], sb[i], so[i]});
-    const auto row = [](auto* p, std::size_t len) {
-      return xt::adapt(p, len, xt::no_ownership(), std::array<std::size_t, 1>{len});
-    };
+    const auto row = [](auto* p, std::size_t len) { return flat(p, len); };
     loop.for_each_row([&](const auto& off, const auto& inner, std::size_t len) {
       auto o = row(out.data() + off[2], len);
       const T* pa = a.data() + off[0];
