@@ -43,7 +43,8 @@ class [[nodiscard]] Tensor {
   using index_tensor = rebind<std::int64_t>;
 
   /// Wraps a native tensor; no data is copied.
-  explicit Tensor(raw_type raw) : raw_(std::move(raw)) {}
+  explicit Tensor(const raw_type& raw) : raw_(raw) {}
+  explicit Tensor(raw_type&& raw) : raw_(std::move(raw)) {}
 
   // --- conversion and introspection ---------------------------------------------------------
   /// The native tensor, by reference (EagerPy: `t.raw`). A map whose result was deferred for
