@@ -304,9 +304,10 @@ class [[nodiscard]] Tensor {
   }
 
  private:
-  /// `compute(raw())`, computed now, or on first use when the backend can fuse `kind` into a
+  /// `Compute(raw())`, computed now, or on first use when the backend can fuse `kind` into a
   /// reduction and the tensor is large enough to gain from it.
-  Tensor map(detail::map_kind kind, raw_type (*compute)(const raw_type&)) const;
+  template <raw_type (*Compute)(const raw_type&)>
+  Tensor map(detail::map_kind kind) const;
 
   raw_type raw_;  // the values; while deferred_ is set, the input of the deferred map
   detail::node_id node_ = 0;

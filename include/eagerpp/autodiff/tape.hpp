@@ -5,6 +5,7 @@
 #include <algorithm>      // std::find
 #include <any>            // std::any
 #include <array>          // std::array
+#include <cstddef>        // std::size_t
 #include <atomic>         // std::atomic
 #include <cstdint>        // std::uint64_t
 #include <functional>     // std::function
@@ -12,7 +13,7 @@
 #include <type_traits>    // std::is_floating_point_v
 #include <unordered_map>  // std::unordered_map
 #include <unordered_set>  // std::unordered_set
-#include <utility>        // std::move
+#include <utility>        // std::move, std::exchange
 #include <vector>         // std::vector
 
 namespace ep::detail {
@@ -42,15 +43,28 @@ inline std::vector<tape*>& active_tapes() noexcept {
   return tapes;
 }
 
+/// How many tapes are active on this thread, kept beside active_tapes(): every op reads it, and a
+/// trivially destructible thread_local is one load, without the guard of the vector's.
+inline std::size_t& active_tape_count() noexcept {
+  thread_local std::size_t count = 0;
+  return count;
+}
+
 /// Makes `t` the innermost active tape for its lifetime (RAII; also when `f` throws).
 class tape_scope {
  public:
-  explicit tape_scope(tape& t) { active_tapes().push_back(&t); }
+  explicit tape_scope(tape& t) {
+    active_tapes().push_back(&t);
+    ++active_tape_count();
+  }
   ~tape_scope() { release(); }
   tape_scope(const tape_scope&) = delete;
   tape_scope& operator=(const tape_scope&) = delete;
   void release() noexcept {
-    if (!released_) active_tapes().pop_back();
+    if (!released_) {
+      active_tapes().pop_back();
+      --active_tape_count();
+    }
     released_ = true;
   }
 
@@ -62,12 +76,16 @@ class tape_scope {
 /// (custom_gradient's forward pass, stop_gradient).
 class no_record_scope {
  public:
-  no_record_scope() { saved_.swap(active_tapes()); }
-  ~no_record_scope() { saved_.swap(active_tapes()); }
+  no_record_scope() : saved_count_(std::exchange(active_tape_count(), 0)) { saved_.swap(active_tapes()); }
+  ~no_record_scope() {
+    saved_.swap(active_tapes());
+    active_tape_count() = saved_count_;
+  }
   no_record_scope(const no_record_scope&) = delete;
   no_record_scope& operator=(const no_record_scope&) = delete;
 
  private:
+  std::size_t saved_count_;
   std::vector<tape*> saved_;
 };
 
@@ -180,7 +198,7 @@ template <class Out, class Raw, class Vjp, class... In>
 Out make_result(Raw&& raw, const Vjp& vjp, const In&... in) {
   Out out(std::forward<Raw>(raw));
   if constexpr (std::is_floating_point_v<typename Out::value_type>) {
-    if (!active_tapes().empty()) [[unlikely]]
+    if (active_tape_count() != 0) [[unlikely]]
       record_on_tapes(out, vjp, in...);
   }
   return out;
@@ -202,7 +220,7 @@ template <class Out, class Raw, class Vjp>
 Out make_result_n(Raw&& raw, const Vjp& vjp, const std::vector<Out>& ins) {
   Out out(std::forward<Raw>(raw));
   if constexpr (std::is_floating_point_v<typename Out::value_type>) {
-    if (active_tapes().empty()) [[likely]]
+    if (active_tape_count() == 0) [[likely]]
       return out;
     for (tape* t : active_tapes()) {
       bool depends = false;

@@ -47,22 +47,23 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
                 "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
 
 template <backend B>
-Tensor<B> Tensor<B>::map(detail::map_kind kind, raw_type (*compute)(const raw_type&)) const {
+template <typename B::raw_type (*Compute)(const typename B::raw_type&)>
+Tensor<B> Tensor<B>::map(detail::map_kind kind) const {
   if constexpr (detail::map_reducible<B>) {
     if (size() >= detail::fusion_min_size) {
       Tensor out(raw());
-      out.deferred_ = std::make_shared<const detail::deferred_map<raw_type>>(kind, compute);
+      out.deferred_ = std::make_shared<const detail::deferred_map<raw_type>>(kind, Compute);
       return out;
     }
   }
-  return Tensor(compute(raw()));
+  return Tensor(Compute(raw()));
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::abs() const {
   EAGERPP_REQUIRE_NUMERIC("abs");
   return detail::make_result<Tensor>(
-      map(detail::map_kind::abs, &B::abs), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sign(); }},
+      map<&B::abs>(detail::map_kind::abs), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sign(); }},
       *this);
 }
 
@@ -85,7 +86,7 @@ template <backend B>
 Tensor<B> Tensor<B>::square() const {
   EAGERPP_REQUIRE_NUMERIC("square");
   return detail::make_result<Tensor>(
-      map(detail::map_kind::square, &B::square), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return (g * 2) * x; }},
+      map<&B::square>(detail::map_kind::square), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return (g * 2) * x; }},
       *this);
 }
 

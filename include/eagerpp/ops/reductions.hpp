@@ -20,17 +20,15 @@ struct reduction_plan {
 };
 
 inline reduction_plan plan_reduction(std::string_view op, const Shape& shape, const Axes& axis, bool keepdims) {
-  reduction_plan p;
   if (axis.all()) {  // NumPy's axis=None, the common case: nothing to validate
-    p.in = shape;
-    for (int i = 0; i < shape.size(); ++i) {
-      p.axes.push_back(i);
-      p.kept.push_back(1);
-    }
+    reduction_plan p{{}, shape, {}, {}, shape.numel()};
+    const int rank = shape.size();
+    for (int i = 0; i < rank; ++i) p.axes.push_back(i);
+    p.kept = Shape::filled(rank, 1);
     if (keepdims) p.out = p.kept;
-    p.count = shape.numel();
     return p;
   }
+  reduction_plan p;
   p.axes = normalize_axes(op, axis, shape);
   p.in = shape;
   p.kept = reduced_shape(shape, p.axes, true);
