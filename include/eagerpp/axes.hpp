@@ -24,6 +24,13 @@ namespace detail {
 class axis_list {
  public:
   using value_type = int;
+  /// The axes 0, 1, ..., rank - 1 (rank <= max_rank), written as one block, not axis by axis.
+  [[nodiscard]] static axis_list first(int rank) noexcept {
+    axis_list a;
+    for (std::size_t i = 0; i < a.axes_.size(); ++i) a.axes_[i] = static_cast<int>(i);
+    a.size_ = static_cast<std::size_t>(rank);
+    return a;
+  }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] const int* data() const noexcept { return axes_.data(); }

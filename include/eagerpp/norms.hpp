@@ -35,7 +35,7 @@ Tensor<B> l2(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
     detail::no_record_scope quiet;
     return x.square().sum(axis, keepdims).sqrt();
   }();
-  const Shape kept = detail::plan_reduction("l2", x.shape(), axis, keepdims).kept;
+  const Shape kept = detail::plan_reduction("l2", x.shape(), axis, keepdims).kept(x.shape());
   return detail::make_result<Tensor<B>>(
       typename B::raw_type(value.raw()),
       [kept](const auto& g, const auto& out, const auto& in) {

@@ -28,6 +28,15 @@ class Shape {
   using iterator = const std::int64_t*;
 
   constexpr Shape() = default;
+  // Copies move the `rank` extents in use, one by one: a shape is mostly written extent by extent,
+  // and a 64-byte block copy of what was just written that way stalls on store forwarding (measured:
+  // a third of the facade's cost per op on 100-element tensors).
+  Shape(const Shape& other) noexcept : rank_(other.rank_) { copy_extents(other); }
+  Shape& operator=(const Shape& other) noexcept {
+    rank_ = other.rank_;
+    copy_extents(other);
+    return *this;
+  }
   Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
   explicit Shape(std::span<const std::int64_t> dims) { assign(dims.begin(), dims.end()); }
   /// `rank` extents equal to `extent` (rank <= max_rank).
@@ -96,6 +105,9 @@ class Shape {
   friend std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.str(); }
 
  private:
+  void copy_extents(const Shape& other) noexcept {
+    for (int i = 0; i < rank_; ++i) dims_[static_cast<std::size_t>(i)] = other.dims_[static_cast<std::size_t>(i)];
+  }
   template <class It>
   void assign(It first, It last) {
     for (; first != last; ++first) push_back(static_cast<std::int64_t>(*first));
