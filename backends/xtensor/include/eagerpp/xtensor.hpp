@@ -183,55 +183,55 @@ struct xtensor {
     return map(x, [](const auto& e) { return e * e; });
   }
   static raw_type exp(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::exp(e); });
+    return map_costly(x, [](const auto& v) { using std::exp; return exp(v); });
   }
   static raw_type log(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::log(e); });
+    return map_costly(x, [](const auto& v) { using std::log; return log(v); });
   }
   static raw_type log2(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::log2(e); });
+    return map_costly(x, [](const auto& v) { using std::log2; return log2(v); });
   }
   static raw_type log10(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::log10(e); });
+    return map_costly(x, [](const auto& v) { using std::log10; return log10(v); });
   }
   static raw_type log1p(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::log1p(e); });
+    return map_costly(x, [](const auto& v) { using std::log1p; return log1p(v); });
   }
   static raw_type sin(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::sin(e); });
+    return map_costly(x, [](const auto& v) { using std::sin; return sin(v); });
   }
   static raw_type cos(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::cos(e); });
+    return map_costly(x, [](const auto& v) { using std::cos; return cos(v); });
   }
   static raw_type tan(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::tan(e); });
+    return map_costly(x, [](const auto& v) { using std::tan; return tan(v); });
   }
   static raw_type arcsin(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::asin(e); });
+    return map_costly(x, [](const auto& v) { using std::asin; return asin(v); });
   }
   static raw_type arccos(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::acos(e); });
+    return map_costly(x, [](const auto& v) { using std::acos; return acos(v); });
   }
   static raw_type arctan(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::atan(e); });
+    return map_costly(x, [](const auto& v) { using std::atan; return atan(v); });
   }
   static raw_type sinh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::sinh(e); });
+    return map_costly(x, [](const auto& v) { using std::sinh; return sinh(v); });
   }
   static raw_type cosh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::cosh(e); });
+    return map_costly(x, [](const auto& v) { using std::cosh; return cosh(v); });
   }
   static raw_type tanh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::tanh(e); });
+    return map_costly(x, [](const auto& v) { using std::tanh; return tanh(v); });
   }
   static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::asinh(e); });
+    return map_costly(x, [](const auto& v) { using std::asinh; return asinh(v); });
   }
   static raw_type arccosh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::acosh(e); });
+    return map_costly(x, [](const auto& v) { using std::acosh; return acosh(v); });
   }
   static raw_type arctanh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, [](const auto& e) { return xt::atanh(e); });
+    return map_costly(x, [](const auto& v) { using std::atanh; return atanh(v); });
   }
 
   /// Half to even, as NumPy's round; the identity on integers.
@@ -632,6 +632,27 @@ struct xtensor {
       auto o = flat(out, n);
       xt::noalias(o) = e;
     }
+  }
+
+  /// A transcendental function `f`, applied with xsimd batch by batch and to the scalar tail (`f` is
+  /// generic: `using std::sin; return sin(v);` finds xsimd's sin for a batch).
+  template <class F>
+  static raw_type map_costly(const raw_type& x, F f) {
+    raw_type out = empty(x.shape());
+    apply_costly(x.data(), out.data(), x.size(), f);
+    return out;
+  }
+  /// The loop of map_costly, with everything it calls inlined (gnu::flatten): GCC otherwise keeps
+  /// xsimd's argument reduction out of line, called once per batch with its operands spilled (sin
+  /// of 1e6 floats, AVX-512: 805 us through an xtensor expression, 336 us here, 395 us with Eigen).
+  template <class F>
+  [[gnu::flatten]] static void apply_costly(const T* in, T* out, std::size_t n, F f) {
+    std::size_t i = 0;
+    if constexpr (detail::xt_kernels::has_batch<T>) {
+      using batch = xsimd::batch<T>;
+      for (; i + batch::size <= n; i += batch::size) f(batch::load_unaligned(in + i)).store_unaligned(out + i);
+    }
+    for (; i < n; ++i) out[i] = f(in[i]);
   }
 
   template <class F>
