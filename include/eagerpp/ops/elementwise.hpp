@@ -32,7 +32,8 @@ template <class A, class C>
 void check_broadcast(std::string_view op, const A& a, const C& b) {
   const Shape sa = a.shape();
   const Shape sb = b.shape();
-  if (!(sa == sb)) (void)broadcast_shapes(sa, sb, op);
+  if (sa.empty() || sb.empty() || sa == sb) return;  // a 0-d operand (a scalar) fits any shape
+  (void)broadcast_shapes(sa, sb, op);
 }
 
 }  // namespace detail

@@ -115,7 +115,8 @@ eigen_array<U> eigen_binary(const eigen_array<T>& a, const eigen_array<T>& b, F&
     }
     return out;
   }
-  const Shape shape = broadcast_shapes(a.shape(), b.shape(), "eigen");
+  // A 0-d operand (the facade's form of a scalar, `x + 1`) takes the shape of the other as it is.
+  const Shape shape = b.ndim() == 0 ? a.shape() : a.ndim() == 0 ? b.shape() : broadcast_shapes(a.shape(), b.shape(), "eigen");
   if (shape.numel() == 0) return eigen_array<U>(shape);
   if (b.size() == 1 && a.shape() == shape) {
     eigen_array<U> out(shape);
