@@ -30,7 +30,7 @@ class Shape {
   constexpr Shape() = default;
   // Copies move the `rank` extents in use, one by one: a shape is mostly written extent by extent,
   // and a 64-byte block copy of what was just written that way stalls on store forwarding (measured:
-  // a third of the facade's cost per op on 100-element tensors).
+  // the facade's l2 norm of 100 floats, 80 -> 74 ns).
   Shape(const Shape& other) noexcept : rank_(other.rank_) { copy_extents(other); }
   Shape& operator=(const Shape& other) noexcept {
     rank_ = other.rank_;

@@ -49,7 +49,7 @@ class deferred_map {
   /// Whether the result was already computed (a reduction then reads it rather than the input).
   [[nodiscard]] bool computed() const noexcept { return done_.load(std::memory_order_acquire); }
   /// The map of `input`, computed by the first caller; the others wait for it. (Not
-  /// std::call_once: measured 280 ns a call here, against 20 for an uncontended mutex.)
+  /// std::call_once: a deferred square of 100 floats, then used, took 349 ns with it, 92 ns so.)
   const Raw& value(const Raw& input) const {
     if (!done_.load(std::memory_order_acquire)) {
       const std::lock_guard<std::mutex> lock(mutex_);
