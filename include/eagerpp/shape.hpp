@@ -105,8 +105,22 @@ class Shape {
   friend std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.str(); }
 
  private:
+  // A switch, not a loop: GCC turns a loop of `rank_` copies into a call to memmove, which cost
+  // 5% of the facade's l2 norm of 100 floats (perf).
   void copy_extents(const Shape& other) noexcept {
-    for (int i = 0; i < rank_; ++i) dims_[static_cast<std::size_t>(i)] = other.dims_[static_cast<std::size_t>(i)];
+    const std::int64_t* from = other.dims_.data();
+    std::int64_t* to = dims_.data();
+    switch (rank_) {
+      case 8: to[7] = from[7]; [[fallthrough]];
+      case 7: to[6] = from[6]; [[fallthrough]];
+      case 6: to[5] = from[5]; [[fallthrough]];
+      case 5: to[4] = from[4]; [[fallthrough]];
+      case 4: to[3] = from[3]; [[fallthrough]];
+      case 3: to[2] = from[2]; [[fallthrough]];
+      case 2: to[1] = from[1]; [[fallthrough]];
+      case 1: to[0] = from[0]; [[fallthrough]];
+      default: break;
+    }
   }
   template <class It>
   void assign(It first, It last) {

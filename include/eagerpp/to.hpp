@@ -24,7 +24,7 @@ concept shares_host_memory = requires(const typename B1::raw_type& r, std::share
 
 /// The elements of `t` on backend B2, which must hold the same dtype (e.g. `ep::to<ep::cuda<float>>(x)`
 /// for an `ep::eigen<float>` x). Between host backends that share memory (Eigen and xtensor) the
-/// result shares `t`'s elements: O(1), no copy. Otherwise copies through host memory with `to_data`
+/// result shares `t`'s elements: O(1), no copy (a one-element Eigen tensor, which holds its element inline, is copied). Otherwise copies through host memory with `to_data`
 /// and `from_data`, so it works between any two backends; the same backend returns `t` itself (O(1)).
 /// Not recorded on the tape: the result is a constant. Throws what the backends throw
 /// (ep::device_error without a GPU).

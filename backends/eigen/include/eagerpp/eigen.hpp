@@ -80,9 +80,9 @@ struct eigen {
   }
 
   /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared.
-  static std::shared_ptr<T> share_host(const raw_type& x) { return x.storage(); }
+  static std::shared_ptr<T> share_host(const raw_type& x) { return x.share(); }
   /// Adopts shared C-order host elements; copies them only if they are less aligned than Eigen's
-  /// vectorized loads need (a buffer from ep::allocate_storage always is).
+  /// vectorized loads need (ep::buffer and ep::allocate_storage always are).
   static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
     const auto address = reinterpret_cast<std::uintptr_t>(data.get());
     if (shape.numel() > 0 && address % detail::eigen_required_alignment != 0) return from_data(data.get(), shape);
@@ -105,7 +105,7 @@ struct eigen {
   // --- conversion ---------------------------------------------------------------------------
 
   /// O(1): the result shares the storage.
-  static raw_type reshape(const raw_type& x, const Shape& shape) { return raw_type(x.storage(), shape); }
+  static raw_type reshape(const raw_type& x, const Shape& shape) { return x.reshaped(shape); }
 
   /// C++ conversion of each element (float to int truncates; to bool tests != 0, NaN is true).
   template <class U>

@@ -23,7 +23,7 @@ namespace detail {
 // (TensorMap.h: IsAligned), and then assumes what it assumes of Eigen::Tensor storage: the base
 // pointer is aligned to EIGEN_MAX_ALIGN_BYTES, so packet loads at multiples of the packet size may
 // use aligned instructions. `Eigen::Aligned64` alone would silently mean "unaligned". Every buffer
-// an eigen_array points at is 64-byte aligned (ep::allocate_storage) or was checked when a
+// an eigen_array points at is 64-byte aligned (ep::buffer, ep::allocate_storage) or was checked when a
 // moved-in Eigen::Tensor was adopted, so Aligned16 is the honest flag.
 inline constexpr int eigen_map_options = Eigen::Aligned16;
 
@@ -88,13 +88,18 @@ class eigen_array {
   /// An empty 1-d array, shape (0,), with no storage.
   eigen_array() : shape_{0} {}
 
-  /// Adopts `data`, which must hold at least `shape.numel()` elements, aligned as ep::allocate_storage
+  /// Adopts `data`, which must hold at least `shape.numel()` elements, aligned as ep::buffer
   /// aligns them (or to EIGEN_MAX_ALIGN_BYTES at least).
-  eigen_array(std::shared_ptr<T> data, const Shape& shape) noexcept : data_(std::move(data)), shape_(shape) {}
+  eigen_array(buffer<T> data, const Shape& shape) noexcept : data_(std::move(data)), shape_(shape) {}
+  /// Adopts elements owned elsewhere (aligned as above).
+  eigen_array(std::shared_ptr<T> data, const Shape& shape) : data_(std::move(data)), shape_(shape) {}
 
-  /// Uninitialized storage for `shape.numel()` elements from ep::allocate_storage.
-  explicit eigen_array(const Shape& shape)
-      : data_(allocate_storage<T>(static_cast<std::size_t>(shape.numel()))), shape_(shape) {}
+  /// Uninitialized storage for `shape.numel()` elements: from the cache (ep::buffer), or inside
+  /// the array for at most one element (a 0-d tensor: no allocation at all).
+  explicit eigen_array(const Shape& shape) : shape_(shape) {
+    const std::int64_t n = shape.numel();
+    if (n > 1) data_ = buffer<T>::allocate(static_cast<std::size_t>(n));
+  }
 
   /// Takes over a row-major Eigen::Tensor without copying its elements: the tensor moves into a
   /// shared holder and the storage aliases its data. (Copies only if the tensor's buffer is less
@@ -103,12 +108,12 @@ class eigen_array {
   explicit eigen_array(Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>&& t) : shape_(shape_of(t.dimensions())) {
     const auto address = reinterpret_cast<std::uintptr_t>(t.data());
     if (shape_.numel() > 0 && address % detail::eigen_required_alignment != 0) {
-      data_ = allocate_storage<T>(static_cast<std::size_t>(shape_.numel()));
-      std::copy_n(t.data(), shape_.numel(), data_.get());
+      data_ = buffer<T>::allocate(static_cast<std::size_t>(shape_.numel()));
+      std::copy_n(t.data(), shape_.numel(), mutable_data());
       return;
     }
     auto holder = std::make_shared<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>>(std::move(t));
-    data_ = std::shared_ptr<T>(holder, holder->data());
+    data_ = buffer<T>(std::shared_ptr<T>(holder, holder->data()));
   }
 
   /// Copies an Eigen::Tensor of either layout. A column-major tensor keeps its logical shape and
@@ -118,7 +123,7 @@ class eigen_array {
     const std::int64_t n = shape_.numel();
     if (n == 0) return;
     if constexpr (N <= 1 || (Options & Eigen::RowMajor) != 0) {
-      std::copy_n(t.data(), n, data_.get());
+      std::copy_n(t.data(), n, mutable_data());
     } else {
       Eigen::array<Eigen::Index, std::size_t{N}> reversed;
       for (std::size_t i = 0; i < reversed.size(); ++i) reversed[i] = static_cast<Eigen::Index>(N - 1) - static_cast<Eigen::Index>(i);
@@ -126,10 +131,24 @@ class eigen_array {
     }
   }
 
-  [[nodiscard]] const T* data() const noexcept { return data_.get(); }
-  /// The elements, writable: only for filling a freshly allocated array that no one else sees yet.
-  [[nodiscard]] T* mutable_data() const noexcept { return data_.get(); }
-  [[nodiscard]] const std::shared_ptr<T>& storage() const noexcept { return data_; }
+  [[nodiscard]] const T* data() const noexcept { return mutable_data(); }
+  /// The elements, writable: only for filling a freshly allocated array that no one else sees yet
+  /// (and, for an array of at most one element, until it is copied or moved: they live inside it).
+  [[nodiscard]] T* mutable_data() const noexcept { return data_ ? data_.get() : local_; }
+  /// The same elements with another shape of as many elements or fewer (from the start), shared.
+  [[nodiscard]] eigen_array reshaped(const Shape& shape) const {
+    eigen_array out = *this;
+    out.shape_ = shape;
+    return out;
+  }
+  /// The elements as a std::shared_ptr that keeps them alive (copied out of an array that holds
+  /// them inside itself).
+  [[nodiscard]] std::shared_ptr<T> share() const {
+    if (data_ || size() == 0) return data_.share();
+    buffer<T> b = buffer<T>::allocate(1);
+    b.get()[0] = local_[0];
+    return b.share();
+  }
   [[nodiscard]] const Shape& shape() const noexcept { return shape_; }
   [[nodiscard]] int ndim() const noexcept { return shape_.size(); }
   [[nodiscard]] std::int64_t size() const noexcept { return shape_.numel(); }
@@ -157,8 +176,11 @@ class eigen_array {
     return s;
   }
 
-  std::shared_ptr<T> data_;
+  buffer<T> data_;  // empty when the elements are local_
   Shape shape_;
+  // At most one element lives here rather than in a buffer: a 0-d result (a sum, a scalar
+  // operand) then costs no allocation. Eigen never loads a packet from a map of one element.
+  alignas(16) mutable T local_[1] = {};
 };
 
 }  // namespace ep

@@ -91,7 +91,7 @@ eigen_array<T> eigen_broadcast_to(const eigen_array<T>& x, const Shape& shape) {
       ++r;
     }
   }
-  if (!any_broadcast) return eigen_array<T>(x.storage(), shape);
+  if (!any_broadcast) return x.reshaped(shape);
   eigen_array<T> result(shape);
   with_rank<1>(r, [&](auto rank) {
     constexpr int N = decltype(rank)::value;
@@ -259,7 +259,7 @@ eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, 
     }
     current = next;
   }
-  return eigen_array<T>(current.storage(), out_shape);
+  return current.reshaped(out_shape);
 }
 
 /// argmin (Max = false) or argmax along `axis`, the first occurrence; NaN counts as the extreme,
@@ -341,7 +341,7 @@ eigen_array<T> eigen_transpose(const eigen_array<T>& x, std::span<const int> per
       ++groups;
     }
   }
-  if (groups <= 1) return eigen_array<T>(x.storage(), out_shape);  // the layout does not change
+  if (groups <= 1) return x.reshaped(out_shape);  // the layout does not change
   eigen_extents in_dims{}, out_dims{}, shuffle{};
   for (int g = 0; g < groups; ++g) {
     std::int64_t e = 1;
@@ -419,7 +419,7 @@ eigen_array<T> eigen_slice(const eigen_array<T>& x, std::span<const std::int64_t
     }
   }
   if (r == 0 || (r == 1 && offset[0] == 0 && stride[0] == 1 && extent[0] == in[0]))
-    return eigen_array<T>(x.storage(), out_shape);
+    return x.reshaped(out_shape);
   eigen_extents span{};
   for (int i = 0; i < r; ++i) span[i] = (extent[i] - 1) * stride[i] + 1;
   eigen_array<T> result(out_shape);
@@ -439,7 +439,7 @@ eigen_array<T> eigen_pad(const eigen_array<T>& x, std::span<const std::int64_t> 
   Shape out_shape = x.shape();
   for (int d = 0; d < x.ndim(); ++d)
     out_shape[d] += before[static_cast<std::size_t>(d)] + after[static_cast<std::size_t>(d)];
-  if (out_shape == x.shape()) return eigen_array<T>(x.storage(), out_shape);
+  if (out_shape == x.shape()) return x.reshaped(out_shape);
   if (x.size() == 0 || out_shape.numel() == 0) return eigen_full(out_shape, value);
   eigen_extents in{}, lo{}, hi{};
   int r = 0;
