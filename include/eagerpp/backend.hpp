@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <concepts>  // std::same_as, std::copyable
+#include <concepts>  // std::same_as, std::convertible_to, std::copyable
 #include <cstdint>   // std::int64_t
 #include <span>      // std::span
 
@@ -24,7 +24,7 @@ namespace ep {
 ///   using value_type = T;                             // one of ep::dtype
 ///   using raw_type = R;                               // the native tensor; copying it is O(1)
 ///   template <class U> using rebind = Backend<U>;     // same backend, other element type
-///   static Shape shape(const R&);
+///   static Shape shape(const R&);                    // or const Shape&, where R holds one
 ///   static R from_data(const T* data, const Shape&); // copies n = shape.numel() elements, C order
 ///   static void to_data(const R&, T* out);           // copies every element out, C order
 ///
@@ -82,7 +82,7 @@ concept backend = requires {
 } && dtype<typename B::value_type> && std::copyable<typename B::raw_type> &&
 requires(const typename B::raw_type& r, const typename B::value_type* p, typename B::value_type* out,
          const Shape& s) {
-  { B::shape(r) } -> std::same_as<Shape>;
+  { B::shape(r) } -> std::convertible_to<Shape>;
   { B::from_data(p, s) } -> std::same_as<typename B::raw_type>;
   B::to_data(r, out);
 };

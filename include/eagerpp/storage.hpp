@@ -47,35 +47,25 @@ class host_cache {
   }
 
   /// A buffer of at least `bytes` bytes, 64-byte aligned; never null, even for 0 bytes.
-  void* allocate(std::size_t bytes) {
-    const std::size_t size = round(bytes);
-    const std::size_t c = size_class(size);
+  static void* allocate(std::size_t bytes) { return allocate_class(class_of(bytes)); }
+  static void deallocate(void* p, std::size_t bytes) noexcept { deallocate_class(p, class_of(bytes)); }
+
+  /// The size class of a buffer of `bytes` bytes: allocate_class(c) gives a buffer of at least that
+  /// many bytes and deallocate_class(p, c) takes it back (ep::buffer keeps c, not the size).
+  static std::size_t class_of(std::size_t bytes) noexcept { return size_class(round(bytes)); }
+
+  // The fast paths touch only this thread's stash: not the shared cache's instance (a guarded
+  // static), so that a small tensor's buffer costs a few instructions (per-op cost at n = 100).
+  static void* allocate_class(std::size_t c) {
     if (c < local_classes) {
       if (void* p = local_stash::pop(c)) return p;
     }
-    {
-      std::lock_guard<spin_lock> lock(mutex_);
-      if (auto& list = free_[c]; !list.empty()) {
-        void* p = list.back();
-        list.pop_back();
-        cached_ -= size;
-        return p;
-      }
-    }
-    void* p = std::aligned_alloc(storage_alignment, size);
-    if (p == nullptr) {
-      release_all();
-      p = std::aligned_alloc(storage_alignment, size);
-      if (p == nullptr) throw std::bad_alloc();
-    }
-    return p;
+    return instance().allocate_from_lists(c);
   }
 
-  void deallocate(void* p, std::size_t bytes) noexcept {
-    const std::size_t size = round(bytes);
-    const std::size_t c = size_class(size);
+  static void deallocate_class(void* p, std::size_t c) noexcept {
     if (c < local_classes && local_stash::push(c, p)) return;
-    give_back(p, c, size);
+    instance().give_back(p, c, class_size(c));
   }
 
   /// Frees every cached buffer.
@@ -95,6 +85,26 @@ class host_cache {
   }
 
  private:
+  void* allocate_from_lists(std::size_t c) {
+    {
+      std::lock_guard<spin_lock> lock(mutex_);
+      if (auto& list = free_[c]; !list.empty()) {
+        void* p = list.back();
+        list.pop_back();
+        cached_ -= class_size(c);
+        return p;
+      }
+    }
+    const std::size_t size = class_size(c);
+    void* p = std::aligned_alloc(storage_alignment, size);
+    if (p == nullptr) {
+      release_all();
+      p = std::aligned_alloc(storage_alignment, size);
+      if (p == nullptr) throw std::bad_alloc();
+    }
+    return p;
+  }
+
   // Small sizes round to 64 bytes; large ones to 1/8 of their power of two, which bounds the waste
   // at 12.5% and lets sizes that differ a little share buffers. Each rounded size is one class with
   // its own free list, so finding a buffer is an index and a pop: no search, no allocation.
@@ -109,6 +119,12 @@ class host_cache {
     const auto k = static_cast<std::size_t>(std::bit_width(rounded - 1));  // 2^(k-1) < rounded <= 2^k
     const std::size_t q = rounded / ((std::size_t{1} << k) / 8);           // 5..8
     return 64 + (k - 13) * 4 + (q - 5);
+  }
+  /// The rounded size of class c (the inverse of size_class).
+  static std::size_t class_size(std::size_t c) noexcept {
+    if (c < 64) return (c + 1) * 64;
+    const std::size_t k = (c - 64) / 4 + 13, q = (c - 64) % 4 + 5;
+    return q * ((std::size_t{1} << k) / 8);
   }
   static constexpr std::size_t classes = 64 + 52 * 4;
 
@@ -130,37 +146,47 @@ class host_cache {
 
   // The first classes (buffers up to 4 KiB: small tensors) also have a few slots per thread, taken
   // and given back without any lock, as glibc's tcache does for malloc: an op on a small tensor
-  // allocates its result about twice as fast as through the shared lists. A thread's slots go to
-  // the shared lists when it ends.
+  // allocates its result about twice as fast as through the shared lists. Eight slots: the chain
+  // exp(-x*x) * sin(x) + 1 keeps six temporaries of one size alive at once. The stash is plain
+  // zero-initialized thread-local data (no guard on access); a separate thread-local object, made
+  // on the first give-back, hands the thread's slots to the shared lists when the thread ends.
   static constexpr std::size_t local_classes = 64;
   static constexpr std::size_t local_slots = 8;
 
   struct local_stash {
-    std::array<std::array<void*, local_slots>, local_classes> slots{};
-    std::array<unsigned char, local_classes> count{};
+    std::array<std::array<void*, local_slots>, local_classes> slots;
+    std::array<unsigned char, local_classes> count;
+    unsigned char state;  // 0: not yet used, 1: in use, 2: flushed (the thread is ending)
 
-    ~local_stash() {
-      alive() = false;
-      for (std::size_t c = 0; c < local_classes; ++c)
-        for (std::size_t i = 0; i < count[c]; ++i) instance().give_back(slots[c][i], c, (c + 1) * 64);
-    }
-    /// False once this thread's stash is destroyed (buffers freed during thread exit take the shared lists).
-    static bool& alive() noexcept {
-      thread_local bool flag = true;  // trivially destructible: readable until the thread is gone
-      return flag;
-    }
     static local_stash& mine() noexcept {
-      thread_local local_stash stash;
+      thread_local constinit local_stash stash{};  // trivially destructible: no guard
       return stash;
     }
+    struct flusher {
+      flusher() = default;
+      flusher(const flusher&) = delete;
+      flusher& operator=(const flusher&) = delete;
+      ~flusher() {
+        local_stash& s = mine();
+        s.state = 2;
+        for (std::size_t c = 0; c < local_classes; ++c) {
+          for (std::size_t i = 0; i < s.count[c]; ++i) instance().give_back(s.slots[c][i], c, class_size(c));
+          s.count[c] = 0;
+        }
+      }
+    };
     static void* pop(std::size_t c) noexcept {
-      if (!alive()) return nullptr;
-      local_stash& s = mine();
+      local_stash& s = mine();  // counts stay 0 before first use and after the flush
       return s.count[c] == 0 ? nullptr : s.slots[c][--s.count[c]];
     }
     static bool push(std::size_t c, void* p) noexcept {
-      if (!alive()) return false;
       local_stash& s = mine();
+      if (s.state != 1) [[unlikely]] {
+        if (s.state == 2) return false;
+        thread_local flusher f;  // constructed (and its destructor registered) once per thread
+        (void)&f;
+        s.state = 1;
+      }
       if (s.count[c] == local_slots) return false;
       s.slots[c][s.count[c]++] = p;
       return true;
@@ -184,8 +210,8 @@ struct cache_allocator {
   cache_allocator() = default;
   template <class V>
   cache_allocator(const cache_allocator<V>&) noexcept {}  // NOLINT(google-explicit-constructor)
-  U* allocate(std::size_t n) { return static_cast<U*>(host_cache::instance().allocate(n * sizeof(U))); }
-  void deallocate(U* p, std::size_t n) noexcept { host_cache::instance().deallocate(p, n * sizeof(U)); }
+  U* allocate(std::size_t n) { return static_cast<U*>(host_cache::allocate(n * sizeof(U))); }
+  void deallocate(U* p, std::size_t n) noexcept { host_cache::deallocate(p, n * sizeof(U)); }
   friend bool operator==(const cache_allocator&, const cache_allocator&) noexcept { return true; }
 };
 
@@ -203,7 +229,7 @@ namespace detail {
 /// rounds it, and, for a buffer that adopted elements owned elsewhere, their owner.
 struct buffer_header {
   std::atomic<std::size_t> refs{1};
-  std::size_t bytes = 0;
+  std::size_t size_class = 0;   // of the block, in host_cache
   std::shared_ptr<void> owner;  // empty for elements that follow the header in the same block
 };
 static_assert(sizeof(buffer_header) <= storage_alignment, "ep::buffer: the header must fit in one cache line");
@@ -222,18 +248,19 @@ class buffer {
   buffer() = default;
   /// Storage for `n` elements, from the cache.
   static buffer allocate(std::size_t n) {
-    const std::size_t bytes = storage_alignment + n * sizeof(T);
-    void* block = detail::host_cache::instance().allocate(bytes);
+    const std::size_t c = detail::host_cache::class_of(storage_alignment + n * sizeof(T));
+    void* block = detail::host_cache::allocate_class(c);
     auto* h = ::new (block) detail::buffer_header;
-    h->bytes = bytes;
+    h->size_class = c;
     return buffer(reinterpret_cast<T*>(static_cast<unsigned char*>(block) + storage_alignment), h);
   }
   /// Adopts elements owned by a std::shared_ptr (another backend's, or a moved-in native tensor's).
   explicit buffer(std::shared_ptr<T> elements) : data_(elements.get()) {
     if (!elements) return;
-    void* block = detail::host_cache::instance().allocate(sizeof(detail::buffer_header));
+    const std::size_t c = detail::host_cache::class_of(sizeof(detail::buffer_header));
+    void* block = detail::host_cache::allocate_class(c);
     header_ = ::new (block) detail::buffer_header;
-    header_->bytes = sizeof(detail::buffer_header);
+    header_->size_class = c;
     header_->owner = std::move(elements);
   }
 
@@ -269,9 +296,9 @@ class buffer {
     // The sole owner sees 1 and no one else can add a reference: no read-modify-write needed (as
     // libstdc++'s shared_ptr does since GCC 12).
     if (h->refs.load(std::memory_order_acquire) != 1 && h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    const std::size_t bytes = h->bytes;
+    const std::size_t c = h->size_class;
     h->~buffer_header();
-    detail::host_cache::instance().deallocate(h, bytes);
+    detail::host_cache::deallocate_class(h, c);
   }
 
   T* data_ = nullptr;

@@ -45,6 +45,9 @@ class [[nodiscard]] Tensor {
   /// Wraps a native tensor; no data is copied.
   explicit Tensor(const raw_type& raw) : raw_(raw) {}
   explicit Tensor(raw_type&& raw) : raw_(std::move(raw)) {}
+  /// Holds the native tensor that `compute()` returns, constructed in place (detail::make_output).
+  template <detail::computes<raw_type> F>
+  Tensor(detail::computed_t, F& compute) : raw_(compute()) {}
 
   // --- conversion and introspection ---------------------------------------------------------
   /// The native tensor, by reference (EagerPy: `t.raw`). A map whose result was deferred for
@@ -57,9 +60,9 @@ class [[nodiscard]] Tensor {
   /// The extents (EagerPy: `t.shape`).
   [[nodiscard]] Shape shape() const { return Backend::shape(raw_); }
   /// The number of axes (EagerPy: `t.ndim`).
-  [[nodiscard]] int ndim() const { return shape().size(); }
+  [[nodiscard]] int ndim() const { return Backend::shape(raw_).size(); }
   /// The number of elements.
-  [[nodiscard]] std::int64_t size() const { return shape().numel(); }
+  [[nodiscard]] std::int64_t size() const { return Backend::shape(raw_).numel(); }
   /// NumPy's name of the element type: "float32", "int64", ...
   [[nodiscard]] static constexpr std::string_view dtype() noexcept { return dtype_name<value_type>(); }
   /// The only element of a one-element tensor (EagerPy: `t.item()`); throws ep::value_error otherwise.
@@ -290,6 +293,9 @@ class [[nodiscard]] Tensor {
   // --- internals shared with the tape -------------------------------------------------------
   /// The node of this tensor on the active tapes (0 when it is recorded on none).
   [[nodiscard]] detail::node_id node() const noexcept { return node_; }
+  /// The shape as the backend gives it: a reference where the native tensor holds an ep::Shape
+  /// (Eigen), else a value. For the facade's own checks on every op, which need no copy.
+  [[nodiscard]] decltype(auto) shape_ref() const { return Backend::shape(raw_); }
   void set_node(detail::node_id id) noexcept { node_ = id; }
   /// The deferred map that this tensor's values are, if not computed yet (nullptr otherwise), and
   /// the map's input, for a reduction that fuses it (ops/reductions.hpp).
@@ -300,14 +306,14 @@ class [[nodiscard]] Tensor {
   /// A tensor of this backend holding `value` with shape ().
   template <scalar S>
   Tensor full_scalar(S value) const {
-    return Tensor(Backend::full(Shape{}, static_cast<value_type>(value)));
+    return detail::make_constant<Tensor>([&] { return Backend::full(Shape{}, static_cast<value_type>(value)); });
   }
 
  private:
-  /// `Compute(raw())`, computed now, or on first use when the backend can fuse `kind` into a
-  /// reduction and the tensor is large enough to gain from it.
-  template <raw_type (*Compute)(const raw_type&)>
-  Tensor map(detail::map_kind kind) const;
+  /// `Compute(raw())` with the gradient rule `vjp`, computed now, or on first use when the backend
+  /// can fuse `kind` into a reduction and the tensor is large enough to gain from it.
+  template <raw_type (*Compute)(const raw_type&), class Vjp>
+  Tensor map(detail::map_kind kind, const Vjp& vjp) const;
 
   raw_type raw_;  // the values; while deferred_ is set, the input of the deferred map
   detail::node_id node_ = 0;

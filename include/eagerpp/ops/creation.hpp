@@ -44,7 +44,7 @@ auto Tensor<B>::astype() const -> rebind<U> {
   if constexpr (std::same_as<U, value_type>) {
     return *this;
   } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
-    return detail::make_result<Out>(B::template astype<U>(raw()),
+    return detail::make_result<Out>([&] { return B::template astype<U>(raw()); },
                                     [](const auto& g, const auto&, const auto&) { return g.template astype<value_type>(); },
                                     *this);
   } else {

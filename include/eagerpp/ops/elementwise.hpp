@@ -30,8 +30,8 @@ Tn unbroadcast(const Tn& g, const Shape& shape) {
 /// Checks that `a` and `b` broadcast, naming `op` otherwise.
 template <class A, class C>
 void check_broadcast(std::string_view op, const A& a, const C& b) {
-  const Shape sa = a.shape();
-  const Shape sb = b.shape();
+  const auto& sa = a.shape_ref();
+  const auto& sb = b.shape_ref();
   if (sa.empty() || sb.empty() || sa == sb) return;  // a 0-d operand (a scalar) fits any shape
   (void)broadcast_shapes(sa, sb, op);
 }
@@ -48,67 +48,65 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
                 "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
 
 template <backend B>
-template <typename B::raw_type (*Compute)(const typename B::raw_type&)>
-Tensor<B> Tensor<B>::map(detail::map_kind kind) const {
+template <typename B::raw_type (*Compute)(const typename B::raw_type&), class Vjp>
+Tensor<B> Tensor<B>::map(detail::map_kind kind, const Vjp& vjp) const {
   if constexpr (detail::map_reducible<B>) {
     if (size() >= detail::fusion_min_size) {
       Tensor out(raw());
       out.deferred_ = std::make_shared<const detail::deferred_map<raw_type>>(kind, Compute);
-      return out;
+      return detail::make_result<Tensor>(std::move(out), vjp, *this);
     }
   }
-  return Tensor(Compute(raw()));
+  return detail::make_result<Tensor>([&] { return Compute(raw()); }, vjp, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::abs() const {
   EAGERPP_REQUIRE_NUMERIC("abs");
-  return detail::make_result<Tensor>(
-      map<&B::abs>(detail::map_kind::abs), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sign(); }},
-      *this);
+  return map<&B::abs>(detail::map_kind::abs,
+                     detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sign(); }});
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sign() const {
   EAGERPP_REQUIRE_NUMERIC("sign");
   return detail::make_result<Tensor>(
-      B::sign(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      [&] { return B::sign(raw()); }, [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::sqrt() const {
   EAGERPP_REQUIRE_FLOAT("sqrt");
   return detail::make_result<Tensor>(
-      B::sqrt(raw()), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g / (y * 2); }},
+      [&] { return B::sqrt(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g / (y * 2); }},
       *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::square() const {
   EAGERPP_REQUIRE_NUMERIC("square");
-  return detail::make_result<Tensor>(
-      map<&B::square>(detail::map_kind::square), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return (g * 2) * x; }},
-      *this);
+  return map<&B::square>(detail::map_kind::square,
+                        detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return (g * 2) * x; }});
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::exp() const {
   EAGERPP_REQUIRE_FLOAT("exp");
   return detail::make_result<Tensor>(
-      B::exp(raw()), detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * y; }}, *this);
+      [&] { return B::exp(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * y; }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log() const {
   EAGERPP_REQUIRE_FLOAT("log");
   return detail::make_result<Tensor>(
-      B::log(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / x; }}, *this);
+      [&] { return B::log(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / x; }}, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log2() const {
   EAGERPP_REQUIRE_FLOAT("log2");
-  return detail::make_result<Tensor>(B::log2(raw()),
+  return detail::make_result<Tensor>([&] { return B::log2(raw()); },
                                      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) {
                                        return g / (x * std::numbers::ln2_v<value_type>);
                                      }},
@@ -118,7 +116,7 @@ Tensor<B> Tensor<B>::log2() const {
 template <backend B>
 Tensor<B> Tensor<B>::log10() const {
   EAGERPP_REQUIRE_FLOAT("log10");
-  return detail::make_result<Tensor>(B::log10(raw()),
+  return detail::make_result<Tensor>([&] { return B::log10(raw()); },
                                      detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) {
                                        return g / (x * std::numbers::ln10_v<value_type>);
                                      }},
@@ -129,7 +127,7 @@ template <backend B>
 Tensor<B> Tensor<B>::log1p() const {
   EAGERPP_REQUIRE_FLOAT("log1p");
   return detail::make_result<Tensor>(
-      B::log1p(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x + 1); }},
+      [&] { return B::log1p(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x + 1); }},
       *this);
 }
 
@@ -137,7 +135,7 @@ template <backend B>
 Tensor<B> Tensor<B>::sin() const {
   EAGERPP_REQUIRE_FLOAT("sin");
   return detail::make_result<Tensor>(
-      B::sin(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cos(); }},
+      [&] { return B::sin(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cos(); }},
       *this);
 }
 
@@ -145,7 +143,7 @@ template <backend B>
 Tensor<B> Tensor<B>::cos() const {
   EAGERPP_REQUIRE_FLOAT("cos");
   return detail::make_result<Tensor>(
-      B::cos(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g * x.sin()); }},
+      [&] { return B::cos(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g * x.sin()); }},
       *this);
 }
 
@@ -153,7 +151,7 @@ template <backend B>
 Tensor<B> Tensor<B>::tan() const {
   EAGERPP_REQUIRE_FLOAT("tan");
   return detail::make_result<Tensor>(
-      B::tan(raw()),
+      [&] { return B::tan(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * (y.square() + 1); }}, *this);
 }
 
@@ -161,7 +159,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arcsin() const {
   EAGERPP_REQUIRE_FLOAT("arcsin");
   return detail::make_result<Tensor>(
-      B::arcsin(raw()),
+      [&] { return B::arcsin(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()).sqrt(); }},
       *this);
 }
@@ -170,7 +168,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arccos() const {
   EAGERPP_REQUIRE_FLOAT("arccos");
   return detail::make_result<Tensor>(
-      B::arccos(raw()),
+      [&] { return B::arccos(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return -(g / (1 - x.square()).sqrt()); }},
       *this);
 }
@@ -179,7 +177,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arctan() const {
   EAGERPP_REQUIRE_FLOAT("arctan");
   return detail::make_result<Tensor>(
-      B::arctan(raw()),
+      [&] { return B::arctan(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1); }}, *this);
 }
 
@@ -187,7 +185,7 @@ template <backend B>
 Tensor<B> Tensor<B>::sinh() const {
   EAGERPP_REQUIRE_FLOAT("sinh");
   return detail::make_result<Tensor>(
-      B::sinh(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cosh(); }},
+      [&] { return B::sinh(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.cosh(); }},
       *this);
 }
 
@@ -195,7 +193,7 @@ template <backend B>
 Tensor<B> Tensor<B>::cosh() const {
   EAGERPP_REQUIRE_FLOAT("cosh");
   return detail::make_result<Tensor>(
-      B::cosh(raw()), detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sinh(); }},
+      [&] { return B::cosh(raw()); }, detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g * x.sinh(); }},
       *this);
 }
 
@@ -203,7 +201,7 @@ template <backend B>
 Tensor<B> Tensor<B>::tanh() const {
   EAGERPP_REQUIRE_FLOAT("tanh");
   return detail::make_result<Tensor>(
-      B::tanh(raw()),
+      [&] { return B::tanh(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto& y, const auto&) { return g * (1 - y.square()); }}, *this);
 }
 
@@ -211,7 +209,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arcsinh() const {
   EAGERPP_REQUIRE_FLOAT("arcsinh");
   return detail::make_result<Tensor>(
-      B::arcsinh(raw()),
+      [&] { return B::arcsinh(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() + 1).sqrt(); }},
       *this);
 }
@@ -220,7 +218,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arccosh() const {
   EAGERPP_REQUIRE_FLOAT("arccosh");
   return detail::make_result<Tensor>(
-      B::arccosh(raw()),
+      [&] { return B::arccosh(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (x.square() - 1).sqrt(); }},
       *this);
 }
@@ -229,7 +227,7 @@ template <backend B>
 Tensor<B> Tensor<B>::arctanh() const {
   EAGERPP_REQUIRE_FLOAT("arctanh");
   return detail::make_result<Tensor>(
-      B::arctanh(raw()),
+      [&] { return B::arctanh(raw()); },
       detail::elementwise_vjp{[](const auto& g, const auto&, const auto& x) { return g / (1 - x.square()); }}, *this);
 }
 
@@ -237,35 +235,35 @@ template <backend B>
 Tensor<B> Tensor<B>::round() const {
   EAGERPP_REQUIRE_NUMERIC("round");
   return detail::make_result<Tensor>(
-      B::round(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      [&] { return B::round(raw()); }, [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::ceil() const {
   EAGERPP_REQUIRE_NUMERIC("ceil");
   return detail::make_result<Tensor>(
-      B::ceil(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      [&] { return B::ceil(raw()); }, [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::floor() const {
   EAGERPP_REQUIRE_NUMERIC("floor");
   return detail::make_result<Tensor>(
-      B::floor(raw()), [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
+      [&] { return B::floor(raw()); }, [](const auto& g, const auto&, const auto&) { return g.zeros_like(); }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::negative() const {
   EAGERPP_REQUIRE_NUMERIC("negative");
   return detail::make_result<Tensor>(
-      B::negative(raw()), [](const auto& g, const auto&, const auto&) { return -g; }, *this);
+      [&] { return B::negative(raw()); }, [](const auto& g, const auto&, const auto&) { return -g; }, *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
   EAGERPP_REQUIRE_NUMERIC("clip");
   return detail::make_result<Tensor>(
-      B::clip(raw(), min_, max_),
+      [&] { return B::clip(raw(), min_, max_); },
       [min_, max_](const auto& g, const auto&, const auto& x) {
         return ((x >= min_).logical_and(x <= max_)).where(g, g.zeros_like());
       },
@@ -296,7 +294,7 @@ Tensor<B> operator+(const Tensor<B>& a, const Tensor<B>& b) {
   static_assert(numeric_dtype<typename B::value_type>, "ep::add: needs numeric tensors, not bool; use logical_or");
   detail::check_broadcast("add", a, b);
   return detail::make_result<Tensor<B>>(
-      B::add(a.raw(), b.raw()),
+      [&] { return B::add(a.raw(), b.raw()); },
       [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(g, y.shape())};
       },
@@ -309,7 +307,7 @@ Tensor<B> operator-(const Tensor<B>& a, const Tensor<B>& b) {
   static_assert(numeric_dtype<typename B::value_type>, "ep::subtract: needs numeric tensors, not bool");
   detail::check_broadcast("subtract", a, b);
   return detail::make_result<Tensor<B>>(
-      B::subtract(a.raw(), b.raw()),
+      [&] { return B::subtract(a.raw(), b.raw()); },
       [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-g, y.shape())};
       },
@@ -323,7 +321,7 @@ Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
                 "ep::multiply: needs numeric tensors, not bool; use logical_and");
   detail::check_broadcast("multiply", a, b);
   return detail::make_result<Tensor<B>>(
-      B::multiply(a.raw(), b.raw()),
+      [&] { return B::multiply(a.raw(), b.raw()); },
       [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g * y, x.shape()), detail::unbroadcast(g * x, y.shape())};
       },
@@ -337,7 +335,7 @@ Tensor<B> operator/(const Tensor<B>& a, const Tensor<B>& b) {
   static_assert(numeric_dtype<typename B::value_type>, "ep::divide: needs numeric tensors, not bool");
   detail::check_broadcast("divide", a, b);
   return detail::make_result<Tensor<B>>(
-      B::divide(a.raw(), b.raw()),
+      [&] { return B::divide(a.raw(), b.raw()); },
       [](const auto& g, const auto& out, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g / y, x.shape()), detail::unbroadcast(-(g * out / y), y.shape())};
       },
@@ -355,7 +353,7 @@ Tensor<B> Tensor<B>::mod(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("mod");
   detail::check_broadcast("mod", *this, other);
   return detail::make_result<Tensor>(
-      B::mod(raw(), other.raw()),
+      [&] { return B::mod(raw(), other.raw()); },
       [](const auto& g, const auto&, const auto& x, const auto& y) {
         return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-(g * x.floordiv(y)), y.shape())};
       },
@@ -367,7 +365,7 @@ Tensor<B> Tensor<B>::floordiv(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("floordiv");
   detail::check_broadcast("floordiv", *this, other);
   return detail::make_result<Tensor>(
-      B::floor_divide(raw(), other.raw()),
+      [&] { return B::floor_divide(raw(), other.raw()); },
       [](const auto&, const auto&, const auto& x, const auto& y) {
         return std::tuple{x.zeros_like(), y.zeros_like()};
       },
@@ -379,7 +377,7 @@ Tensor<B> Tensor<B>::pow(const Tensor& exponent) const {
   EAGERPP_REQUIRE_NUMERIC("pow");
   detail::check_broadcast("pow", *this, exponent);
   return detail::make_result<Tensor>(
-      B::power(raw(), exponent.raw()),
+      [&] { return B::power(raw(), exponent.raw()); },
       [](const auto& g, const auto& y, const auto& x, const auto& e) {
         // d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
         const Tensor dx = g * e * x.pow(e - 1);
@@ -405,7 +403,7 @@ Tensor<B> Tensor<B>::minimum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("minimum");
   detail::check_broadcast("minimum", *this, other);
   return detail::make_result<Tensor>(
-      B::minimum(raw(), other.raw()),
+      [&] { return B::minimum(raw(), other.raw()); },
       [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
       *this, other);
 }
@@ -415,7 +413,7 @@ Tensor<B> Tensor<B>::maximum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("maximum");
   detail::check_broadcast("maximum", *this, other);
   return detail::make_result<Tensor>(
-      B::maximum(raw(), other.raw()),
+      [&] { return B::maximum(raw(), other.raw()); },
       [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
       *this, other);
 }

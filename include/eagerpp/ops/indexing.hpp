@@ -37,7 +37,7 @@ template <class Tn, class I>
 Tn take_flat(const Tn& x, const I& index) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
-      B::take(x.raw(), index.raw()),
+      [&] { return B::take(x.raw(), index.raw()); },
       [index](const auto& g, const auto&, const auto& in) { return put_add_flat(in.zeros_like(), index.reshape({-1}), g.reshape({-1})); },
       x);
 }
@@ -47,7 +47,7 @@ template <class Tn, class I>
 Tn put_add_flat(const Tn& x, const I& index, const Tn& values) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
-      B::put_add(x.raw(), index.raw(), values.raw()),
+      [&] { return B::put_add(x.raw(), index.raw(), values.raw()); },
       [index](const auto& g, const auto&, const auto&, const auto&) { return std::tuple{g, take_flat(g, index)}; }, x, values);
 }
 
@@ -56,7 +56,7 @@ template <class Tn, class I>
 Tn put_flat(const Tn& x, const I& index, const Tn& values) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
-      B::put(x.raw(), index.raw(), values.raw()),
+      [&] { return B::put(x.raw(), index.raw(), values.raw()); },
       [index](const auto& g, const auto&, const auto&, const auto& v) {
         return std::tuple{put_flat(g, index, v.zeros_like()), take_flat(g, index)};
       },
@@ -75,7 +75,7 @@ template <class Tn>
 Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape& out) {
   using B = typename Tn::backend_type;
   if (out == x.shape()) return x;
-  return make_result<Tn>(B::slice(x.raw(), std::span<const std::int64_t>(start), std::span<const std::int64_t>(step), out),
+  return make_result<Tn>([&] { return B::slice(x.raw(), std::span<const std::int64_t>(start), std::span<const std::int64_t>(step), out); },
                          [start, step, out](const auto& g, const auto&, const auto& in) {
                            const auto lin = strided_slice(positions(in), start, step, out);
                            return put_add_flat(in.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1})).reshape(in.shape());
@@ -372,7 +372,7 @@ template <backend B>
 Tensor<B> Tensor<B>::sort(int axis) const {
   const int a = detail::normalize_axis("sort", axis, shape());
   return detail::make_result<Tensor>(
-      B::sort(raw(), a),
+      [&] { return B::sort(raw(), a); },
       [a](const auto& g, const auto&, const auto& x) {
         // d sort(x) = take_along_axis(dx, argsort(x)): scatter g back to where each element came from.
         const auto perm = x.argsort(a);

@@ -30,7 +30,7 @@ template <class Tn>
 Tn matmul_batched(const Tn& a, const Tn& b, bool ta, bool tb) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
-      B::matmul(a.raw(), b.raw(), ta, tb),
+      [&] { return B::matmul(a.raw(), b.raw(), ta, tb); },
       vjp_with_needed{[ta, tb](const auto& g, const auto&, const auto& needed, const auto& x, const auto& y) {
         // C = op(A) op(B), so dop(A) = g op(B)^T and dop(B) = op(A)^T g; an operand stored transposed
         // takes the transpose of its gradient, written as the product in the other order.

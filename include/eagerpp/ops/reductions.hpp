@@ -85,9 +85,9 @@ template <class Tn, class F>
 typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f) {
   using B = typename Tn::backend_type;
   if (p.mask == 0) return x.raw();
-  auto r = f(x.raw(), std::span<const int>(p.axes(x.ndim())));
-  if (p.keepdims) return B::reshape(r, p.kept(x.shape()));
-  return r;  // moved, not copied (a conditional expression would copy it)
+  // The backend's result is returned as it is (no move) unless keepdims reshapes it.
+  if (!p.keepdims) return f(x.raw(), std::span<const int>(p.axes(x.ndim())));
+  return B::reshape(f(x.raw(), std::span<const int>(p.axes(x.ndim()))), p.kept(x.shape()));
 }
 
 /// `reduce_raw` for a reduction that can take in the map producing `x`: when `x` is a deferred
@@ -97,9 +97,8 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_ki
   using B = typename Tn::backend_type;
   if constexpr (map_reducible<B>) {
     if (const auto* pending = x.pending_map(); pending != nullptr && p.count > 0 && p.all_of(x.ndim())) {
-      auto r = B::map_reduce(kind, pending->kind(), x.map_input());
-      if (p.keepdims) return B::reshape(r, p.kept(x.shape()));
-      return r;
+      if (!p.keepdims) return B::map_reduce(kind, pending->kind(), x.map_input());
+      return B::reshape(B::map_reduce(kind, pending->kind(), x.map_input()), p.kept(x.shape()));
     }
   }
   return reduce_raw(x, p, std::forward<F>(f));
@@ -110,9 +109,9 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_ki
 template <backend B>
 Tensor<B> Tensor<B>::sum(Axes axis, bool keepdims) const {
   static_assert(numeric_dtype<value_type>, "ep::sum: needs a numeric tensor; count bools with astype<std::int64_t>() first");
-  const auto p = detail::plan_reduction("sum", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("sum", shape_ref(), axis, keepdims);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, detail::reduce_kind::sum, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }),
+      [&] { return detail::reduce_raw(*this, p, detail::reduce_kind::sum, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }); },
       // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must (elementwise_vjp).
       [p](const auto& g, const auto&, const auto& x) { return g.reshape(p.kept(x.shape())); }, *this);
 }
@@ -120,9 +119,9 @@ Tensor<B> Tensor<B>::sum(Axes axis, bool keepdims) const {
 template <backend B>
 Tensor<B> Tensor<B>::prod(Axes axis, bool keepdims) const {
   static_assert(numeric_dtype<value_type>, "ep::prod: needs a numeric tensor, not bool");
-  const auto p = detail::plan_reduction("prod", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("prod", shape_ref(), axis, keepdims);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::prod(r, a); }),
+      [&] { return detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::prod(r, a); }); },
       // d prod / d x_i = prod / x_i (undefined where x_i == 0, as in the plain formula).
       [p](const auto& g, const auto& out, const auto& x) {
         return (g * out).reshape(p.kept(x.shape())).broadcast_to(x.shape()) / x;
@@ -134,7 +133,7 @@ template <backend B>
 Tensor<B> Tensor<B>::mean(Axes axis, bool keepdims) const {
   static_assert(floating_dtype<value_type>,
                 "ep::mean: needs a floating tensor (float or double); convert with astype<double>() first");
-  const auto p = detail::plan_reduction("mean", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("mean", shape_ref(), axis, keepdims);
   return sum(axis, keepdims) / static_cast<value_type>(p.count);
 }
 
@@ -154,20 +153,20 @@ Tn extremum_vjp(const Tn& g, const Tn& out, const Tn& x, const Shape& kept) {
 
 template <backend B>
 Tensor<B> Tensor<B>::min(Axes axis, bool keepdims) const {
-  const auto p = detail::plan_reduction("min", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("min", shape_ref(), axis, keepdims);
   detail::check_nonempty_reduction("min", shape(), p);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, detail::reduce_kind::min, [](const auto& r, std::span<const int> a) { return B::min(r, a); }),
+      [&] { return detail::reduce_raw(*this, p, detail::reduce_kind::min, [](const auto& r, std::span<const int> a) { return B::min(r, a); }); },
       [p](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, p.kept(x.shape())); },
       *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
-  const auto p = detail::plan_reduction("max", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("max", shape_ref(), axis, keepdims);
   detail::check_nonempty_reduction("max", shape(), p);
   return detail::make_result<Tensor>(
-      detail::reduce_raw(*this, p, detail::reduce_kind::max, [](const auto& r, std::span<const int> a) { return B::max(r, a); }),
+      [&] { return detail::reduce_raw(*this, p, detail::reduce_kind::max, [](const auto& r, std::span<const int> a) { return B::max(r, a); }); },
       [p](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, p.kept(x.shape())); },
       *this);
 }
@@ -175,14 +174,14 @@ Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
 template <backend B>
 Tensor<B> Tensor<B>::all(Axes axis, bool keepdims) const {
   static_assert(std::same_as<value_type, bool>, "ep::all: needs a bool tensor; compare first, e.g. (x > 0)");
-  const auto p = detail::plan_reduction("all", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("all", shape_ref(), axis, keepdims);
   return Tensor(detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::all(r, a); }));
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::any(Axes axis, bool keepdims) const {
   static_assert(std::same_as<value_type, bool>, "ep::any: needs a bool tensor; compare first, e.g. (x > 0)");
-  const auto p = detail::plan_reduction("any", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("any", shape_ref(), axis, keepdims);
   return Tensor(detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::any(r, a); }));
 }
 
@@ -223,7 +222,7 @@ Tensor<B> Tensor<B>::cumsum(int axis) const {
   static_assert(numeric_dtype<value_type>, "ep::cumsum: needs a numeric tensor; convert bools with astype<std::int64_t>()");
   const int a = detail::normalize_axis("cumsum", axis, shape());
   return detail::make_result<Tensor>(
-      B::cumsum(raw(), a),
+      [&] { return B::cumsum(raw(), a); },
       [a](const auto& g, const auto&, const auto&) { return g.flip(a).cumsum(a).flip(a); }, *this);
 }
 
@@ -235,7 +234,7 @@ Tensor<B> Tensor<B>::cumsum() const {
 template <backend B>
 Tensor<B> Tensor<B>::logsumexp(Axes axis, bool keepdims) const {
   static_assert(floating_dtype<value_type>, "ep::logsumexp: needs a floating tensor (float or double)");
-  const auto p = detail::plan_reduction("logsumexp", shape(), axis, keepdims);
+  const auto p = detail::plan_reduction("logsumexp", shape_ref(), axis, keepdims);
   if (p.count == 0) return full(p.out(shape()), -std::numeric_limits<value_type>::infinity());
   // Shift by the maximum for stability. The shift cancels exactly in the gradient, so it is taken
   // as a constant (an untracked copy): no gradient flows through the max.

@@ -41,7 +41,7 @@ Tensor<B> Tensor<B>::reshape(const Shape& new_shape) const {
                                   s.str(), s.numel(), new_shape.str(), s.numel()));
   if (target == s) return *this;
   return detail::make_result<Tensor>(
-      B::reshape(raw(), target), [](const auto& g, const auto&, const auto& x) { return g.reshape(x.shape()); }, *this);
+      [&] { return B::reshape(raw(), target); }, [](const auto& g, const auto&, const auto& x) { return g.reshape(x.shape()); }, *this);
 }
 
 template <backend B>
@@ -77,7 +77,7 @@ Tensor<B> Tensor<B>::transpose(const std::vector<int>& perm) const {
   std::vector<int> inverse(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) inverse[static_cast<std::size_t>(p[i])] = static_cast<int>(i);
   return detail::make_result<Tensor>(
-      B::transpose(raw(), std::span<const int>(p)),
+      [&] { return B::transpose(raw(), std::span<const int>(p)); },
       [inverse](const auto& g, const auto&, const auto&) { return g.transpose(inverse); }, *this);
 }
 
@@ -132,7 +132,7 @@ Tensor<B> Tensor<B>::broadcast_to(const Shape& target) const {
   if (!ok)
     throw value_error(fmt::format("broadcast_to: cannot broadcast a tensor of shape {} to shape {}", s.str(), target.str()));
   return detail::make_result<Tensor>(
-      B::broadcast_to(raw(), target),
+      [&] { return B::broadcast_to(raw(), target); },
       [](const auto& g, const auto&, const auto& x) { return detail::unbroadcast(g, x.shape()); }, *this);
 }
 
@@ -164,7 +164,7 @@ Tensor<B> Tensor<B>::flip(Axes axis) const {
   const auto axes = detail::normalize_axes("flip", axis, shape());
   if (axes.empty()) return *this;
   return detail::make_result<Tensor>(
-      B::flip(raw(), std::span<const int>(axes)),
+      [&] { return B::flip(raw(), std::span<const int>(axes)); },
       [axes](const auto& g, const auto&, const auto&) { return g.flip(Axes(axes)); }, *this);
 }
 
@@ -182,7 +182,7 @@ Tn slice_axis(const Tn& x, int axis, std::int64_t start, std::int64_t stop) {
   out[axis] = stop - start;
   if (out == s) return x;
   return make_result<Tn>(
-      B::slice(x.raw(), std::span<const std::int64_t>(starts), std::span<const std::int64_t>(steps), out),
+      [&] { return B::slice(x.raw(), std::span<const std::int64_t>(starts), std::span<const std::int64_t>(steps), out); },
       [axis, start, stop](const auto& g, const auto&, const auto& in) {
         Paddings p(static_cast<std::size_t>(in.ndim()), {0, 0});
         p[static_cast<std::size_t>(axis)] = {start, in.shape()[axis] - stop};
@@ -211,7 +211,7 @@ Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_
     for (int i = 0; i < s.size(); ++i) none = none && before[i] == 0 && after[i] == 0;
     if (none) return *this;
     return detail::make_result<Tensor>(
-        B::pad(raw(), std::span<const std::int64_t>(before), std::span<const std::int64_t>(after), value),
+        [&] { return B::pad(raw(), std::span<const std::int64_t>(before), std::span<const std::int64_t>(after), value); },
         [before, after](const auto& g, const auto&, const auto& x) {
           Tensor r = g;
           const Shape xs = x.shape();
@@ -263,7 +263,7 @@ Tensor<B> concatenate(const std::vector<Tensor<B>>& tensors, int axis = 0) {
   }
   if (tensors.size() == 1) return tensors.front();
   return detail::make_result_n<Tensor<B>>(
-      B::concatenate(std::span<const typename B::raw_type>(raws), a),
+      [&] { return B::concatenate(std::span<const typename B::raw_type>(raws), a); },
       [a, extents](const auto& g, const auto&, const auto&) {
         std::vector<Tensor<B>> grads;
         std::int64_t offset = 0;

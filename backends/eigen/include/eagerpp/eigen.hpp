@@ -67,7 +67,7 @@ struct eigen {
  public:
   // --- storage ------------------------------------------------------------------------------
 
-  static Shape shape(const raw_type& x) { return x.shape(); }
+  static const Shape& shape(const raw_type& x) { return x.shape(); }
 
   static raw_type from_data(const T* data, const Shape& shape) {
     raw_type out(shape);

@@ -86,26 +86,27 @@ class eigen_array {
   using mutable_map_type = detail::eigen_mmap<T, N>;
 
   /// An empty 1-d array, shape (0,), with no storage.
-  eigen_array() : shape_{0} {}
+  eigen_array() : shape_{0}, size_(0) {}
 
   /// Adopts `data`, which must hold at least `shape.numel()` elements, aligned as ep::buffer
   /// aligns them (or to EIGEN_MAX_ALIGN_BYTES at least).
-  eigen_array(buffer<T> data, const Shape& shape) noexcept : data_(std::move(data)), shape_(shape) {}
+  eigen_array(buffer<T> data, const Shape& shape) noexcept : data_(std::move(data)), shape_(shape), size_(shape.numel()) {}
   /// Adopts elements owned elsewhere (aligned as above).
-  eigen_array(std::shared_ptr<T> data, const Shape& shape) : data_(std::move(data)), shape_(shape) {}
+  eigen_array(std::shared_ptr<T> data, const Shape& shape)
+      : data_(std::move(data)), shape_(shape), size_(shape.numel()) {}
 
   /// Uninitialized storage for `shape.numel()` elements: from the cache (ep::buffer), or inside
   /// the array for at most one element (a 0-d tensor: no allocation at all).
-  explicit eigen_array(const Shape& shape) : shape_(shape) {
-    const std::int64_t n = shape.numel();
-    if (n > 1) data_ = buffer<T>::allocate(static_cast<std::size_t>(n));
+  explicit eigen_array(const Shape& shape) : shape_(shape), size_(shape.numel()) {
+    if (size_ > 1) data_ = buffer<T>::allocate(static_cast<std::size_t>(size_));
   }
 
   /// Takes over a row-major Eigen::Tensor without copying its elements: the tensor moves into a
   /// shared holder and the storage aliases its data. (Copies only if the tensor's buffer is less
   /// aligned than Eigen's vectorized loads need, which Eigen's own allocator never produces.)
   template <int N>
-  explicit eigen_array(Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>&& t) : shape_(shape_of(t.dimensions())) {
+  explicit eigen_array(Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>&& t)
+      : shape_(shape_of(t.dimensions())), size_(shape_.numel()) {
     const auto address = reinterpret_cast<std::uintptr_t>(t.data());
     if (shape_.numel() > 0 && address % detail::eigen_required_alignment != 0) {
       data_ = buffer<T>::allocate(static_cast<std::size_t>(shape_.numel()));
@@ -139,6 +140,7 @@ class eigen_array {
   [[nodiscard]] eigen_array reshaped(const Shape& shape) const {
     eigen_array out = *this;
     out.shape_ = shape;
+    out.size_ = shape.numel();
     return out;
   }
   /// The elements as a std::shared_ptr that keeps them alive (copied out of an array that holds
@@ -151,7 +153,7 @@ class eigen_array {
   }
   [[nodiscard]] const Shape& shape() const noexcept { return shape_; }
   [[nodiscard]] int ndim() const noexcept { return shape_.size(); }
-  [[nodiscard]] std::int64_t size() const noexcept { return shape_.numel(); }
+  [[nodiscard]] std::int64_t size() const noexcept { return size_; }
 
   /// The elements as a rank-N Eigen TensorMap; N must equal ndim().
   template <int N>
@@ -178,6 +180,7 @@ class eigen_array {
 
   buffer<T> data_;  // empty when the elements are local_
   Shape shape_;
+  std::int64_t size_;  // shape_.numel(), asked for by every op
   // At most one element lives here rather than in a buffer: a 0-d result (a sum, a scalar
   // operand) then costs no allocation. Eigen never loads a packet from a map of one element.
   alignas(16) mutable T local_[1] = {};

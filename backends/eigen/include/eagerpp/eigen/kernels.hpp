@@ -51,7 +51,11 @@ inline Shape eigen_remove_axes(const Shape& shape, std::span<const int> axes) {
 template <class T>
 eigen_array<T> eigen_full(const Shape& shape, T value) {
   eigen_array<T> out(shape);
-  if (out.size() > 0) out.mutable_flat().setConstant(value);
+  if (out.size() == 1) {
+    out.mutable_data()[0] = value;  // a 0-d tensor (a scalar operand): no Eigen expression to set up
+  } else if (out.size() > 1) {
+    out.mutable_flat().setConstant(value);
+  }
   return out;
 }
 
@@ -101,35 +105,37 @@ eigen_array<T> eigen_broadcast_to(const eigen_array<T>& x, const Shape& shape) {
   return result;
 }
 
-/// f(x, y) over operands of broadcast-compatible shapes, result element type U. Equal shapes and
-/// one-element operands take flat paths (a constant expression for the scalar); other shapes are
-/// materialized with eigen_broadcast_to first, so no op instantiates a rank switch of its own.
+/// f(a, b) of result `shape` over flat elements: each operand has as many elements as the result
+/// (broadcasting added only extents of 1, so the C order is the same) or one (a constant
+/// expression). One result object, constructed in place (NRVO).
 template <class U, class T, class F>
-eigen_array<U> eigen_binary(const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
-  if (a.shape() == b.shape()) {
-    eigen_array<U> out(a.shape());
-    if (out.size() > 0) {
-      const auto xa = a.flat();
-      const auto xb = b.flat();
-      out.mutable_flat() = f(xa, xb);
-    }
-    return out;
-  }
-  // A 0-d operand (the facade's form of a scalar, `x + 1`) takes the shape of the other as it is.
-  const Shape shape = b.ndim() == 0 ? a.shape() : a.ndim() == 0 ? b.shape() : broadcast_shapes(a.shape(), b.shape(), "eigen");
-  if (shape.numel() == 0) return eigen_array<U>(shape);
-  if (b.size() == 1 && a.shape() == shape) {
-    eigen_array<U> out(shape);
+eigen_array<U> eigen_binary_flat(const Shape& shape, const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
+  eigen_array<U> out(shape);
+  const std::int64_t n = out.size();
+  if (n == 0) return out;
+  if (a.size() == n && b.size() == n) {
+    out.mutable_flat() = f(a.flat(), b.flat());
+  } else if (b.size() == 1) {
     const auto xa = a.flat();
     out.mutable_flat() = f(xa, xa.constant(b.data()[0]));
-    return out;
-  }
-  if (a.size() == 1 && b.shape() == shape) {
-    eigen_array<U> out(shape);
+  } else {
     const auto xb = b.flat();
     out.mutable_flat() = f(xb.constant(a.data()[0]), xb);
-    return out;
   }
+  return out;
+}
+
+/// f(x, y) over operands of broadcast-compatible shapes, result element type U. Equal shapes and
+/// one-element operands take the flat path (a constant expression for the scalar); other shapes
+/// are materialized with eigen_broadcast_to first, so no op instantiates a rank switch of its own.
+template <class U, class T, class F>
+eigen_array<U> eigen_binary(const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
+  // A 0-d operand (the facade's form of a scalar, `x + 1`) takes the shape of the other as it is.
+  if (b.ndim() == 0 || a.shape() == b.shape()) return eigen_binary_flat<U>(a.shape(), a, b, f);
+  if (a.ndim() == 0) return eigen_binary_flat<U>(b.shape(), a, b, f);
+  const Shape shape = broadcast_shapes(a.shape(), b.shape(), "eigen");
+  const std::int64_t n = shape.numel();
+  if ((a.size() == n || a.size() == 1) && (b.size() == n || b.size() == 1)) return eigen_binary_flat<U>(shape, a, b, f);
   return eigen_binary<U>(eigen_broadcast_to(a, shape), eigen_broadcast_to(b, shape), std::forward<F>(f));
 }
 
@@ -222,18 +228,28 @@ eigen_array<T> eigen_map_reduce(const eigen_array<T>& x, map_kind map, Reducer r
   return out;
 }
 
+/// Every element reduced with an Eigen reducer (its FullReducer on the flat data), shape ();
+/// `identity` for an empty input. One result object, so that it is constructed in place (NRVO).
+template <class T, class Reducer>
+eigen_array<T> eigen_full_reduce(const eigen_array<T>& x, T identity, Reducer reducer) {
+  eigen_array<T> out(Shape{});
+  const std::int64_t in_dims[1] = {x.size()};
+  if (in_dims[0] == 0) {
+    out.mutable_data()[0] = identity;
+  } else {
+    const Eigen::IndexList<Eigen::type2index<0>> dim0;
+    eigen_mutable_map<0>(out.mutable_data(), in_dims) = eigen_map<1>(x.data(), in_dims).reduce(dim0, reducer);
+  }
+  return out;
+}
+
 /// Reduces `axes` (sorted, unique) with an Eigen reducer; `identity` fills results of empty inputs.
 template <class T, class Reducer>
 eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, T identity, Reducer reducer) {
+  if (axes.size() == static_cast<std::size_t>(x.ndim())) return eigen_full_reduce(x, identity, reducer);
   const Shape out_shape = eigen_remove_axes(x.shape(), axes);
   if (x.size() == 0) return eigen_full(out_shape, identity);
   const Eigen::IndexList<Eigen::type2index<0>> dim0;
-  if (axes.size() == static_cast<std::size_t>(x.ndim())) {  // all axes: Eigen's FullReducer on the flat data
-    eigen_array<T> out(out_shape);
-    const std::int64_t in_dims[1] = {x.size()};
-    eigen_mutable_map<0>(out.mutable_data(), in_dims) = eigen_map<1>(x.data(), in_dims).reduce(dim0, reducer);
-    return out;
-  }
   eigen_reduction_step steps[max_rank];
   const int n = eigen_reduction_plan(x.shape(), axes, steps);
   eigen_array<T> current = x;
