@@ -7,7 +7,7 @@
 #include <memory>       // std::shared_ptr
 #include <tuple>        // std::tuple
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::is_arithmetic_v
+#include <type_traits>  // std::is_arithmetic_v, std::is_default_constructible_v
 #include <utility>      // std::pair
 #include <vector>       // std::vector
 
@@ -303,6 +303,17 @@ class [[nodiscard]] Tensor {
     return deferred_ && !deferred_->computed() ? deferred_.get() : nullptr;
   }
   [[nodiscard]] const raw_type& map_input() const noexcept { return raw_; }
+  /// Lets go of the elements: the tensor becomes empty, of shape (0,). The arithmetic operators do
+  /// so to an operand they are handed as an rvalue, once their result is computed (ops/elementwise.hpp).
+  void release() {
+    if constexpr (std::is_default_constructible_v<raw_type>) {
+      raw_ = raw_type();
+    } else {
+      raw_ = Backend::full(Shape{0}, value_type{});
+    }
+    node_ = 0;
+    deferred_.reset();
+  }
   /// A tensor of this backend holding `value` with shape ().
   template <scalar S>
   Tensor full_scalar(S value) const {

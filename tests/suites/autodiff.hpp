@@ -1055,6 +1055,23 @@ TYPED_TEST_P(Autodiff, ManyCallsInALoop) {
   ep::test::expect_near(x, {4}, std::vector<double>{-0.25, -0.5, 0.5, -1}, 1e-12, 1e-12);
 }
 
+TYPED_TEST_P(Autodiff, GradientThroughLargeTemporaries) {
+  // The operators release large temporary operands early (ops/elementwise.hpp); the tape keeps
+  // its own copies, so the gradient of ((2x) * x + 3 (x - 1)).sum() is still 4x + 3.
+  using T = ep::Tensor<TypeParam>;
+  const auto v = ep::test::random_values(3000, -2, 2);
+  const T x = ep::test::make<TypeParam>(v, {3000});
+  const auto [value, g] = ep::value_and_grad([](const T& y) { return ((y * 2) * y + (y - 1) * 3).sum(); }, x);
+  double expected_value = 0;
+  std::vector<double> expected_grad;
+  for (double e : v) {
+    expected_value += 2 * e * e + 3 * (e - 1);
+    expected_grad.push_back(4 * e + 3);
+  }
+  ep::test::expect_near(value, {}, std::vector<double>{expected_value}, 1e-10);
+  ep::test::expect_near(g, {3000}, expected_grad, 1e-12);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Autodiff, CheckGradientDetectsWrongRules, UnaryOpGradients, ScalarOperandGradients,
                             ArithmeticGradientsBroadcast, PowMinimumMaximumModGradientsBroadcast, WhereGradients,
                             AstypeRoundTripPassesGradient, ReductionGradientsEveryAxisForm, CumsumGradients,
@@ -1066,4 +1083,5 @@ REGISTER_TYPED_TEST_SUITE_P(Autodiff, CheckGradientDetectsWrongRules, UnaryOpGra
                             NonScalarResultThrows, AbsGradientAtZeroIsZero, MaxTiesShareGradientEvenly,
                             MinimumMaximumTiesShareGradient, PlainL2NormOfZeroVectorHasNanGradient,
                             ThrowingFunctionLeavesNoActiveTape, ConcurrentThreadsGetTheirOwnGradients,
-                            ManyCallsInALoop);
+                            ManyCallsInALoop,
+                            GradientThroughLargeTemporaries);

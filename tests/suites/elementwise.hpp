@@ -472,6 +472,31 @@ TYPED_TEST_P(Elementwise, ChainingComposesOps) {
   ep::test::expect_equal((t1 * 2 - 3).abs().clip(0, 4).floordiv(2), {5}, std::vector<double>{1, 0, 0, 1, 2});
 }
 
+TYPED_TEST_P(Elementwise, LargeTemporariesGiveCorrectResults) {
+  // Operators handed a temporary of at least 1024 elements give its buffer back once their result
+  // is computed (ops/elementwise.hpp); the results, and the lvalue operands, must not notice. The
+  // values stay below 2^24, so float32 holds every one exactly.
+  using B = TypeParam;
+  using T = ep::Tensor<B>;
+  const std::int64_t n = 1536;  // r stays below 1.2e7
+  const T x = ep::arange<B>(static_cast<double>(n));
+  const T r = ((x * 2 + 1) * (x - 3) + (x + x)) - 5 * (1 - x) + (x * 3) * (2 + x);
+  const T t = x * 3;
+  const T u = (x + 1) * t;  // t is an lvalue: kept
+  std::vector<double> expected_r, expected_x, expected_t, expected_u;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const auto v = static_cast<double>(i);
+    expected_r.push_back(((v * 2 + 1) * (v - 3) + (v + v)) - 5 * (1 - v) + (v * 3) * (2 + v));
+    expected_x.push_back(v);
+    expected_t.push_back(v * 3);
+    expected_u.push_back((v + 1) * v * 3);
+  }
+  ep::test::expect_equal(r, {n}, expected_r);
+  ep::test::expect_equal(x, {n}, expected_x);
+  ep::test::expect_equal(t, {n}, expected_t);
+  ep::test::expect_equal(u, {n}, expected_u);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Elementwise, PowersAndLogarithmsOnFixtures, TrigonometricOnFixtures, HyperbolicOnFixtures,
                             RoundIsHalfToEvenCeilFloorNegative, AbsSignClip, IsnanIsinfGiveBoolTensors,
                             PowWithScalarsTensorsAndBroadcasting, ArithmeticBroadcastsRowAgainstMatrix,
@@ -480,4 +505,5 @@ REGISTER_TYPED_TEST_SUITE_P(Elementwise, PowersAndLogarithmsOnFixtures, Trigonom
                             FloatDivisionByZeroFollowsNumpy, FloordivModFollowNumpyOnInt64,
                             IntegerTrueDivisionTruncatesAndByZeroGivesZero, MinimumMaximumBroadcastAndTakeScalars,
                             MinimumMaximumPropagateNan, WhereSelectsWithBroadcasting, ComparisonsGiveBoolTensors,
-                            LogicalOpsOnBoolTensors, Int64Tensors, ChainingComposesOps);
+                            LogicalOpsOnBoolTensors, Int64Tensors, ChainingComposesOps,
+                            LargeTemporariesGiveCorrectResults);

@@ -4,6 +4,7 @@
 
 #include <numbers>  // std::numbers::ln2, ln10
 #include <tuple>    // std::tuple
+#include <utility>  // std::as_const
 
 #include <fmt/format.h>
 
@@ -456,42 +457,154 @@ Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
 #undef EAGERPP_REQUIRE_FLOAT
 #undef EAGERPP_REQUIRE_NUMERIC
 
-// Scalars on either side of the arithmetic operators are converted to the tensor's element type.
+// Scalars on either side of the arithmetic operators are converted to the tensor's element type
+// (a 0-d tensor, held as an lvalue so that the overloads below leave it alone).
 template <backend B, scalar S>
 Tensor<B> operator+(const Tensor<B>& a, S b) {
-  return a + a.full_scalar(b);
+  const Tensor<B> s = a.full_scalar(b);
+  return a + s;
 }
 template <backend B, scalar S>
 Tensor<B> operator+(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) + b;
+  const Tensor<B> s = b.full_scalar(a);
+  return s + b;
 }
 template <backend B, scalar S>
 Tensor<B> operator-(const Tensor<B>& a, S b) {
-  return a - a.full_scalar(b);
+  const Tensor<B> s = a.full_scalar(b);
+  return a - s;
 }
 template <backend B, scalar S>
 Tensor<B> operator-(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) - b;
+  const Tensor<B> s = b.full_scalar(a);
+  return s - b;
 }
 template <backend B, scalar S>
 Tensor<B> operator*(const Tensor<B>& a, S b) {
-  return a * a.full_scalar(b);
+  const Tensor<B> s = a.full_scalar(b);
+  return a * s;
 }
 template <backend B, scalar S>
 Tensor<B> operator*(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) * b;
+  const Tensor<B> s = b.full_scalar(a);
+  return s * b;
 }
 template <backend B, scalar S>
 Tensor<B> operator/(const Tensor<B>& a, S b) {
-  return a / a.full_scalar(b);
+  const Tensor<B> s = a.full_scalar(b);
+  return a / s;
 }
 template <backend B, scalar S>
 Tensor<B> operator/(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) / b;
+  const Tensor<B> s = b.full_scalar(a);
+  return s / b;
 }
 template <backend B, scalar S>
 Tensor<B> operator%(const Tensor<B>& a, S b) {
   return a.mod(b);
+}
+
+// --- operands handed over ----------------------------------------------------------------------
+// C++ keeps the temporaries of an expression until its end: in `(-x * x).exp() * x.sin() + 1` six
+// results of x's size would be alive at once. An arithmetic operator handed a temporary (an rvalue)
+// gives its buffer back once the result is computed, so that the next op of the expression reuses
+// it while it is still in cache. Measured (Eigen, the chain at n = 1e6): 886 -> 764 us. A recorded
+// operand stays alive on the tape, which holds its own copy. Small operands are kept: their buffers
+// are few and cached per thread anyway, and on xtensor an empty tensor costs an allocation (the
+// xtensor chain at n = 100 went from 0.71 to 1.13 times native code with every operand released).
+
+namespace detail {
+/// Operands with fewer elements are not released early.
+inline constexpr std::int64_t release_min_size = 1024;
+
+/// `op()`, after which each of `operands` with at least release_min_size elements lets go of them.
+template <class Tn, class F, class... Operands>
+Tn consume(F&& op, Operands&... operands) {
+  Tn result = op();
+  ((operands.size() >= release_min_size ? operands.release() : void()), ...);
+  return result;
+}
+}  // namespace detail
+
+template <backend B>
+Tensor<B> operator+(Tensor<B>&& a, const Tensor<B>& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) + b; }, a);
+}
+template <backend B>
+Tensor<B> operator+(const Tensor<B>& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a + std::as_const(b); }, b);
+}
+template <backend B>
+Tensor<B> operator+(Tensor<B>&& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) + std::as_const(b); }, a, b);
+}
+template <backend B>
+Tensor<B> operator-(Tensor<B>&& a, const Tensor<B>& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) - b; }, a);
+}
+template <backend B>
+Tensor<B> operator-(const Tensor<B>& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a - std::as_const(b); }, b);
+}
+template <backend B>
+Tensor<B> operator-(Tensor<B>&& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) - std::as_const(b); }, a, b);
+}
+template <backend B>
+Tensor<B> operator*(Tensor<B>&& a, const Tensor<B>& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) * b; }, a);
+}
+template <backend B>
+Tensor<B> operator*(const Tensor<B>& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a * std::as_const(b); }, b);
+}
+template <backend B>
+Tensor<B> operator*(Tensor<B>&& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) * std::as_const(b); }, a, b);
+}
+template <backend B>
+Tensor<B> operator/(Tensor<B>&& a, const Tensor<B>& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) / b; }, a);
+}
+template <backend B>
+Tensor<B> operator/(const Tensor<B>& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a / std::as_const(b); }, b);
+}
+template <backend B>
+Tensor<B> operator/(Tensor<B>&& a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) / std::as_const(b); }, a, b);
+}
+template <backend B, scalar S>
+Tensor<B> operator+(Tensor<B>&& a, S b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) + b; }, a);
+}
+template <backend B, scalar S>
+Tensor<B> operator+(S a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a + std::as_const(b); }, b);
+}
+template <backend B, scalar S>
+Tensor<B> operator-(Tensor<B>&& a, S b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) - b; }, a);
+}
+template <backend B, scalar S>
+Tensor<B> operator-(S a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a - std::as_const(b); }, b);
+}
+template <backend B, scalar S>
+Tensor<B> operator*(Tensor<B>&& a, S b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) * b; }, a);
+}
+template <backend B, scalar S>
+Tensor<B> operator*(S a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a * std::as_const(b); }, b);
+}
+template <backend B, scalar S>
+Tensor<B> operator/(Tensor<B>&& a, S b) {
+  return detail::consume<Tensor<B>>([&] { return std::as_const(a) / b; }, a);
+}
+template <backend B, scalar S>
+Tensor<B> operator/(S a, Tensor<B>&& b) {
+  return detail::consume<Tensor<B>>([&] { return a / std::as_const(b); }, b);
 }
 
 // --- comparisons: bool tensors of the same backend ----------------------------------------------
