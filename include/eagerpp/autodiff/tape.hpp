@@ -214,8 +214,8 @@ Out make_output(Raw&& raw) {
 }
 
 /// Wraps a backend result (a native tensor, or a computation of one: make_output) as the output of
-/// an op and, when a tape is active and some input is
-/// recorded on it, records the op's vector-Jacobian product `vjp(g, out, in...)`, which returns the
+/// an op and, when a tape is active and some input is recorded on it, records the op's
+/// vector-Jacobian product `vjp(g, out, in...)`, which returns the
 /// gradient of each input (a tuple for several inputs), written with facade ops so that it runs on
 /// every backend and can itself be differentiated. Only floating outputs are ever recorded, and
 /// vjps are generic lambdas, so their bodies are never instantiated for integer or bool tensors.
