@@ -39,13 +39,6 @@ class Shape {
   }
   Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
   explicit Shape(std::span<const std::int64_t> dims) { assign(dims.begin(), dims.end()); }
-  /// `rank` extents equal to `extent` (rank <= max_rank).
-  static Shape filled(int rank, std::int64_t extent) noexcept {
-    Shape s;
-    s.rank_ = rank;
-    for (int i = 0; i < rank; ++i) s.dims_[static_cast<std::size_t>(i)] = extent;
-    return s;
-  }
   template <class It>
   Shape(It first, It last) {
     assign(first, last);

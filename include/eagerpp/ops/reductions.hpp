@@ -35,20 +35,9 @@ struct reduction_plan {
     return a;
   }
   /// The result's shape with each reduced axis kept as extent 1: what a gradient is reshaped to.
-  [[nodiscard]] Shape kept(const Shape& in) const {
-    Shape s = in;
-    for (int i = 0; i < in.size(); ++i)
-      if (reduces(i)) s[i] = 1;
-    return s;
-  }
+  [[nodiscard]] Shape kept(const Shape& in) const { return reduced_shape(in, axes(in.size()), true); }
   /// The result's shape as requested.
-  [[nodiscard]] Shape out(const Shape& in) const {
-    if (keepdims) return kept(in);
-    Shape s;
-    for (int i = 0; i < in.size(); ++i)
-      if (!reduces(i)) s.push_back(in[i]);
-    return s;
-  }
+  [[nodiscard]] Shape out(const Shape& in) const { return reduced_shape(in, axes(in.size()), keepdims); }
 };
 
 /// `plan_reduction` over the axes the caller listed: validated and normalized.
