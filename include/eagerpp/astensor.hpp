@@ -106,4 +106,25 @@ auto eager_function(F f) {
   };
 }
 
+/// `astensor` of each argument and one `restore` for a result of the same kind as the inputs
+/// (EagerPy: `astensors_`): all natives, or all `ep::Tensor`s. `restore` takes one result, or several
+/// and gives a tuple.
+template <class... N>
+auto astensors_(N&&... xs) {
+  static_assert(sizeof...(N) > 0, "ep::astensors_: needs at least one tensor");
+  constexpr bool all_tensors = (istensor<N> && ...);
+  static_assert(all_tensors || (!istensor<N> && ...),
+                "ep::astensors_: the arguments must be all native tensors or all ep::Tensors, so that one restore fits them");
+  auto restore = [](const auto&... ys) {
+    if constexpr (sizeof...(ys) == 1) {
+      if constexpr (all_tensors) return (ys, ...);
+      else return (ys.raw(), ...);
+    } else {
+      if constexpr (all_tensors) return std::tuple{ys...};
+      else return std::tuple{ys.raw()...};
+    }
+  };
+  return std::pair{astensors(std::forward<N>(xs)...), restore};
+}
+
 }  // namespace ep

@@ -4,6 +4,7 @@
 
 #include <ostream>  // std::ostream
 #include <string>   // std::string
+#include <string_view>  // std::string_view
 #include <vector>   // std::vector
 
 #include <fmt/format.h>
@@ -65,11 +66,33 @@ std::string format_tensor(const Tensor<B>& t) {
 
 }  // namespace ep::detail
 
+/// `{}` prints the whole tensor; a format spec (`{:.1f}`, `{:>8}`) formats the number of a
+/// one-element tensor (EagerPy: `f"{t.sum():.1f}"`), converted to double for a floating presentation
+/// (`f`, `e`, `g`, `%`, as Python does for an integer). Another tensor with a spec throws fmt::format_error.
 template <class B>
-struct fmt::formatter<ep::Tensor<B>> : fmt::formatter<std::string_view> {
+struct fmt::formatter<ep::Tensor<B>> {
+  char spec_[32] = {};  // the spec after ':', e.g. ".1f"
+  std::size_t size_ = 0;
+  constexpr auto parse(fmt::format_parse_context& ctx) {
+    auto it = ctx.begin();
+    while (it != ctx.end() && *it != '}') {
+      if (size_ + 1 == sizeof spec_) throw fmt::format_error("ep::Tensor: format spec too long");
+      spec_[size_++] = *it++;
+    }
+    return it;
+  }
   template <class Ctx>
   auto format(const ep::Tensor<B>& t, Ctx& ctx) const {
-    return fmt::formatter<std::string_view>::format(ep::detail::format_tensor(t), ctx);
+    const std::string_view spec(spec_, size_);
+    if (spec.empty()) return fmt::format_to(ctx.out(), "{}", ep::detail::format_tensor(t));
+    if (t.size() != 1)
+      throw fmt::format_error(fmt::format("ep::Tensor: the format spec '{}' needs a one-element tensor; got shape {}", spec,
+                                          t.shape().str()));
+    const auto v = t.to_vector()[0];
+    const char type = spec.back();
+    const bool floating = type == 'f' || type == 'F' || type == 'e' || type == 'E' || type == 'g' || type == 'G' || type == '%';
+    if (floating) return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)), static_cast<double>(v));
+    return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)), v);
   }
 };
 

@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <initializer_list>  // std::initializer_list
 #include <memory>  // std::unique_ptr
+#include <tuple>   // std::tuple
+#include <type_traits>  // std::common_type_t, std::conditional_t
 #include <vector>  // std::vector
 
 #include <fmt/format.h>
@@ -66,6 +69,21 @@ Tensor<B> arange(double stop) {
   return arange<B>(0, stop, 1);
 }
 
+/// `num` evenly spaced numbers from `start` to `stop` of a floating backend B (NumPy: `linspace`);
+/// `stop` is the last one unless `endpoint` is false. Throws ep::value_error for a negative `num`.
+template <backend B>
+Tensor<B> linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true) {
+  static_assert(floating_dtype<typename B::value_type>, "ep::linspace: needs a floating backend, e.g. ep::eigen<double>");
+  if (num < 0) throw value_error(fmt::format("linspace: got num = {}; expected num >= 0", num));
+  const std::int64_t div = endpoint ? num - 1 : num;
+  const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
+  std::vector<typename B::value_type> data(static_cast<std::size_t>(num));
+  for (std::int64_t i = 0; i < num; ++i)
+    data[static_cast<std::size_t>(i)] = static_cast<typename B::value_type>(start + static_cast<double>(i) * step);
+  if (endpoint && num > 1) data.back() = static_cast<typename B::value_type>(stop);
+  return from_vector<B>(data, Shape{num});
+}
+
 // --- EagerPy's forms: the first tensor supplies the backend -------------------------------------
 
 template <backend B>
@@ -123,23 +141,50 @@ template <backend B> auto isinf(const Tensor<B>& x) { return x.isinf(); }
 template <backend B> Tensor<B> logical_not(const Tensor<B>& x) { return x.logical_not(); }
 
 template <backend B> Tensor<B> pow(const Tensor<B>& x, const Tensor<B>& e) { return x.pow(e); }
-template <backend B, scalar S> Tensor<B> pow(const Tensor<B>& x, S e) { return x.pow(e); }
+template <backend B, scalar S> auto pow(const Tensor<B>& x, S e) { return x.pow(e); }
+template <backend B, scalar S> auto pow(S x, const Tensor<B>& e) {
+  return detail::with_scalar(e, x, [](const auto& y, const auto& s) { return s.pow(y); });
+}
 template <backend B> Tensor<B> floordiv(const Tensor<B>& x, const Tensor<B>& y) { return x.floordiv(y); }
-template <backend B, scalar S> Tensor<B> floordiv(const Tensor<B>& x, S y) { return x.floordiv(y); }
+template <backend B, scalar S> auto floordiv(const Tensor<B>& x, S y) { return x.floordiv(y); }
+template <backend B, scalar S> auto floordiv(S x, const Tensor<B>& y) {
+  return detail::with_scalar(y, x, [](const auto& t, const auto& s) { return s.floordiv(t); });
+}
 template <backend B> Tensor<B> mod(const Tensor<B>& x, const Tensor<B>& y) { return x.mod(y); }
-template <backend B, scalar S> Tensor<B> mod(const Tensor<B>& x, S y) { return x.mod(y); }
+template <backend B, scalar S> auto mod(const Tensor<B>& x, S y) { return x.mod(y); }
+template <backend B, scalar S> auto mod(S x, const Tensor<B>& y) { return x % y; }
 template <backend B> Tensor<B> minimum(const Tensor<B>& x, const Tensor<B>& y) { return x.minimum(y); }
-template <backend B, scalar S> Tensor<B> minimum(const Tensor<B>& x, S y) { return x.minimum(y); }
-template <backend B, scalar S> Tensor<B> minimum(S x, const Tensor<B>& y) { return y.minimum(x); }
+template <backend B, scalar S> auto minimum(const Tensor<B>& x, S y) { return x.minimum(y); }
+template <backend B, scalar S> auto minimum(S x, const Tensor<B>& y) { return y.minimum(x); }
 template <backend B> Tensor<B> maximum(const Tensor<B>& x, const Tensor<B>& y) { return x.maximum(y); }
-template <backend B, scalar S> Tensor<B> maximum(const Tensor<B>& x, S y) { return x.maximum(y); }
-template <backend B, scalar S> Tensor<B> maximum(S x, const Tensor<B>& y) { return y.maximum(x); }
+template <backend B, scalar S> auto maximum(const Tensor<B>& x, S y) { return x.maximum(y); }
+template <backend B, scalar S> auto maximum(S x, const Tensor<B>& y) { return y.maximum(x); }
 template <backend B> Tensor<B> logical_and(const Tensor<B>& x, const Tensor<B>& y) { return x.logical_and(y); }
 template <backend B> Tensor<B> logical_and(const Tensor<B>& x, bool y) { return x.logical_and(y); }
 template <backend B> Tensor<B> logical_and(bool x, const Tensor<B>& y) { return y.logical_and(x); }
 template <backend B> Tensor<B> logical_or(const Tensor<B>& x, const Tensor<B>& y) { return x.logical_or(y); }
 template <backend B> Tensor<B> logical_or(const Tensor<B>& x, bool y) { return x.logical_or(y); }
 template <backend B> Tensor<B> logical_or(bool x, const Tensor<B>& y) { return y.logical_or(x); }
+
+// Two tensors of different backends or dtypes in a free function: one sentence naming the function,
+// as the operators give (ops/elementwise.hpp), instead of "deduced conflicting types for 'B'".
+#define EAGERPP_MIXED_FUNCTION(name)                                                                      \
+  template <backend B1, backend B2>                                                                     \
+    requires(!std::same_as<B1, B2>)                                                                     \
+  auto name(const Tensor<B1>& a, const Tensor<B2>&) {                                                   \
+    static_assert(detail::always_false<B1, B2>,                                                         \
+                  "ep::" #name ": the two tensors have different backends or dtypes; convert one with " \
+                  "ep::to<Backend>(t) or t.astype<U>() first");                                         \
+    return a;                                                                                           \
+  }
+EAGERPP_MIXED_FUNCTION(pow)
+EAGERPP_MIXED_FUNCTION(floordiv)
+EAGERPP_MIXED_FUNCTION(mod)
+EAGERPP_MIXED_FUNCTION(minimum)
+EAGERPP_MIXED_FUNCTION(maximum)
+EAGERPP_MIXED_FUNCTION(logical_and)
+EAGERPP_MIXED_FUNCTION(logical_or)
+EAGERPP_MIXED_FUNCTION(matmul)
 
 /// `x` where `condition` is true, `y` elsewhere, with broadcasting (NumPy: `where`); `x` or `y` may be a scalar.
 template <backend C, backend B>
@@ -149,10 +194,29 @@ Tensor<B> where(const Tensor<C>& condition, const Tensor<B>& x, S y) { return co
 template <backend C, backend B, scalar S>
 Tensor<B> where(const Tensor<C>& condition, S x, const Tensor<B>& y) { return condition.where(y.full_scalar(x), y); }
 
+namespace detail {
+/// NumPy's dtype of an array made from a C++ scalar: float32 for float, float64 for double, int64
+/// for integers, bool for bool.
+template <class S>
+using scalar_dtype_t = std::conditional_t<
+    std::same_as<S, bool>, bool,
+    std::conditional_t<std::same_as<S, float>, float, std::conditional_t<std::is_floating_point_v<S>, double, std::int64_t>>>;
+}  // namespace detail
+
+/// `where(condition, x, y)` with two scalars: a tensor of the condition's backend whose dtype is
+/// NumPy's for the two scalars together (`where(c, 2, 5)` is int64, `where(c, 1.0, 0)` float64).
+template <backend C, scalar S1, scalar S2>
+auto where(const Tensor<C>& condition, S1 x, S2 y) {
+  using T = detail::scalar_dtype_t<std::common_type_t<S1, S2>>;
+  using Tn = typename Tensor<C>::template rebind<T>;
+  const Tn base(Tn::backend_type::full(Shape{}, T{}));
+  return condition.where(base.full_scalar(x), base.full_scalar(y));
+}
+
 // --- reductions ---------------------------------------------------------------------------------
 
-template <backend B> Tensor<B> sum(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.sum(axis, keepdims); }
-template <backend B> Tensor<B> prod(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.prod(axis, keepdims); }
+template <backend B> auto sum(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.sum(axis, keepdims); }
+template <backend B> auto prod(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.prod(axis, keepdims); }
 template <backend B> Tensor<B> mean(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.mean(axis, keepdims); }
 template <backend B> Tensor<B> min(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.min(axis, keepdims); }
 template <backend B> Tensor<B> max(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.max(axis, keepdims); }
@@ -162,8 +226,8 @@ template <backend B> auto argmin(const Tensor<B>& x) { return x.argmin(); }
 template <backend B> auto argmin(const Tensor<B>& x, int axis) { return x.argmin(axis); }
 template <backend B> auto argmax(const Tensor<B>& x) { return x.argmax(); }
 template <backend B> auto argmax(const Tensor<B>& x, int axis) { return x.argmax(axis); }
-template <backend B> Tensor<B> cumsum(const Tensor<B>& x) { return x.cumsum(); }
-template <backend B> Tensor<B> cumsum(const Tensor<B>& x, int axis) { return x.cumsum(axis); }
+template <backend B> auto cumsum(const Tensor<B>& x) { return x.cumsum(); }
+template <backend B> auto cumsum(const Tensor<B>& x, int axis) { return x.cumsum(axis); }
 template <backend B>
 Tensor<B> logsumexp(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.logsumexp(axis, keepdims); }
 
@@ -182,6 +246,11 @@ template <backend B>
 Tensor<B> pad(const Tensor<B>& x, const Paddings& paddings, std::string_view mode = "constant",
               typename B::value_type value = 0) {
   return x.pad(paddings, mode, value);
+}
+template <backend B>
+Tensor<B> pad(const Tensor<B>& x, std::pair<std::int64_t, std::int64_t> every_axis, std::string_view mode = "constant",
+              typename B::value_type value = 0) {
+  return x.pad(every_axis, mode, value);
 }
 
 // --- nn ---------------------------------------------------------------------------------------------
@@ -214,6 +283,29 @@ std::vector<Tensor<B>> meshgrid(const std::vector<Tensor<B>>& xs, std::string_vi
     out.push_back(xs[i].reshape(s).broadcast_to(shape));
   }
   return out;
+}
+
+// --- indexing, sorting and linear algebra: EagerPy's free functions ------------------------------
+
+template <backend B> Tensor<B> sort(const Tensor<B>& x, int axis = -1) { return x.sort(axis); }
+template <backend B> auto argsort(const Tensor<B>& x, int axis = -1) { return x.argsort(axis); }
+template <backend B> auto topk(const Tensor<B>& x, std::int64_t k, bool sorted = true, int axis = -1) {
+  return x.topk(k, sorted, axis);
+}
+template <backend B, class I> Tensor<B> take_along_axis(const Tensor<B>& x, const Tensor<I>& index, int axis) {
+  return x.take_along_axis(index, axis);
+}
+template <backend B, class... I, class V>
+Tensor<B> index_update(const Tensor<B>& x, const std::tuple<I...>& indices, const V& values) {
+  return x.index_update(indices, values);
+}
+template <backend B> Tensor<B> inv(const Tensor<B>& x) { return x.inv(); }
+template <backend B> auto slogdet(const Tensor<B>& x) { return x.slogdet(); }
+
+/// `meshgrid({x, y}, indexing)`: a brace list of tensors of one backend.
+template <backend B>
+std::vector<Tensor<B>> meshgrid(std::initializer_list<Tensor<B>> xs, std::string_view indexing = "xy") {
+  return meshgrid(std::vector<Tensor<B>>(xs), indexing);
 }
 
 /// The casts as free functions.

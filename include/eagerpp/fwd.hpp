@@ -5,7 +5,7 @@
 #include <concepts>     // std::same_as
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::is_floating_point_v
+#include <type_traits>  // std::is_floating_point_v, std::conditional_t
 
 namespace ep {
 
@@ -26,6 +26,33 @@ concept floating_dtype = dtype<T> && std::is_floating_point_v<T>;
 /// An arithmetic element type: every dtype but bool.
 template <class T>
 concept numeric_dtype = dtype<T> && !std::same_as<T, bool>;
+
+/// int32 or int64.
+template <class T>
+concept integer_dtype = dtype<T> && std::is_integral_v<T> && !std::same_as<T, bool>;
+
+namespace detail {
+template <class T, class S>
+constexpr auto scalar_result_tag() {
+  if constexpr (std::is_floating_point_v<T>) return T{};                         // float32 stays float32
+  else if constexpr (std::is_floating_point_v<S>) {
+    if constexpr (std::same_as<S, float>) return float{};                        // an explicit float: float32
+    else return double{};                                                        // double (NumPy's Python float)
+  } else if constexpr (std::same_as<T, bool> && !std::same_as<S, bool>) return std::int64_t{};  // NumPy's int
+  else return T{};                                                               // integers keep the tensor's
+}
+}  // namespace detail
+
+/// The dtype of `tensor op scalar` for a tensor of dtype T and a C++ scalar of type S, decided at
+/// compile time as NumPy decides it for Python scalars: a floating tensor keeps its dtype; an integer
+/// or bool tensor with a `double` gives float64, with a `float` float32; a bool tensor with an
+/// integer gives int64; otherwise the tensor's dtype is kept (the scalar is converted to it).
+template <class T, class S>
+using scalar_result_t = decltype(detail::scalar_result_tag<T, S>());
+
+/// The dtype of `a / b` (NumPy: `true_divide`): floating tensors keep theirs, integer ones give float64.
+template <class T>
+using true_divide_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
 
 /// NumPy's name of a dtype: "float32", "float64", "int32", "int64", "bool".
 template <dtype T>

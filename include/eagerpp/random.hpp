@@ -5,6 +5,8 @@
 #include <array>    // std::array
 #include <cmath>    // std::log1p, std::sqrt, std::cos, std::sin, std::nextafter
 #include <cstdint>  // std::uint32_t, std::uint64_t
+#include <limits>   // std::numeric_limits
+#include <utility>  // std::swap
 #include <numbers>  // std::numbers::pi
 #include <vector>   // std::vector
 
@@ -36,6 +38,22 @@ class generator {
       key[1] += 0xBB67AE85;
     }
     return ctr;
+  }
+
+  /// `n` integers uniform in [0, range), without bias (rejection of the top partial block of
+  /// 64-bit words), each from two words of the stream. `range` must be positive.
+  std::vector<std::uint64_t> below(std::uint64_t range, std::int64_t n) {
+    std::vector<std::uint64_t> out;
+    out.reserve(static_cast<std::size_t>(n));
+    const std::uint64_t limit = range == 0 ? 0 : (~std::uint64_t{0} - range + 1) % range;  // 2^64 mod range
+    while (static_cast<std::int64_t>(out.size()) < n) {
+      const auto w = next4();
+      for (int k = 0; k < 4 && static_cast<std::int64_t>(out.size()) < n; k += 2) {
+        const std::uint64_t x = (std::uint64_t{w[k]} << 32) | w[k + 1];
+        if (x >= limit) out.push_back(x % range);  // the first `limit` values would favour small results
+      }
+    }
+    return out;
   }
 
   /// `n` doubles uniform in [0, 1), 53 random bits each.
@@ -107,6 +125,45 @@ Tensor<B> uniform(generator& gen, const Tensor<B>&, const Shape& shape, double l
 template <backend B>
 Tensor<B> normal(generator& gen, const Tensor<B>&, const Shape& shape, double mean = 0, double stddev = 1) {
   return normal<B>(gen, shape, mean, stddev);
+}
+
+/// Integers uniform in [low, high) of an integer backend B (NumPy: `Generator.integers`, `randint`),
+/// the same on every backend for the same seed. Throws ep::value_error unless low < high.
+template <backend B>
+Tensor<B> randint(generator& gen, std::int64_t low, std::int64_t high, const Shape& shape) {
+  static_assert(integer_dtype<typename B::value_type>,
+                "ep::randint: needs an integer backend, e.g. ep::eigen<std::int64_t>; use ep::uniform for floats");
+  using T = typename B::value_type;
+  if (!(low < high)) throw value_error(fmt::format("randint: low {} is not below high {}; expected low < high", low, high));
+  if (low < std::numeric_limits<T>::min() || high - 1 > std::numeric_limits<T>::max())
+    throw value_error(fmt::format("randint: [{}, {}) does not fit {}", low, high, dtype_name<T>()));
+  for (auto d : shape)
+    if (d < 0) throw value_error(fmt::format("randint: negative extent in shape {}; expected extents >= 0", shape.str()));
+  const auto u = gen.below(static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low), shape.numel());
+  std::vector<T> data(u.size());
+  for (std::size_t i = 0; i < u.size(); ++i) data[i] = static_cast<T>(static_cast<std::uint64_t>(low) + u[i]);
+  return from_vector<B>(data, shape);
+}
+
+/// A random permutation of 0, ..., n-1 as an int64 tensor of B's backend (NumPy:
+/// `Generator.permutation(n)`), by Fisher-Yates on the generator's stream: the same on every backend.
+template <backend B>
+Tensor<typename B::template rebind<std::int64_t>> permutation(generator& gen, std::int64_t n) {
+  if (n < 0) throw value_error(fmt::format("permutation: got n = {}; expected n >= 0", n));
+  std::vector<std::int64_t> p(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) p[static_cast<std::size_t>(i)] = i;
+  for (std::int64_t i = n - 1; i > 0; --i) {
+    const auto j = static_cast<std::int64_t>(gen.below(static_cast<std::uint64_t>(i + 1), 1)[0]);
+    std::swap(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(j)]);
+  }
+  return from_vector<typename B::template rebind<std::int64_t>>(p, Shape{n});
+}
+
+/// `x` with its first axis shuffled (NumPy: `Generator.permutation(x)`); differentiable like indexing.
+template <backend B>
+Tensor<B> permutation(generator& gen, const Tensor<B>& x) {
+  if (x.ndim() == 0) throw value_error("permutation: got a 0-d tensor; expected at least one axis to shuffle");
+  return x[permutation<B>(gen, x.shape()[0])];
 }
 
 }  // namespace ep

@@ -4,6 +4,7 @@
 
 #include <algorithm>         // std::copy, std::equal
 #include <array>             // std::array
+#include <concepts>          // std::integral
 #include <cstddef>           // std::size_t
 #include <cstdint>           // std::int64_t
 #include <initializer_list>  // std::initializer_list
@@ -38,6 +39,12 @@ class Shape {
     return *this;
   }
   Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
+  /// A 1-D shape from one extent, so that `ep::zeros<B>(3)` reads as NumPy's `zeros(3)`.
+  template <std::integral I>
+    requires(!std::same_as<I, bool>)
+  Shape(I extent) : rank_(1) {  // NOLINT(google-explicit-constructor): NumPy accepts an int shape
+    dims_[0] = static_cast<std::int64_t>(extent);
+  }
   explicit Shape(std::span<const std::int64_t> dims) { assign(dims.begin(), dims.end()); }
   template <class It>
   Shape(It first, It last) {

@@ -3,11 +3,12 @@
 #pragma once
 
 #include <cstddef>      // std::ptrdiff_t
+#include <concepts>     // std::integral
 #include <cstdint>      // std::int64_t
 #include <memory>       // std::shared_ptr
 #include <tuple>        // std::tuple
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::is_arithmetic_v, std::is_default_constructible_v
+#include <type_traits>  // std::is_arithmetic_v, std::is_default_constructible_v, std::conditional_t
 #include <utility>      // std::pair
 #include <vector>       // std::vector
 
@@ -24,6 +25,20 @@ namespace ep {
 /// tensor's element type.
 template <class S>
 concept scalar = std::is_arithmetic_v<S>;
+
+namespace detail {
+/// Names `op` in a readable error when two tensors of different backends or dtypes meet in a
+/// two-tensor op (called by the deleted-in-spirit overloads for mixed operands): the static_assert
+/// is the first error the user sees, and the `auto` return keeps `auto y = a + b;` from adding
+/// another ('void y' has incomplete type).
+template <class B1, class B2>
+constexpr bool same_backend_op() {
+  static_assert(std::same_as<B1, B2>,
+                "ep: the two tensors of this op have different backends or dtypes; convert one with "
+                "ep::to<Backend>(t) or t.astype<U>() first (NumPy's promotion between tensors is not implicit)");
+  return true;
+}
+}  // namespace detail
 
 /// The paddings of `pad`: one (before, after) pair per axis.
 using Paddings = std::vector<std::pair<std::int64_t, std::int64_t>>;
@@ -136,21 +151,28 @@ class [[nodiscard]] Tensor {
   Tensor logical_not() const;  ///< not x, for bool tensors.
 
   // --- element-wise, binary (NumPy broadcasting; a scalar may stand on either side) ------------
+  // With a scalar, the result's dtype follows NumPy (ep::scalar_result_t): `i.pow(0.5)` of an int64
+  // tensor is float64, `x.maximum(0)` of a float tensor stays float.
   /// x ** exponent, element-wise with broadcasting (NumPy: `power`).
   Tensor pow(const Tensor& exponent) const;
-  Tensor pow(scalar auto exponent) const { return pow(full_scalar(exponent)); }
+  template <scalar S>
+  auto pow(S exponent) const;
   /// Element-wise minimum; NaN propagates.
   Tensor minimum(const Tensor& other) const;
-  Tensor minimum(scalar auto other) const { return minimum(full_scalar(other)); }
+  template <scalar S>
+  auto minimum(S other) const;
   /// Element-wise maximum; NaN propagates.
   Tensor maximum(const Tensor& other) const;
-  Tensor maximum(scalar auto other) const { return maximum(full_scalar(other)); }
+  template <scalar S>
+  auto maximum(S other) const;
   /// Floor division, NumPy's `//` (`floor_divide`); integer division by zero gives 0.
   Tensor floordiv(const Tensor& other) const;
-  Tensor floordiv(scalar auto other) const { return floordiv(full_scalar(other)); }
+  template <scalar S>
+  auto floordiv(S other) const;
   /// Remainder with the divisor's sign, NumPy's `%` (`mod`).
   Tensor mod(const Tensor& other) const;
-  Tensor mod(scalar auto other) const { return mod(full_scalar(other)); }
+  template <scalar S>
+  auto mod(S other) const;
   /// For this bool condition: `x` where true, `y` where false (EagerPy: `cond.where(x, y)`).
   template <backend B2>
   Tensor<B2> where(const Tensor<B2>& x, const Tensor<B2>& y) const;
@@ -162,10 +184,12 @@ class [[nodiscard]] Tensor {
   Tensor logical_or(bool other) const { return logical_or(full_scalar(other)); }
 
   // --- reductions (axis: all by default, one axis, or {several}; negative axes allowed) -------
-  /// Sum (a bool tensor is counted as int64: use `astype` first).
-  Tensor sum(Axes axis = {}, bool keepdims = false) const;
-  /// Product.
-  Tensor prod(Axes axis = {}, bool keepdims = false) const;
+  /// What sum, prod and cumsum give: this tensor's type, or int64 for a bool tensor (NumPy counts).
+  using count_tensor = std::conditional_t<std::same_as<value_type, bool>, index_tensor, Tensor>;
+  /// Sum; of a bool tensor, the number of true elements as int64 (NumPy: `(x > 0).sum()`).
+  count_tensor sum(Axes axis = {}, bool keepdims = false) const;
+  /// Product (int64 for a bool tensor).
+  count_tensor prod(Axes axis = {}, bool keepdims = false) const;
   /// Arithmetic mean; floating tensors only.
   Tensor mean(Axes axis = {}, bool keepdims = false) const;
   /// Minimum; throws on an empty reduction. The gradient is shared evenly among ties.
@@ -184,16 +208,22 @@ class [[nodiscard]] Tensor {
   index_tensor argmax() const;
   /// Index of the first maximum along `axis`.
   index_tensor argmax(int axis) const;
-  /// Cumulative sum of the flattened tensor (1-D result).
-  Tensor cumsum() const;
-  /// Cumulative sum along `axis`.
-  Tensor cumsum(int axis) const;
+  /// Cumulative sum of the flattened tensor (1-D result; int64 for a bool tensor).
+  count_tensor cumsum() const;
+  /// Cumulative sum along `axis` (int64 for a bool tensor).
+  count_tensor cumsum(int axis) const;
   /// log(sum(exp(x))), computed stably (not in EagerPy; NumPy: scipy.special.logsumexp).
   Tensor logsumexp(Axes axis = {}, bool keepdims = false) const;
 
   // --- shape --------------------------------------------------------------------------------
   /// The same elements in `shape`; one extent may be -1. O(1) where the backend allows.
   Tensor reshape(const Shape& shape) const;
+  /// `reshape({extents...})` without braces (NumPy: `x.reshape(2, 3)`).
+  template <std::integral... I>
+    requires(sizeof...(I) >= 2)
+  Tensor reshape(I... extents) const {
+    return reshape(Shape{static_cast<std::int64_t>(extents)...});
+  }
   /// Axes `start..end` (inclusive, negative allowed) merged into one.
   Tensor flatten(int start = 0, int end = -1) const;
   /// Axes reversed.
@@ -215,6 +245,11 @@ class [[nodiscard]] Tensor {
   /// Padded with one (before, after) pair per axis; `mode` is "constant" (with `value`) or
   /// "reflect" (NumPy's reflect, any rank).
   Tensor pad(const Paddings& paddings, std::string_view mode = "constant", value_type value = 0) const;
+  /// Padded with the same (before, after) pair on every axis (NumPy: `pad(x, (1, 1))`).
+  Tensor pad(std::pair<std::int64_t, std::int64_t> every_axis, std::string_view mode = "constant",
+             value_type value = 0) const {
+    return pad(Paddings(static_cast<std::size_t>(ndim()), every_axis), mode, value);
+  }
 
   // --- indexing and selection (ops/indexing.hpp) ---------------------------------------------
   /// NumPy indexing: integers (negative too), `ep::slice(start, stop, step)`, `ep::newaxis`,
@@ -289,6 +324,25 @@ class [[nodiscard]] Tensor {
 
   // --- operators ------------------------------------------------------------------------------
   Tensor operator-() const { return negative(); }
+  /// `x += y` is `x = x + y`: `x` is rebound to a new tensor and nothing it shared is changed (other
+  /// copies of the old `x` keep their values; on a tape the old value stays recorded). A `y` that
+  /// would change x's dtype (`i += 0.5` for an integer `i`) is a compile-time error.
+  template <class Other>
+  Tensor& operator+=(const Other& other) {
+    return assign_result(*this + other);
+  }
+  template <class Other>
+  Tensor& operator-=(const Other& other) {
+    return assign_result(*this - other);
+  }
+  template <class Other>
+  Tensor& operator*=(const Other& other) {
+    return assign_result(*this * other);
+  }
+  template <class Other>
+  Tensor& operator/=(const Other& other) {
+    return assign_result(*this / other);
+  }
 
   // --- internals shared with the tape -------------------------------------------------------
   /// The node of this tensor on the active tapes (0 when it is recorded on none).
@@ -321,6 +375,16 @@ class [[nodiscard]] Tensor {
   }
 
  private:
+  template <class R>
+  Tensor& assign_result(R&& result) {
+    static_assert(std::same_as<std::remove_cvref_t<R>, Tensor>,
+                  "ep: a compound assignment (x += y, x -= y, x *= y, x /= y) would change x's dtype (NumPy's "
+                  "casting rules: an integer tensor with a floating scalar, or integer true division); write "
+                  "x = x + y with a new variable, or convert with astype<U>() first");
+    *this = std::forward<R>(result);
+    return *this;
+  }
+
   /// `Compute(raw())` with the gradient rule `vjp`, computed now, or on first use when the backend
   /// can fuse `kind` into a reduction and the tensor is large enough to gain from it.
   template <raw_type (*Compute)(const raw_type&), class Vjp>
@@ -330,6 +394,23 @@ class [[nodiscard]] Tensor {
   detail::node_id node_ = 0;
   std::shared_ptr<const detail::deferred_map<raw_type>> deferred_;
 };
+
+namespace detail {
+/// `f(x, s)`: `x` is `a` converted to the dtype of `a op scalar` and `s` the scalar as a 0-d tensor of
+/// that dtype (held as an lvalue, so that the operators that release rvalue operands leave it alone).
+template <backend B, scalar S, class F>
+auto with_scalar(const Tensor<B>& a, S value, F&& f) {
+  using R = scalar_result_t<typename B::value_type, S>;
+  if constexpr (std::same_as<R, typename B::value_type>) {
+    const Tensor<B> s = a.full_scalar(value);
+    return f(a, s);
+  } else {
+    const auto x = a.template astype<R>();
+    const auto s = x.full_scalar(value);
+    return f(x, s);
+  }
+}
+}  // namespace detail
 
 }  // namespace ep
 

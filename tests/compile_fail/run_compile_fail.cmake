@@ -1,6 +1,7 @@
 # eagerpp - ctest driver of one compile-fail case: cmake -D BUILD_DIR=... -D TARGET=... -D SOURCE=...
 #   [-D CONFIG=...] -P run_compile_fail.cmake
-# Passes only if building TARGET fails and the output matches the regex on SOURCE's first line,
+# Passes only if building TARGET fails and the first error line of the output matches the regex on
+# SOURCE's first line,
 # `// expect: <regex>`.
 foreach(v BUILD_DIR TARGET SOURCE)
   if(NOT DEFINED ${v})
@@ -30,7 +31,10 @@ execute_process(
 if(_rc EQUAL 0)
   message(FATAL_ERROR "compile-fail: ${SOURCE} compiled, but it must not (expected an error matching `${_regex}`)")
 endif()
-if(NOT _out MATCHES "${_regex}")
-  message(FATAL_ERROR "compile-fail: ${SOURCE} failed to compile, but no message matches `${_regex}`:\n${_out}")
+# The sentence must be the FIRST error the user reads, not one buried under others.
+string(REGEX MATCH "[^\n]*error:[^\n]*" _first_error "${_out}")
+if(NOT _first_error MATCHES "${_regex}")
+  message(FATAL_ERROR "compile-fail: ${SOURCE} failed to compile, but its first error does not match `${_regex}`:\n"
+                      "first error: ${_first_error}\n\nwhole output:\n${_out}")
 endif()
 message(STATUS "compile-fail: ${SOURCE} failed as expected (matched `${_regex}`)")

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "suites/autodiff.hpp"
+#include "suites/conveniences.hpp"
 #include "suites/creation.hpp"
 #include "suites/elementwise.hpp"
 #include "suites/errors.hpp"
@@ -24,4 +25,5 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Errors, Types);           \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Indexing, Types);         \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Extras, Types);           \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Conveniences, Types);     \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Autodiff, DoubleTypes)

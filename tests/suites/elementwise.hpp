@@ -321,13 +321,23 @@ TYPED_TEST_P(Elementwise, FloordivModFollowNumpyOnInt64) {
   ep::test::expect_equal(i % -3, {5}, std::vector<std::int64_t>{0, 0, -1, -1, -1});
 }
 
-TYPED_TEST_P(Elementwise, IntegerTrueDivisionTruncatesAndByZeroGivesZero) {
-  // Documented in tensor.hpp: integer `/` divides as C++ does (NumPy would promote to float).
+TYPED_TEST_P(Elementwise, IntegerTrueDivisionGivesFloat64) {
+  // NumPy: `/` of integer arrays is true division in float64; `//` and `%` floor.
+  using elementwise_test::inf;
+  using elementwise_test::nan;
   using I = typename TypeParam::template rebind<std::int64_t>;
+  using I32 = typename TypeParam::template rebind<std::int32_t>;
   const auto a = ep::from_vector<I>({7, -7, 6, 7, -7, 0});
   const auto b = ep::from_vector<I>({2, 2, 3, 0, 0, 0});
-  ep::test::expect_equal(a / b, {6}, std::vector<std::int64_t>{3, -3, 2, 0, 0, 0});
-  ep::test::expect_equal(a / 0, {6}, std::vector<std::int64_t>{0, 0, 0, 0, 0, 0});
+  const auto q = a / b;
+  static_assert(std::is_same_v<typename decltype(q)::value_type, double>);
+  ep::test::expect_equal(q, {6}, std::vector<double>{3.5, -3.5, 2.0, inf, -inf, nan});
+  ep::test::expect_equal(a / 0, {6}, std::vector<double>{inf, -inf, inf, inf, -inf, nan});
+  const auto c = ep::from_vector<I32>({-3, -1, 3, 7});
+  ep::test::expect_equal(c / 2, {4}, std::vector<double>{-1.5, -0.5, 1.5, 3.5});
+  ep::test::expect_equal(c.floordiv(2), {4}, std::vector<std::int32_t>{-2, -1, 1, 3});
+  ep::test::expect_equal(c % 2, {4}, std::vector<std::int32_t>{1, 1, 1, 1});
+  ep::test::expect_equal(6 / c, {4}, std::vector<double>{-2.0, -6.0, 2.0, 0.8571428571428571});
 }
 
 TYPED_TEST_P(Elementwise, MinimumMaximumBroadcastAndTakeScalars) {
@@ -503,7 +513,7 @@ REGISTER_TYPED_TEST_SUITE_P(Elementwise, PowersAndLogarithmsOnFixtures, Trigonom
                             ArithmeticBroadcastsColumnAgainstRow, ScalarsOnEitherSide,
                             ZeroDimensionalAndEmptyTensorsBroadcast, RankFiveBroadcast, FloordivModFollowNumpyOnFloats,
                             FloatDivisionByZeroFollowsNumpy, FloordivModFollowNumpyOnInt64,
-                            IntegerTrueDivisionTruncatesAndByZeroGivesZero, MinimumMaximumBroadcastAndTakeScalars,
+                            IntegerTrueDivisionGivesFloat64, MinimumMaximumBroadcastAndTakeScalars,
                             MinimumMaximumPropagateNan, WhereSelectsWithBroadcasting, ComparisonsGiveBoolTensors,
                             LogicalOpsOnBoolTensors, Int64Tensors, ChainingComposesOps,
                             LargeTemporariesGiveCorrectResults);

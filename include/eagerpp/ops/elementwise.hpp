@@ -329,18 +329,24 @@ Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
       a, b);
 }
 
-/// a / b with broadcasting (NumPy: `true_divide` for floats; integer tensors divide as C++ does,
-/// truncating, and division by zero gives 0).
+/// a / b with broadcasting (NumPy: `true_divide`): floating tensors keep their dtype; integer tensors
+/// give float64 (`[-3, -1, 3, 7] / 2` is `[-1.5, -0.5, 1.5, 3.5]`; `floordiv` and `%` floor).
 template <backend B>
-Tensor<B> operator/(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(numeric_dtype<typename B::value_type>, "ep::divide: needs numeric tensors, not bool");
-  detail::check_broadcast("divide", a, b);
-  return detail::make_result<Tensor<B>>(
-      [&] { return B::divide(a.raw(), b.raw()); },
-      [](const auto& g, const auto& out, const auto& x, const auto& y) {
-        return std::tuple{detail::unbroadcast(g / y, x.shape()), detail::unbroadcast(-(g * out / y), y.shape())};
-      },
-      a, b);
+auto operator/(const Tensor<B>& a, const Tensor<B>& b) {
+  using T = typename B::value_type;
+  static_assert(numeric_dtype<T>, "ep::divide: needs numeric tensors, not bool");
+  if constexpr (!floating_dtype<T>) {
+    detail::check_broadcast("divide", a, b);
+    return a.template astype<double>() / b.template astype<double>();
+  } else {
+    detail::check_broadcast("divide", a, b);
+    return detail::make_result<Tensor<B>>(
+        [&] { return B::divide(a.raw(), b.raw()); },
+        [](const auto& g, const auto& out, const auto& x, const auto& y) {
+          return std::tuple{detail::unbroadcast(g / y, x.shape()), detail::unbroadcast(-(g * out / y), y.shape())};
+        },
+        a, b);
+  }
 }
 
 /// a % b with broadcasting: the remainder has the divisor's sign (NumPy: `mod`).
@@ -457,51 +463,77 @@ Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
 #undef EAGERPP_REQUIRE_FLOAT
 #undef EAGERPP_REQUIRE_NUMERIC
 
-// Scalars on either side of the arithmetic operators are converted to the tensor's element type
-// (a 0-d tensor, held as an lvalue so that the overloads below leave it alone).
+// --- scalars ------------------------------------------------------------------------------------
+// A C++ scalar on either side of a binary op follows NumPy's rules for Python scalars, decided at
+// compile time (ep::scalar_result_t, fwd.hpp): the tensor is converted first where the result's
+// dtype differs (`arange` in int64 `* 0.5` is float64), then the scalar is converted to that dtype.
+
+
 template <backend B, scalar S>
-Tensor<B> operator+(const Tensor<B>& a, S b) {
-  const Tensor<B> s = a.full_scalar(b);
-  return a + s;
+auto operator+(const Tensor<B>& a, S b) {
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x + s; });
 }
 template <backend B, scalar S>
-Tensor<B> operator+(S a, const Tensor<B>& b) {
-  const Tensor<B> s = b.full_scalar(a);
-  return s + b;
+auto operator+(S a, const Tensor<B>& b) {
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s + y; });
 }
 template <backend B, scalar S>
-Tensor<B> operator-(const Tensor<B>& a, S b) {
-  const Tensor<B> s = a.full_scalar(b);
-  return a - s;
+auto operator-(const Tensor<B>& a, S b) {
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x - s; });
 }
 template <backend B, scalar S>
-Tensor<B> operator-(S a, const Tensor<B>& b) {
-  const Tensor<B> s = b.full_scalar(a);
-  return s - b;
+auto operator-(S a, const Tensor<B>& b) {
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s - y; });
 }
 template <backend B, scalar S>
-Tensor<B> operator*(const Tensor<B>& a, S b) {
-  const Tensor<B> s = a.full_scalar(b);
-  return a * s;
+auto operator*(const Tensor<B>& a, S b) {
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x * s; });
 }
 template <backend B, scalar S>
-Tensor<B> operator*(S a, const Tensor<B>& b) {
-  const Tensor<B> s = b.full_scalar(a);
-  return s * b;
+auto operator*(S a, const Tensor<B>& b) {
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s * y; });
 }
 template <backend B, scalar S>
-Tensor<B> operator/(const Tensor<B>& a, S b) {
-  const Tensor<B> s = a.full_scalar(b);
-  return a / s;
+auto operator/(const Tensor<B>& a, S b) {
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x / s; });
 }
 template <backend B, scalar S>
-Tensor<B> operator/(S a, const Tensor<B>& b) {
-  const Tensor<B> s = b.full_scalar(a);
-  return s / b;
+auto operator/(S a, const Tensor<B>& b) {
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s / y; });
 }
 template <backend B, scalar S>
-Tensor<B> operator%(const Tensor<B>& a, S b) {
+auto operator%(const Tensor<B>& a, S b) {
   return a.mod(b);
+}
+template <backend B, scalar S>
+auto operator%(S a, const Tensor<B>& b) {
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s.mod(y); });
+}
+
+template <backend B>
+template <scalar S>
+auto Tensor<B>::pow(S exponent) const {
+  return detail::with_scalar(*this, exponent, [](const auto& x, const auto& s) { return x.pow(s); });
+}
+template <backend B>
+template <scalar S>
+auto Tensor<B>::minimum(S other) const {
+  return detail::with_scalar(*this, other, [](const auto& x, const auto& s) { return x.minimum(s); });
+}
+template <backend B>
+template <scalar S>
+auto Tensor<B>::maximum(S other) const {
+  return detail::with_scalar(*this, other, [](const auto& x, const auto& s) { return x.maximum(s); });
+}
+template <backend B>
+template <scalar S>
+auto Tensor<B>::floordiv(S other) const {
+  return detail::with_scalar(*this, other, [](const auto& x, const auto& s) { return x.floordiv(s); });
+}
+template <backend B>
+template <scalar S>
+auto Tensor<B>::mod(S other) const {
+  return detail::with_scalar(*this, other, [](const auto& x, const auto& s) { return x.mod(s); });
 }
 
 // --- operands handed over ----------------------------------------------------------------------
@@ -514,6 +546,10 @@ Tensor<B> operator%(const Tensor<B>& a, S b) {
 // xtensor chain at n = 100 went from 0.71 to 1.13 times native code with every operand released).
 
 namespace detail {
+/// True when `tensor op scalar` keeps the tensor's dtype, so that the result may reuse its operand.
+template <class B, class S>
+concept keeps_dtype = std::same_as<scalar_result_t<typename B::value_type, S>, typename B::value_type>;
+
 /// Operands with fewer elements are not released early.
 inline constexpr std::int64_t release_min_size = 1024;
 
@@ -563,46 +599,57 @@ Tensor<B> operator*(Tensor<B>&& a, Tensor<B>&& b) {
   return detail::consume<Tensor<B>>([&] { return std::as_const(a) * std::as_const(b); }, a, b);
 }
 template <backend B>
+  requires floating_dtype<typename B::value_type>
 Tensor<B> operator/(Tensor<B>&& a, const Tensor<B>& b) {
   return detail::consume<Tensor<B>>([&] { return std::as_const(a) / b; }, a);
 }
 template <backend B>
+  requires floating_dtype<typename B::value_type>
 Tensor<B> operator/(const Tensor<B>& a, Tensor<B>&& b) {
   return detail::consume<Tensor<B>>([&] { return a / std::as_const(b); }, b);
 }
 template <backend B>
+  requires floating_dtype<typename B::value_type>
 Tensor<B> operator/(Tensor<B>&& a, Tensor<B>&& b) {
   return detail::consume<Tensor<B>>([&] { return std::as_const(a) / std::as_const(b); }, a, b);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S>
 Tensor<B> operator+(Tensor<B>&& a, S b) {
   return detail::consume<Tensor<B>>([&] { return std::as_const(a) + b; }, a);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S>
 Tensor<B> operator+(S a, Tensor<B>&& b) {
   return detail::consume<Tensor<B>>([&] { return a + std::as_const(b); }, b);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S>
 Tensor<B> operator-(Tensor<B>&& a, S b) {
   return detail::consume<Tensor<B>>([&] { return std::as_const(a) - b; }, a);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S>
 Tensor<B> operator-(S a, Tensor<B>&& b) {
   return detail::consume<Tensor<B>>([&] { return a - std::as_const(b); }, b);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S>
 Tensor<B> operator*(Tensor<B>&& a, S b) {
   return detail::consume<Tensor<B>>([&] { return std::as_const(a) * b; }, a);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S>
 Tensor<B> operator*(S a, Tensor<B>&& b) {
   return detail::consume<Tensor<B>>([&] { return a * std::as_const(b); }, b);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S> && floating_dtype<typename B::value_type>
 Tensor<B> operator/(Tensor<B>&& a, S b) {
   return detail::consume<Tensor<B>>([&] { return std::as_const(a) / b; }, a);
 }
 template <backend B, scalar S>
+  requires detail::keeps_dtype<B, S> && floating_dtype<typename B::value_type>
 Tensor<B> operator/(S a, Tensor<B>&& b) {
   return detail::consume<Tensor<B>>([&] { return a / std::as_const(b); }, b);
 }
@@ -639,66 +686,112 @@ auto operator!=(const Tensor<B>& a, const Tensor<B>& b) {
   detail::check_broadcast("not_equal", a, b);
   return typename Tensor<B>::bool_tensor(B::not_equal(a.raw(), b.raw()));
 }
+// A scalar is compared after NumPy's promotion: `i < 1.5` of an integer tensor compares in float64.
 template <backend B, scalar S>
 auto operator<(const Tensor<B>& a, S b) {
-  return a < a.full_scalar(b);
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x < s; });
 }
 template <backend B, scalar S>
 auto operator<(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) < b;
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s < y; });
 }
 template <backend B, scalar S>
 auto operator<=(const Tensor<B>& a, S b) {
-  return a <= a.full_scalar(b);
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x <= s; });
 }
 template <backend B, scalar S>
 auto operator<=(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) <= b;
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s <= y; });
 }
 template <backend B, scalar S>
 auto operator>(const Tensor<B>& a, S b) {
-  return a > a.full_scalar(b);
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x > s; });
 }
 template <backend B, scalar S>
 auto operator>(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) > b;
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s > y; });
 }
 template <backend B, scalar S>
 auto operator>=(const Tensor<B>& a, S b) {
-  return a >= a.full_scalar(b);
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x >= s; });
 }
 template <backend B, scalar S>
 auto operator>=(S a, const Tensor<B>& b) {
-  return b.full_scalar(a) >= b;
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s >= y; });
 }
 template <backend B, scalar S>
 auto operator==(const Tensor<B>& a, S b) {
-  return a == a.full_scalar(b);
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x == s; });
+}
+template <backend B, scalar S>
+auto operator==(S a, const Tensor<B>& b) {
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s == y; });
 }
 template <backend B, scalar S>
 auto operator!=(const Tensor<B>& a, S b) {
-  return a != a.full_scalar(b);
+  return detail::with_scalar(a, b, [](const auto& x, const auto& s) { return x != s; });
+}
+template <backend B, scalar S>
+auto operator!=(S a, const Tensor<B>& b) {
+  return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s != y; });
 }
 
-// Mixing backends or dtypes in one op: a readable error instead of a page of failed overloads.
-#define EAGERPP_MIXED(op)                                                                             \
-  template <backend B1, backend B2>                                                                   \
-  requires(!std::same_as<B1, B2>) void operator op(const Tensor<B1>&, const Tensor<B2>&) {            \
-    static_assert(detail::always_false<B1, B2>,                                                       \
-                  "ep: the operands of an op must have the same backend and dtype; convert one with " \
-                  "ep::to<Backend>(t) or t.astype<U>() first");                                       \
+// Mixing backends or dtypes in one op: one readable sentence, the first error the user sees (the
+// `auto` return keeps `auto y = a + b;` from adding a second one about a `void` variable).
+#define EAGERPP_MIXED(op, name)                                                                          \
+  template <backend B1, backend B2>                                                                     \
+    requires(!std::same_as<B1, B2>)                                                                     \
+  auto operator op(const Tensor<B1>& a, const Tensor<B2>&) {                                            \
+    static_assert(detail::always_false<B1, B2>,                                                         \
+                  "ep::" name ": the two tensors have different backends or dtypes; convert one with "  \
+                  "ep::to<Backend>(t) or t.astype<U>() first");                                         \
+    return a;                                                                                           \
   }
-EAGERPP_MIXED(+)
-EAGERPP_MIXED(-)
-EAGERPP_MIXED(*)
-EAGERPP_MIXED(/)
-EAGERPP_MIXED(%)
-EAGERPP_MIXED(<)
-EAGERPP_MIXED(<=)
-EAGERPP_MIXED(>)
-EAGERPP_MIXED(>=)
-EAGERPP_MIXED(==)
-EAGERPP_MIXED(!=)
+EAGERPP_MIXED(+, "add")
+EAGERPP_MIXED(-, "subtract")
+EAGERPP_MIXED(*, "multiply")
+EAGERPP_MIXED(/, "divide")
+EAGERPP_MIXED(%, "mod")
+
+namespace detail {
+/// NumPy's promotion of two numeric dtypes: the wider float, float64 for an integer with a float,
+/// the wider integer.
+template <class T1, class T2>
+using promoted_t = std::conditional_t<
+    std::is_floating_point_v<T1> && std::is_floating_point_v<T2>, std::conditional_t<(sizeof(T1) > sizeof(T2)), T1, T2>,
+    std::conditional_t<std::is_floating_point_v<T1> || std::is_floating_point_v<T2>, double,
+                       std::conditional_t<(sizeof(T1) > sizeof(T2)), T1, T2>>>;
+
+/// Two numeric dtypes of one backend library: a comparison promotes them (the result is bool, so
+/// nothing is ambiguous); arithmetic between them stays a compile-time sentence.
+template <class B1, class B2>
+concept comparable_dtypes = numeric_dtype<typename B1::value_type> && numeric_dtype<typename B2::value_type> &&
+                            std::same_as<typename B1::template rebind<typename B2::value_type>, B2>;
+}  // namespace detail
+
+// Comparisons of tensors of two numeric dtypes compare after NumPy's promotion (`x_float32 < y_int64`
+// in float64); other mixes (backends, bool with numbers) are the same sentence as above.
+#define EAGERPP_MIXED_COMPARISON(op, name)                                                                 \
+  template <backend B1, backend B2>                                                                     \
+    requires(!std::same_as<B1, B2>)                                                                     \
+  auto operator op(const Tensor<B1>& a, const Tensor<B2>& b) {                                          \
+    static_assert(detail::comparable_dtypes<B1, B2>,                                                    \
+                  "ep::" name ": the two tensors have different backends, or bool and numeric dtypes; " \
+                  "convert one with ep::to<Backend>(t) or t.astype<U>() first");                        \
+    if constexpr (detail::comparable_dtypes<B1, B2>) {                                                  \
+      using P = detail::promoted_t<typename B1::value_type, typename B2::value_type>;                   \
+      return a.template astype<P>() op b.template astype<P>();                                          \
+    } else {                                                                                            \
+      return a;                                                                                         \
+    }                                                                                                   \
+  }
+EAGERPP_MIXED_COMPARISON(<, "less")
+EAGERPP_MIXED_COMPARISON(<=, "less_equal")
+EAGERPP_MIXED_COMPARISON(>, "greater")
+EAGERPP_MIXED_COMPARISON(>=, "greater_equal")
+EAGERPP_MIXED_COMPARISON(==, "equal")
+EAGERPP_MIXED_COMPARISON(!=, "not_equal")
+#undef EAGERPP_MIXED_COMPARISON
 #undef EAGERPP_MIXED
 
 }  // namespace ep

@@ -24,6 +24,14 @@ template <backend B>
 template <class I>
 Tensor<B> Tensor<B>::crossentropy(const Tensor<I>& labels) const {
   static_assert(floating_dtype<value_type>, "ep::crossentropy: the logits must be a floating tensor (float or double)");
+  static_assert(integer_dtype<typename I::value_type>,
+                "ep::crossentropy: the labels must be an integer tensor (int32 or int64) of class indices; convert "
+                "with astype<std::int64_t>()");
+  static_assert(std::same_as<typename I::template rebind<value_type>, B>,
+                "ep::crossentropy: the logits and the labels must come from the same backend; convert with ep::to");
+  if constexpr (!integer_dtype<typename I::value_type> || !std::same_as<typename I::template rebind<value_type>, B>) {
+    return *this;  // not reached: the sentences above are the error
+  } else {
   const Shape s = shape();
   const Shape ls = labels.shape();
   if (s.size() != 2 || ls.size() != 1 || ls[0] != s[0])
@@ -31,6 +39,7 @@ Tensor<B> Tensor<B>::crossentropy(const Tensor<I>& labels) const {
                                   s.str(), ls.str()));
   const Tensor picked = (onehot_like(labels) * *this).sum(1);
   return logsumexp(1) - picked;
+  }
 }
 
 }  // namespace ep

@@ -96,18 +96,23 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_ki
 }  // namespace detail
 
 template <backend B>
-Tensor<B> Tensor<B>::sum(Axes axis, bool keepdims) const {
-  static_assert(numeric_dtype<value_type>, "ep::sum: needs a numeric tensor; count bools with astype<std::int64_t>() first");
+auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
+  if constexpr (std::same_as<value_type, bool>) {
+    return astype<std::int64_t>().sum(axis, keepdims);
+  } else {
   const auto p = detail::plan_reduction("sum", shape_ref(), axis, keepdims);
   return detail::make_result<Tensor>(
       [&] { return detail::reduce_raw(*this, p, detail::reduce_kind::sum, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }); },
       // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must (elementwise_vjp).
       [p](const auto& g, const auto&, const auto& x) { return g.reshape(p.kept(x.shape())); }, *this);
+  }
 }
 
 template <backend B>
-Tensor<B> Tensor<B>::prod(Axes axis, bool keepdims) const {
-  static_assert(numeric_dtype<value_type>, "ep::prod: needs a numeric tensor, not bool");
+auto Tensor<B>::prod(Axes axis, bool keepdims) const -> count_tensor {
+  if constexpr (std::same_as<value_type, bool>) {
+    return astype<std::int64_t>().prod(axis, keepdims);
+  } else {
   const auto p = detail::plan_reduction("prod", shape_ref(), axis, keepdims);
   return detail::make_result<Tensor>(
       [&] { return detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::prod(r, a); }); },
@@ -116,6 +121,7 @@ Tensor<B> Tensor<B>::prod(Axes axis, bool keepdims) const {
         return (g * out).reshape(p.kept(x.shape())).broadcast_to(x.shape()) / x;
       },
       *this);
+  }
 }
 
 template <backend B>
@@ -207,16 +213,19 @@ auto Tensor<B>::argmax() const -> index_tensor {
 }
 
 template <backend B>
-Tensor<B> Tensor<B>::cumsum(int axis) const {
-  static_assert(numeric_dtype<value_type>, "ep::cumsum: needs a numeric tensor; convert bools with astype<std::int64_t>()");
+auto Tensor<B>::cumsum(int axis) const -> count_tensor {
+  if constexpr (std::same_as<value_type, bool>) {
+    return astype<std::int64_t>().cumsum(axis);
+  } else {
   const int a = detail::normalize_axis("cumsum", axis, shape());
   return detail::make_result<Tensor>(
       [&] { return B::cumsum(raw(), a); },
       [a](const auto& g, const auto&, const auto&) { return g.flip(a).cumsum(a).flip(a); }, *this);
+  }
 }
 
 template <backend B>
-Tensor<B> Tensor<B>::cumsum() const {
+auto Tensor<B>::cumsum() const -> count_tensor {
   return reshape({-1}).cumsum(0);
 }
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <initializer_list>  // std::initializer_list
+
 #include <algorithm>  // std::find, std::is_permutation
 #include <numeric>    // std::iota
 #include <vector>     // std::vector
@@ -291,6 +293,18 @@ Tensor<B> stack(const std::vector<Tensor<B>>& tensors, int axis = 0) {
   }
   const int n = s0.size() + 1;
   return concatenate(expanded, axis < 0 ? axis + n : axis);
+}
+
+/// `concatenate({x, y}, axis)`: a brace list of tensors of one backend.
+template <backend B>
+Tensor<B> concatenate(std::initializer_list<Tensor<B>> tensors, int axis = 0) {
+  return concatenate(std::vector<Tensor<B>>(tensors), axis);
+}
+
+/// `stack({x, y}, axis)`: a brace list of tensors of one backend.
+template <backend B>
+Tensor<B> stack(std::initializer_list<Tensor<B>> tensors, int axis = 0) {
+  return stack(std::vector<Tensor<B>>(tensors), axis);
 }
 
 }  // namespace ep
