@@ -6,7 +6,8 @@
 //
 // For each ```cpp block, in order:
 // - `#include` lines are moved to the top of the output (every header has `#pragma once`);
-// - a block with `int main(` is a program: its code goes into `namespace docs_block_<n>` as it is,
+// - a block with `int main(` is a program: its code goes into `namespace docs_block_<n>` as it is
+//   (but for `auto main(`, so that a main without `return` still compiles there),
 //   its `main` is run by the test and what it prints is compared with the ```text block that follows
 //   it (blank lines between them only), when there is one;
 // - any other block is a fragment: its code becomes the body of `docs_block_<n>::run()`, after the
@@ -108,13 +109,16 @@ int main(int argc, char** argv) try {
     }
     bodies << "// " << b.file << ":" << b.line << "\nnamespace docs_block_" << n << " {\n";
     if (b.program) {
+      // `auto main(`: a main without `return` (allowed for ::main only) then deduces void.
+      const auto at = rest.find("int main(");
+      rest.replace(at, 3, "auto");
       bodies << "#line " << b.line + 1 << " \"" << b.file << "\"\n" << rest << "}  // namespace docs_block_" << n << "\n\n";
     } else {
       bodies << "[[maybe_unused]] void run() {\n" << b.prelude << "\n#line " << b.line + 1 << " \"" << b.file << "\"\n"
              << rest << "}\n}  // namespace docs_block_" << n << "\n\n";
     }
     table << "    {" << literal(b.file + ":" + std::to_string(b.line)) << ", "
-          << (b.program ? "[] { return docs_block_" + std::to_string(n) + "::main(); }"
+          << (b.program ? "[] { return ep::docs_test::call(docs_block_" + std::to_string(n) + "::main); }"
                         : "[] { docs_block_" + std::to_string(n) + "::run(); return 0; }")
           << ", " << (b.has_expected ? "true" : "false") << ", " << literal(b.expected) << "},\n";
   }

@@ -10,6 +10,7 @@
 #include <iostream>   // std::cout, std::cerr
 #include <span>       // std::span
 #include <string>     // std::string
+#include <type_traits>  // std::is_void_v
 
 namespace ep::docs_test {
 
@@ -19,6 +20,17 @@ struct block {
   bool check_output;    // compare stdout with `expected`
   const char* expected;
 };
+
+/// Calls a block's main, whose return type is deduced: void when it has no `return`.
+template <class F>
+int call(F& main) {
+  if constexpr (std::is_void_v<decltype(main())>) {
+    main();
+    return 0;
+  } else {
+    return main();
+  }
+}
 
 /// Runs `b`, returning what it wrote on stdout (std::cout and C stdio, which fmt::print uses).
 inline std::string capture(const block& b, int& rc) {
