@@ -8,7 +8,9 @@
 // barriers with MPI_Wtime on rank 0, and prints the medians, their ratio (target for 1e7 floats:
 // at most 1.05), the spread (min and max) and the bus bandwidth of the large reduction in the NCCL
 // tests' convention: 2 (p - 1) / p * bytes / time. Timing with Google Benchmark would time each rank
-// alone; here every repetition is one collective of all ranks.
+// alone; here every repetition is one collective of all ranks. The median of the per-repetition
+// ratios is the robust figure on a busy machine, where one slow repetition moves a median by more
+// than the difference measured.
 #include <algorithm>  // std::sort, std::min_element, std::max_element
 #include <cstdio>     // std::printf
 #include <cstdlib>    // std::atoi, EXIT_SUCCESS
@@ -46,7 +48,7 @@ void compare(const ep::mpi::communicator& comm, std::int64_t n, int repetitions,
   const auto x = ep::full<B>({n}, static_cast<T>(comm.rank() + 1));
   const std::shared_ptr<T> in = B::share_host(x.raw());  // the tensor's own elements
   std::vector<T> out(static_cast<std::size_t>(n));        // raw MPI writes here, allocated once
-  std::vector<double> raw, facade;
+  std::vector<double> raw, facade, pair;  // pair: each repetition's all_reduce / its MPI_Allreduce
   double checksum = 0;
   for (int rep = -2; rep < repetitions; ++rep) {  // two warm-up rounds (first touch, the buffer cache)
     const double t_raw = timed(comm, [&] {
@@ -58,15 +60,18 @@ void compare(const ep::mpi::communicator& comm, std::int64_t n, int repetitions,
     if (rep >= 0) {
       raw.push_back(t_raw);
       facade.push_back(t_facade);
+      pair.push_back(t_facade / t_raw);
     }
   }
-  const stats r = summarize(raw), f = summarize(facade);
+  const stats r = summarize(raw), f = summarize(facade), q = summarize(pair);
   const double bytes = static_cast<double>(n) * sizeof(T), p = comm.size();
   if (comm.rank() == 0) {
-    std::printf("%-16s n = %-9lld MPI_Allreduce %10.1f us (min %.1f, max %.1f)   all_reduce %10.1f us (min %.1f, max %.1f)"
-                "   ratio %.3f   bus bandwidth %.2f GB/s   checksum %g\n",
+    std::printf("%s, n = %lld: MPI_Allreduce %.1f us (min %.1f, max %.1f), all_reduce %.1f us (min %.1f, max %.1f)\n"
+                "  ratio of the medians %.3f; median of the paired ratios %.3f (min %.3f, max %.3f); bus bandwidth "
+                "%.3f GB/s; checksum %g (0: equal sums)\n",
                 name, static_cast<long long>(n), r.median * 1e6, r.min * 1e6, r.max * 1e6, f.median * 1e6, f.min * 1e6,
-                f.max * 1e6, f.median / r.median, 2 * (p - 1) / p * bytes / r.median * 1e-9, checksum);
+                f.max * 1e6, f.median / r.median, q.median, q.min, q.max, 2 * (p - 1) / p * bytes / r.median * 1e-9,
+                checksum);
   }
 }
 
