@@ -47,8 +47,8 @@ void compare(const ep::mpi::communicator& comm, std::int64_t n, int repetitions,
   using T = typename B::value_type;
   const auto x = ep::full<B>({n}, static_cast<T>(comm.rank() + 1));
   const std::shared_ptr<T> in = B::share_host(x.raw());  // the tensor's own elements
-  std::vector<T> out(static_cast<std::size_t>(n));        // raw MPI writes here, allocated once
-  std::vector<double> raw, facade, pair;  // pair: each repetition's all_reduce / its MPI_Allreduce
+  std::vector<T> out(static_cast<std::size_t>(n));       // raw MPI writes here, allocated once
+  std::vector<double> raw, facade, pair;                 // pair: each repetition's all_reduce / its MPI_Allreduce
   double checksum = 0;
   for (int rep = -2; rep < repetitions; ++rep) {  // two warm-up rounds (first touch, the buffer cache)
     const double t_raw = timed(comm, [&] {
@@ -66,12 +66,12 @@ void compare(const ep::mpi::communicator& comm, std::int64_t n, int repetitions,
   const stats r = summarize(raw), f = summarize(facade), q = summarize(pair);
   const double bytes = static_cast<double>(n) * sizeof(T), p = comm.size();
   if (comm.rank() == 0) {
-    std::printf("%s, n = %lld: MPI_Allreduce %.1f us (min %.1f, max %.1f), all_reduce %.1f us (min %.1f, max %.1f)\n"
-                "  ratio of the medians %.3f; median of the paired ratios %.3f (min %.3f, max %.3f); bus bandwidth "
-                "%.3f GB/s; checksum %g (0: equal sums)\n",
-                name, static_cast<long long>(n), r.median * 1e6, r.min * 1e6, r.max * 1e6, f.median * 1e6, f.min * 1e6,
-                f.max * 1e6, f.median / r.median, q.median, q.min, q.max, 2 * (p - 1) / p * bytes / r.median * 1e-9,
-                checksum);
+    std::printf(
+        "%s, n = %lld: MPI_Allreduce %.1f us (min %.1f, max %.1f), all_reduce %.1f us (min %.1f, max %.1f)\n"
+        "  ratio of the medians %.3f; median of the paired ratios %.3f (min %.3f, max %.3f); bus bandwidth "
+        "%.3f GB/s; checksum %g (0: equal sums)\n",
+        name, static_cast<long long>(n), r.median * 1e6, r.min * 1e6, r.max * 1e6, f.median * 1e6, f.min * 1e6,
+        f.max * 1e6, f.median / r.median, q.median, q.min, q.max, 2 * (p - 1) / p * bytes / r.median * 1e-9, checksum);
   }
 }
 
@@ -81,8 +81,9 @@ int main(int argc, char** argv) {
   const ep::mpi::environment env(argc, argv);
   const ep::mpi::communicator comm;
   const int repetitions = argc > 1 ? std::atoi(argv[1]) : 21;
-  if (comm.rank() == 0) std::printf("%d ranks, %d repetitions, medians; ratio = all_reduce / MPI_Allreduce (target <= 1.05 at n = 1e7)\n",
-                                    comm.size(), repetitions);
+  if (comm.rank() == 0)
+    std::printf("%d ranks, %d repetitions, medians; ratio = all_reduce / MPI_Allreduce (target <= 1.05 at n = 1e7)\n",
+                comm.size(), repetitions);
   compare<ep::eigen<float>>(comm, 10'000'000, repetitions, "eigen<float>");
   compare<ep::xtensor<float>>(comm, 10'000'000, repetitions, "xtensor<float>");
   compare<ep::eigen<double>>(comm, 131, repetitions * 10, "eigen<double>");

@@ -138,9 +138,10 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
   for (std::size_t i = 0; i < a.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
   const auto us = [](clock::duration d) { return std::chrono::duration<double, std::micro>(d).count() / steps; };
   if (comm.rank() == 0) {
-    std::printf("%s: %d ranks, %d steps, mean loss of the first pass %.6f, of the last %.6f; largest weight "
-                "difference from single-process training: %.3g\n",
-                name, comm.size(), steps, first_pass, last_pass, diff);
+    std::printf(
+        "%s: %d ranks, %d steps, mean loss of the first pass %.6f, of the last %.6f; largest weight "
+        "difference from single-process training: %.3g\n",
+        name, comm.size(), steps, first_pass, last_pass, diff);
     std::printf("  one data-parallel step: %.1f us on rank 0, of which %.1f us in the gradients' all_reduce\n",
                 us(step_time), us(reduce_time));
   }

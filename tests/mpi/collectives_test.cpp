@@ -37,7 +37,8 @@ template <class B>
 ep::Tensor<B> signed_ramp(int rank) {
   using T = typename B::value_type;
   std::vector<T> v(6);
-  for (int i = 0; i < 6; ++i) v[static_cast<std::size_t>(i)] = static_cast<T>((rank + 1) * (i + 1) * (i % 2 == 0 ? 1 : -1));
+  for (int i = 0; i < 6; ++i)
+    v[static_cast<std::size_t>(i)] = static_cast<T>((rank + 1) * (i + 1) * (i % 2 == 0 ? 1 : -1));
   return ep::from_vector<B>(v, {2, 3});
 }
 
@@ -114,7 +115,8 @@ TYPED_TEST(Collectives, AllGatherConcatenatesUnevenFirstAxes) {
   const auto v = y.to_vector();
   std::size_t at = 0;
   for (int q = 0; q < p; ++q)
-    for (int k = 0; k < 2 * (q + 1); ++k, ++at) EXPECT_EQ(v[at], static_cast<T>(100 * q + k)) << "rank " << q << " element " << k;
+    for (int k = 0; k < 2 * (q + 1); ++k, ++at)
+      EXPECT_EQ(v[at], static_cast<T>(100 * q + k)) << "rank " << q << " element " << k;
 }
 
 TYPED_TEST(Collectives, ScatterSplitsLikeArraySplit) {
@@ -172,12 +174,15 @@ TYPED_TEST(Collectives, DifferentShapesThrowOnEveryRank) {
   // After the errors the ranks are still in step: a collective works.
   const auto sum = this->comm.all_reduce(ep::ones<TypeParam>({2}));
   if (this->size() < 2) GTEST_SKIP() << "needs two ranks";
-  EXPECT_NE(reduce.find("all_reduce: the ranks hold different shapes (rank 0: (1, 3), rank 1: (2, 3))"), std::string::npos)
+  EXPECT_NE(reduce.find("all_reduce: the ranks hold different shapes (rank 0: (1, 3), rank 1: (2, 3))"),
+            std::string::npos)
       << reduce;
   EXPECT_NE(bcast.find("broadcast: the ranks hold different shapes"), std::string::npos) << bcast;
   EXPECT_NE(stack.find("all_gather: the ranks hold different shapes"), std::string::npos) << stack;
-  EXPECT_NE(concat.find("all_gather: cannot concatenate the ranks' tensors along the first axis (rank 0: (2, 1), rank 1: (2, 2))"),
-            std::string::npos)
+  EXPECT_NE(
+      concat.find(
+          "all_gather: cannot concatenate the ranks' tensors along the first axis (rank 0: (2, 1), rank 1: (2, 2))"),
+      std::string::npos)
       << concat;
   EXPECT_NE(scalar.find("scatter: the root (rank 0) holds a 0-d tensor"), std::string::npos) << scalar;
   EXPECT_EQ(sum.to_vector(), (std::vector<typename TestFixture::T>(2, this->p())));
@@ -187,12 +192,15 @@ TYPED_TEST(Collectives, DifferentDtypesThrowOnEveryRank) {
   using T = typename TestFixture::T;
   using Other = typename TypeParam::template rebind<std::int32_t>;
   // Rank 0 passes T, the others int32: each calls a different instantiation, and each must throw.
-  const std::string reduce = this->rank() == 0 ? value_error_of([&] { return this->comm.all_reduce(ep::ones<TypeParam>({3})); })
-                                               : value_error_of([&] { return this->comm.all_reduce(ep::ones<Other>({3})); });
-  const std::string scatter = this->rank() == 0 ? value_error_of([&] { return this->comm.scatter(ep::ones<TypeParam>({3}), 0); })
-                                                : value_error_of([&] { return this->comm.scatter(ep::ones<Other>({3}), 0); });
+  const std::string reduce = this->rank() == 0
+                                 ? value_error_of([&] { return this->comm.all_reduce(ep::ones<TypeParam>({3})); })
+                                 : value_error_of([&] { return this->comm.all_reduce(ep::ones<Other>({3})); });
+  const std::string scatter = this->rank() == 0
+                                  ? value_error_of([&] { return this->comm.scatter(ep::ones<TypeParam>({3}), 0); })
+                                  : value_error_of([&] { return this->comm.scatter(ep::ones<Other>({3}), 0); });
   if (this->size() < 2) GTEST_SKIP() << "needs two ranks";
-  const std::string expected = fmt::format("the ranks hold different dtypes (rank 0: {}, rank 1: int32)", ep::dtype_name<T>());
+  const std::string expected =
+      fmt::format("the ranks hold different dtypes (rank 0: {}, rank 1: int32)", ep::dtype_name<T>());
   EXPECT_NE(reduce.find("all_reduce: " + expected), std::string::npos) << reduce;
   EXPECT_NE(scatter.find("scatter: " + expected), std::string::npos) << scatter;
 }
@@ -213,7 +221,8 @@ TEST(CollectivesDtypes, Int64SumIsExactAndMeanThrows) {
   const std::string mean = value_error_of([&] { return comm.all_reduce(x, ep::mpi::op::mean); });
   const std::int64_t p = comm.size();
   EXPECT_EQ(s.to_vector(), (std::vector<std::int64_t>{big * p * (p + 1) / 2, -p}));
-  EXPECT_NE(mean.find("all_reduce: mean of an int64 tensor of shape (2,); expected float32 or float64"), std::string::npos)
+  EXPECT_NE(mean.find("all_reduce: mean of an int64 tensor of shape (2,); expected float32 or float64"),
+            std::string::npos)
       << mean;
 }
 
@@ -226,6 +235,18 @@ TEST(CollectivesDtypes, BoolMinIsAndMaxIsOr) {
   EXPECT_EQ(all.to_vector(), (std::vector<bool>{true, comm.size() == 1, false}));
   EXPECT_EQ(any.to_vector(), (std::vector<bool>{true, true, false}));
   EXPECT_NE(sum.find("all_reduce: sum of a bool tensor"), std::string::npos) << sum;
+}
+
+TEST(CollectivesErrors, MpiFailuresBecomeExceptions) {
+  const ep::mpi::communicator world;  // sets MPI_ERRORS_RETURN on MPI_COMM_WORLD, where MPI reports this one
+  try {
+    const ep::mpi::communicator null(MPI_COMM_NULL);
+    ADD_FAILURE() << "a communicator over MPI_COMM_NULL did not throw";
+  } catch (const ep::mpi::mpi_error& e) {
+    const std::string expected =
+        fmt::format("communicator: MPI_Comm_set_errhandler failed on rank {} of {} (", world.rank(), world.size());
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -28,8 +28,8 @@
 
 #include <algorithm>    // std::copy_n, std::min
 #include <array>        // std::array
-#include <concepts>     // std::same_as, std::constructible_from
 #include <climits>      // INT_MAX
+#include <concepts>     // std::same_as, std::constructible_from
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t
 #include <memory>       // std::shared_ptr, std::unique_ptr
@@ -105,21 +105,31 @@ namespace detail {
 
 template <class T>
 MPI_Datatype datatype() noexcept {
-  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-  else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
-  else return MPI_CXX_BOOL;
+  if constexpr (std::is_same_v<T, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, double>)
+    return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return MPI_INT64_T;
+  else
+    return MPI_CXX_BOOL;
 }
 
 /// The dtype as a number that travels in the shape check (its index in ep::dtype's list).
 template <class T>
 constexpr std::int64_t dtype_code() noexcept {
-  if constexpr (std::is_same_v<T, float>) return 0;
-  else if constexpr (std::is_same_v<T, double>) return 1;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return 2;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return 3;
-  else return 4;
+  if constexpr (std::is_same_v<T, float>)
+    return 0;
+  else if constexpr (std::is_same_v<T, double>)
+    return 1;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return 2;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return 3;
+  else
+    return 4;
 }
 inline std::string_view dtype_name_of(std::int64_t code) noexcept {
   constexpr std::array<std::string_view, 5> names{"float32", "float64", "int32", "int64", "bool"};
@@ -137,11 +147,12 @@ concept host_shared = requires(const typename B::raw_type& r, std::shared_ptr<ty
 /// A device backend whose raw tensor exposes its device pointer and stream (ep::cuda_array) and can
 /// be created uninitialized for a shape.
 template <class B>
-concept device_pointer = requires(const typename B::raw_type& r) {
+concept device_pointer = std::constructible_from<typename B::raw_type, const Shape&, std::string_view> &&
+    requires(const typename B::raw_type& r) {
   { r.data() } -> std::same_as<const typename B::value_type*>;
   { r.mutable_data() } -> std::same_as<typename B::value_type*>;
   r.stream();
-} && std::constructible_from<typename B::raw_type, const Shape&, std::string_view>;
+};
 
 /// Each rank's dtype and shape, gathered by one MPI_Allgather of 2 + max_rank int64 per rank.
 struct signature {
@@ -166,6 +177,9 @@ class communicator {
     MPI_Initialized(&initialized);
     if (initialized == 0)
       throw mpi_error("communicator: MPI is not initialized; expected an ep::mpi::environment to be alive");
+    // Errors before comm's own rank is known name the rank in MPI_COMM_WORLD, always valid here.
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
     check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "communicator", "MPI_Comm_set_errhandler");
     check(MPI_Comm_rank(comm_, &rank_), "communicator", "MPI_Comm_rank");
     check(MPI_Comm_size(comm_, &size_), "communicator", "MPI_Comm_size");
@@ -193,15 +207,17 @@ class communicator {
     MPI_Op mop = MPI_SUM;
     if constexpr (std::is_same_v<T, bool>) {
       if (how == op::sum || how == op::mean)
-        throw value_error(fmt::format("all_reduce: {} of a bool tensor of shape {}; expected op::min (logical "
-                                      "and) or op::max (logical or), or convert with astype first",
-                                      how == op::sum ? "sum" : "mean", t.shape().str()));
+        throw value_error(
+            fmt::format("all_reduce: {} of a bool tensor of shape {}; expected op::min (logical "
+                        "and) or op::max (logical or), or convert with astype first",
+                        how == op::sum ? "sum" : "mean", t.shape().str()));
       mop = how == op::min ? MPI_LAND : MPI_LOR;
     } else {
       if (how == op::mean && !floating_dtype<T>)
-        throw value_error(fmt::format("all_reduce: mean of an {} tensor of shape {}; expected float32 or float64 "
-                                      "(convert with astype first)",
-                                      dtype_name<T>(), t.shape().str()));
+        throw value_error(
+            fmt::format("all_reduce: mean of an {} tensor of shape {}; expected float32 or float64 "
+                        "(convert with astype first)",
+                        dtype_name<T>(), t.shape().str()));
       mop = how == op::min ? MPI_MIN : how == op::max ? MPI_MAX : MPI_SUM;
     }
     Tensor<B> out = transfer<B>(t, t.shape(), [&](const T* in, T* result) {
@@ -239,7 +255,7 @@ class communicator {
                 "MPI_Bcast");
         });
       });
-      return t;
+      return Tensor<B>(t.raw());  // the same elements, as a constant like every rank's result
     }
     return make_output<B>(t.shape(), [&](T* result) {
       for_chunks(t.size(), [&](std::int64_t start, int count) {
@@ -294,8 +310,8 @@ class communicator {
     require_same_dtype("scatter", all);
     const Shape& whole = all[static_cast<std::size_t>(root)].shape;
     if (whole.size() == 0)
-      throw value_error(fmt::format("scatter: the root (rank {}) holds a 0-d tensor; expected at least one axis to split",
-                                    root));
+      throw value_error(
+          fmt::format("scatter: the root (rank {}) holds a 0-d tensor; expected at least one axis to split", root));
     const std::int64_t n = whole[0], row = n == 0 ? 0 : whole.numel() / n;
     const std::int64_t p = size_, base = n / p, extra = n % p;
     std::vector<std::int64_t> counts(static_cast<std::size_t>(size_));
@@ -311,8 +327,8 @@ class communicator {
       });
     }
     return make_output<B>(mine, [&](T* result) {
-      check(MPI_Scatterv(nullptr, nullptr, nullptr, detail::datatype<T>(), result, icounts[static_cast<std::size_t>(rank_)],
-                         detail::datatype<T>(), root, comm_),
+      check(MPI_Scatterv(nullptr, nullptr, nullptr, detail::datatype<T>(), result,
+                         icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(), root, comm_),
             "scatter", "MPI_Scatterv");
     });
   }
@@ -334,13 +350,13 @@ class communicator {
     int length = 0;
     if (MPI_Error_string(rc, text.data(), &length) != MPI_SUCCESS) length = 0;
     throw mpi_error(fmt::format("{}: {} failed on rank {} of {} ({})", what, call, rank_, size_,
-                               std::string_view(text.data(), static_cast<std::size_t>(length))));
+                                std::string_view(text.data(), static_cast<std::size_t>(length))));
   }
 
   void check_root(std::string_view what, int root) const {
     if (root < 0 || root >= size_)
-      throw value_error(fmt::format("{}: root {} is not a rank of this communicator; expected 0 <= root < {}", what, root,
-                                    size_));
+      throw value_error(
+          fmt::format("{}: root {} is not a rank of this communicator; expected 0 <= root < {}", what, root, size_));
   }
 
   /// Every rank's dtype and shape, on every rank (one MPI_Allgather of 10 int64 per rank).
@@ -366,9 +382,10 @@ class communicator {
   void require_same_dtype(std::string_view what, const std::vector<detail::signature>& all) const {
     for (std::size_t r = 1; r < all.size(); ++r) {
       if (all[r].dtype != all[0].dtype)
-        throw value_error(fmt::format("{}: the ranks hold different dtypes (rank 0: {}, rank {}: {}); expected one "
-                                      "dtype on every rank",
-                                      what, detail::dtype_name_of(all[0].dtype), r, detail::dtype_name_of(all[r].dtype)));
+        throw value_error(
+            fmt::format("{}: the ranks hold different dtypes (rank 0: {}, rank {}: {}); expected one "
+                        "dtype on every rank",
+                        what, detail::dtype_name_of(all[0].dtype), r, detail::dtype_name_of(all[r].dtype)));
     }
   }
 
@@ -376,9 +393,10 @@ class communicator {
     require_same_dtype(what, all);
     for (std::size_t r = 1; r < all.size(); ++r) {
       if (all[r].shape != all[0].shape)
-        throw value_error(fmt::format("{}: the ranks hold different shapes (rank 0: {}, rank {}: {}); expected one "
-                                      "shape on every rank",
-                                      what, all[0].shape.str(), r, all[r].shape.str()));
+        throw value_error(
+            fmt::format("{}: the ranks hold different shapes (rank 0: {}, rank {}: {}); expected one "
+                        "shape on every rank",
+                        what, all[0].shape.str(), r, all[r].shape.str()));
     }
   }
 
@@ -389,15 +407,16 @@ class communicator {
       bool ok = s.size() >= 1 && s.size() == all[0].shape.size();
       for (int i = 1; ok && i < s.size(); ++i) ok = s[i] == all[0].shape[i];
       if (!ok)
-        throw value_error(fmt::format("{}: cannot concatenate the ranks' tensors along the first axis (rank 0: {}, "
-                                      "rank {}: {}); expected at least one axis and equal extents after the first",
-                                      what, all[0].shape.str(), r, s.str()));
+        throw value_error(
+            fmt::format("{}: cannot concatenate the ranks' tensors along the first axis (rank 0: {}, "
+                        "rank {}: {}); expected at least one axis and equal extents after the first",
+                        what, all[0].shape.str(), r, s.str()));
     }
   }
 
   /// MPI's int counts and displacements for element counts per rank; throws past INT_MAX.
   static std::pair<std::vector<int>, std::vector<int>> int_counts(std::string_view what,
-                                                                   const std::vector<std::int64_t>& counts) {
+                                                                  const std::vector<std::int64_t>& counts) {
     std::vector<int> c(counts.size()), d(counts.size());
     std::int64_t offset = 0;
     for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -415,8 +434,7 @@ class communicator {
   template <class F>
   static void for_chunks(std::int64_t n, F&& f) {
     constexpr std::int64_t chunk = std::int64_t{1} << 30;
-    for (std::int64_t start = 0; start < n; start += chunk)
-      f(start, static_cast<int>(std::min(chunk, n - start)));
+    for (std::int64_t start = 0; start < n; start += chunk) f(start, static_cast<int>(std::min(chunk, n - start)));
   }
 
   /// Calls f(pointer to t's C-order elements) where MPI can read them: the backend's own buffer
