@@ -87,10 +87,11 @@ bool report_memory(const std::string& name) {
   const auto [v1, g1] = loss_and_grad(p, checkpointed_layer<B>());
   bool equal = v0.item() == v1.item();
   for (std::size_t k = 0; k < g0.size(); ++k) equal = equal && (g0[k] == g1[k]).all().item();
-  fmt::print("{:<8} peak live tensor bytes in value_and_grad: plain {:.2f} MiB, checkpointed {:.2f} MiB; "
-             "plain / checkpointed = {:.2f}; gradients {}\n",
-             name, static_cast<double>(plain) / (1 << 20), static_cast<double>(saved) / (1 << 20),
-             static_cast<double>(plain) / static_cast<double>(saved), equal ? "bit-identical" : "DIFFER");
+  fmt::print(
+      "{:<8} peak live tensor bytes in value_and_grad: plain {:.2f} MiB, checkpointed {:.2f} MiB; "
+      "plain / checkpointed = {:.2f}; gradients {}\n",
+      name, static_cast<double>(plain) / (1 << 20), static_cast<double>(saved) / (1 << 20),
+      static_cast<double>(plain) / static_cast<double>(saved), equal ? "bit-identical" : "DIFFER");
   return equal && saved < plain;
 }
 
@@ -125,7 +126,9 @@ int main(int argc, char** argv) {
   fmt::print("\nRatios (measured side by side in this run):\n");
   for (std::string b : {"eigen", "xtensor"}) {
     const double r = rep.ratio(fmt::format("chain50/{}/checkpointed", b), fmt::format("chain50/{}/plain", b));
-    if (r > 0) fmt::print("  {:<50} {:.2f} (one extra forward pass per layer)\n", fmt::format("{}: time checkpointed / plain", b), r);
+    if (r > 0)
+      fmt::print("  {:<50} {:.2f} (one extra forward pass per layer)\n",
+                 fmt::format("{}: time checkpointed / plain", b), r);
   }
   benchmark::Shutdown();
   return ok ? 0 : 1;

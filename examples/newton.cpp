@@ -55,7 +55,8 @@ int main() {
   const double error = std::max(std::abs(last[0] - 1), std::abs(last[1] - 1));
   bool agree = e.size() == x.size();
   for (std::size_t i = 0; agree && i < e.size(); ++i)
-    for (std::size_t j = 0; j < 2; ++j) agree = agree && std::abs(e[i][j] - x[i][j]) <= 1e-12 * std::max(1.0, std::abs(e[i][j]));
+    for (std::size_t j = 0; j < 2; ++j)
+      agree = agree && std::abs(e[i][j] - x[i][j]) <= 1e-12 * std::max(1.0, std::abs(e[i][j]));
   if (error > 1e-12 || e.size() > 21 || !agree) {
     std::printf("FAILED: error %.3e after %zu steps; backends %s\n", error, e.size() - 1, agree ? "agree" : "disagree");
     return EXIT_FAILURE;

@@ -108,8 +108,8 @@ TYPED_TEST_P(Jacobian, TupleAndVectorParameters) {
   const T a = rnd<TypeParam>({2, 3}, -1, 1, 21);
   const T b = rnd<TypeParam>({3}, -1, 1, 22);
   auto f = [](const T& u, const T& v) { return (u * v).tanh(); };  // (2, 3): broadcasts v
-  const auto [ja, jb] = ep::jacobian([&](const std::tuple<T, T>& p) { return f(std::get<0>(p), std::get<1>(p)); },
-                                     std::tuple{a, b});
+  const auto [ja, jb] =
+      ep::jacobian([&](const std::tuple<T, T>& p) { return f(std::get<0>(p), std::get<1>(p)); }, std::tuple{a, b});
   expect_fd_jacobian<TypeParam>([&](const T& u) { return f(u, b); }, a, ja, "tuple, first");
   expect_fd_jacobian<TypeParam>([&](const T& v) { return f(a, v); }, b, jb, "tuple, second");
   const auto jv = ep::jacobian([&](const std::vector<T>& p) { return f(p[0], p[1]); }, std::vector<T>{a, b});
@@ -191,7 +191,7 @@ TYPED_TEST_P(Jacobian, CheckpointedGradientsEqualPlainOnes) {
   ep::test::expect_close(v1, v0);
   ASSERT_EQ(g1.size(), g0.size());
   for (std::size_t k = 0; k < g0.size(); ++k) ep::test::expect_close(g1[k], g0[k]);  // exactly
-  ep::test::expect_close(saved(x, p[0], p[1]), plain(x, p[0], p[1]));               // off the tape: f itself
+  ep::test::expect_close(saved(x, p[0], p[1]), plain(x, p[0], p[1]));                // off the tape: f itself
   // Higher order: the Hessian through a checkpointed function (its recomputation is recorded).
   auto q = [](const T& u) { return (u.sin() * u).exp(); };
   const auto qs = ep::checkpoint(q);

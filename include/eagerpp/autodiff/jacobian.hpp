@@ -41,8 +41,9 @@ class pullback {
   X operator()(const Y& g) const {
     const Y& y = r_->output;
     if (!(g.shape() == y.shape()))
-      throw value_error(fmt::format("vjp: the cotangent g has shape {}, but f(x) has shape {}; expected g of f(x)'s shape",
-                                    g.shape().str(), y.shape().str()));
+      throw value_error(
+          fmt::format("vjp: the cotangent g has shape {}, but f(x) has shape {}; expected g of f(x)'s shape",
+                      g.shape().str(), y.shape().str()));
     detail::grad_map grads;
     if (y.node() != 0 && r_->tape.watched.contains(y.node())) {
       grads.emplace(y.node(), g);
@@ -86,15 +87,14 @@ void check_tangent(const Tensor<B>& x, const Tensor<B>& v, std::size_t k = 0, bo
 }
 template <class... Bs>
 void check_tangent(const std::tuple<Tensor<Bs>...>& x, const std::tuple<Tensor<Bs>...>& v) {
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    (check_tangent(std::get<K>(x), std::get<K>(v), K, true), ...);
-  }(std::index_sequence_for<Bs...>{});
+  [&]<std::size_t... K>(std::index_sequence<K...>) { (check_tangent(std::get<K>(x), std::get<K>(v), K, true), ...); }
+  (std::index_sequence_for<Bs...>{});
 }
 template <class B>
 void check_tangent(const std::vector<Tensor<B>>& x, const std::vector<Tensor<B>>& v) {
   if (x.size() != v.size())
-    throw value_error(fmt::format("jvp: the tangent v holds {} tensors, but x holds {}; expected as many", v.size(),
-                                  x.size()));
+    throw value_error(
+        fmt::format("jvp: the tangent v holds {} tensors, but x holds {}; expected as many", v.size(), x.size()));
   for (std::size_t k = 0; k < x.size(); ++k) check_tangent(x[k], v[k], k, true);
 }
 
@@ -108,8 +108,8 @@ Tensor<B0> inner(const std::tuple<Tensor<B0>, Tensor<Bs>...>& a, const std::tupl
   static_assert((std::is_same_v<B0, Bs> && ...),
                 "ep::jvp: a tuple of parameters must hold tensors of one backend and dtype (use a std::vector, or "
                 "one jvp per parameter)");
-  return std::apply([&](const auto&... as) { return std::apply([&](const auto&... vs) { return ((as * vs).sum() + ...); }, v); },
-                    a);
+  return std::apply(
+      [&](const auto&... as) { return std::apply([&](const auto&... vs) { return ((as * vs).sum() + ...); }, v); }, a);
 }
 template <class B>
 Tensor<B> inner(const std::vector<Tensor<B>>& a, const std::vector<Tensor<B>>& v) {
@@ -123,9 +123,10 @@ template <class B>
 Tensor<B> join_rows(const std::vector<Tensor<B>>& rows, const Shape& y_shape, const Tensor<B>& x) {
   Shape s = y_shape;
   if (y_shape.size() + x.ndim() > max_rank)
-    throw value_error(fmt::format("jacobian: f(x) of shape {} and x of shape {} give a Jacobian of rank {}; expected at "
-                                  "most {}",
-                                  y_shape.str(), x.shape().str(), y_shape.size() + x.ndim(), max_rank));
+    throw value_error(
+        fmt::format("jacobian: f(x) of shape {} and x of shape {} give a Jacobian of rank {}; expected at "
+                    "most {}",
+                    y_shape.str(), x.shape().str(), y_shape.size() + x.ndim(), max_rank));
   for (auto d : x.shape()) s.push_back(d);
   if (rows.empty()) return x.zeros(s);
   return stack(rows, 0).reshape(s);
@@ -141,7 +142,8 @@ std::tuple<Tensor<Bs>...> join_rows(const std::vector<std::tuple<Tensor<Bs>...>>
       return join_rows(c, y_shape, std::get<J>(x));
     };
     return std::tuple{column(std::integral_constant<std::size_t, K>{})...};
-  }(std::index_sequence_for<Bs...>{});
+  }
+  (std::index_sequence_for<Bs...>{});
 }
 template <class B>
 std::vector<Tensor<B>> join_rows(const std::vector<std::vector<Tensor<B>>>& rows, const Shape& y_shape,
@@ -211,9 +213,10 @@ Tensor<B> hessian(F&& f, const Tensor<B>& x, Args&&... args) {
     auto y = std::invoke(f, w, args...);
     static_assert(istensor<decltype(y)>, "ep::hessian: f must return an ep::Tensor");
     if (y.size() != 1)
-      throw value_error(fmt::format("hessian: f must return a scalar (one element), got a tensor of shape {} for x of "
-                                    "shape {}",
-                                    y.shape().str(), w.shape().str()));
+      throw value_error(
+          fmt::format("hessian: f must return a scalar (one element), got a tensor of shape {} for x of "
+                      "shape {}",
+                      y.shape().str(), w.shape().str()));
     return y;
   };
   return jacobian([&](const Tensor<B>& w) { return value_and_grad(scalar_f, w).second; }, x);
@@ -221,8 +224,7 @@ Tensor<B> hessian(F&& f, const Tensor<B>& x, Args&&... args) {
 
 /// Tuples and vectors of parameters have a Hessian made of blocks, which `hessian` does not build.
 template <class F, class X, class... Args>
-  requires(!istensor<X>)
-void hessian(F&&, const X&, Args&&...) {
+requires(!istensor<X>) void hessian(F&&, const X&, Args&&...) {
   static_assert(detail::always_false<X>,
                 "ep::hessian: x must be one tensor; for several parameters, concatenate them into one, or call "
                 "ep::jacobian of a gradient");
