@@ -5,12 +5,15 @@
 #pragma once
 
 #include "eagerpp/astensor.hpp"
+#include "eagerpp/autodiff/checkpoint.hpp"
 #include "eagerpp/autodiff/grad.hpp"
+#include "eagerpp/autodiff/jacobian.hpp"
 #include "eagerpp/backend.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/format.hpp"
 #include "eagerpp/functions.hpp"
 #include "eagerpp/shape.hpp"
+#include "eagerpp/storage.hpp"
 #include "eagerpp/tensor.hpp"
 #include "eagerpp/to.hpp"
 

@@ -19,6 +19,52 @@ namespace ep {
 /// Alignment of every buffer eagerpp allocates: one cache line, and what AVX-512 loads want.
 inline constexpr std::size_t storage_alignment = 64;
 
+/// What ep::memory_stats() reports: bytes of host storage handed out to tensors by eagerpp's
+/// allocator and not yet given back, as the allocator rounds them (size classes, 64-byte headers
+/// included), and the most that was live at once since the start or the last reset_peak_memory().
+struct memory_statistics {
+  std::size_t live_bytes = 0;
+  std::size_t peak_bytes = 0;
+};
+
+namespace detail {
+
+/// The counters behind ep::memory_stats(): two relaxed atomics, updated once per buffer handed out
+/// or taken back (an uncontended add; the peak is written only when it grows).
+struct memory_counters {
+  static std::atomic<std::size_t>& live() noexcept {
+    static constinit std::atomic<std::size_t> bytes{0};
+    return bytes;
+  }
+  static std::atomic<std::size_t>& peak() noexcept {
+    static constinit std::atomic<std::size_t> bytes{0};
+    return bytes;
+  }
+  static void allocated(std::size_t bytes) noexcept {
+    const std::size_t now = live().fetch_add(bytes, std::memory_order_relaxed) + bytes;
+    std::size_t p = peak().load(std::memory_order_relaxed);
+    while (now > p && !peak().compare_exchange_weak(p, now, std::memory_order_relaxed)) {
+    }
+  }
+  static void freed(std::size_t bytes) noexcept { live().fetch_sub(bytes, std::memory_order_relaxed); }
+};
+
+}  // namespace detail
+
+/// Live and peak bytes of the host storage that eagerpp's allocator has handed to tensors (the
+/// Eigen and xtensor backends' results, shared by copies; not device memory, and not memory that a
+/// native library allocated itself). Thread-safe; the peak counts every thread together.
+inline memory_statistics memory_stats() noexcept {
+  return {detail::memory_counters::live().load(std::memory_order_relaxed),
+          detail::memory_counters::peak().load(std::memory_order_relaxed)};
+}
+
+/// Restarts the peak of ep::memory_stats() from the bytes live now.
+inline void reset_peak_memory() noexcept {
+  detail::memory_counters::peak().store(detail::memory_counters::live().load(std::memory_order_relaxed),
+                                        std::memory_order_relaxed);
+}
+
 namespace detail {
 
 /// A lock held for a few instructions: cheaper than std::mutex when, as here, it is almost never
@@ -58,12 +104,18 @@ class host_cache {
   // static), so that a small tensor's buffer costs a few instructions (per-op cost at n = 100).
   static void* allocate_class(std::size_t c) {
     if (c < local_classes) {
-      if (void* p = local_stash::pop(c)) return p;
+      if (void* p = local_stash::pop(c)) {
+        memory_counters::allocated(class_size(c));
+        return p;
+      }
     }
-    return instance().allocate_from_lists(c);
+    void* p = instance().allocate_from_lists(c);
+    memory_counters::allocated(class_size(c));
+    return p;
   }
 
   static void deallocate_class(void* p, std::size_t c) noexcept {
+    memory_counters::freed(class_size(c));
     if (c < local_classes && local_stash::push(c, p)) return;
     instance().give_back(p, c, class_size(c));
   }

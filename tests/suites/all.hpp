@@ -9,13 +9,15 @@
 #include "suites/errors.hpp"
 #include "suites/extras.hpp"
 #include "suites/indexing.hpp"
+#include "suites/jacobian.hpp"
 #include "suites/linalg.hpp"
 #include "suites/reductions.hpp"
 #include "suites/shape.hpp"
 
 /// Instantiates every typed suite under `Prefix` for the backends in `Types` (a ::testing::Types of
-/// backend tags, e.g. float and double), and the Autodiff suite for `DoubleTypes` (its finite
-/// differences need double's digits). One line per backend in tests/<backend>/suites_test.cpp.
+/// backend tags, e.g. float and double), and the Autodiff and Jacobian suites for `DoubleTypes`
+/// (their finite differences need double's digits). One line per backend in
+/// tests/<backend>/suites_test.cpp.
 #define EAGERPP_INSTANTIATE_ALL_SUITES(Prefix, Types, DoubleTypes) \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Creation, Types);         \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Elementwise, Types);      \
@@ -26,4 +28,5 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Indexing, Types);         \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Extras, Types);           \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Conveniences, Types);     \
-  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Autodiff, DoubleTypes)
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Autodiff, DoubleTypes);   \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Jacobian, DoubleTypes)
