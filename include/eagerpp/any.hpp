@@ -16,6 +16,28 @@
 
 #include "eagerpp/eagerpp.hpp"
 
+// The set ep::AnyTensor holds: EAGERPP_ANY_BACKENDS names it, e.g.
+// `#define EAGERPP_ANY_BACKENDS ep::any_backends<ep::eigen>` before including this header (and the
+// backends' headers); define it alike in every translation unit of a program. By default: the host
+// backends this header can include, Eigen and xtensor (the CUDA backend needs nvcc: add ep::cuda
+// explicitly).
+#ifndef EAGERPP_ANY_BACKENDS
+#if __has_include(<eagerpp/eigen.hpp>) && __has_include(<unsupported/Eigen/CXX11/Tensor>)
+#include "eagerpp/eigen.hpp"
+#define EAGERPP_ANY_EIGEN_ ::ep::any_backends<::ep::eigen>
+#else
+#define EAGERPP_ANY_EIGEN_ ::ep::any_backends<>
+#endif
+#if __has_include(<eagerpp/xtensor.hpp>) && __has_include(<xtensor/xarray.hpp>)
+#include "eagerpp/xtensor.hpp"
+#define EAGERPP_ANY_XTENSOR_ ::ep::any_backends<::ep::xtensor>
+#else
+#define EAGERPP_ANY_XTENSOR_ ::ep::any_backends<>
+#endif
+#define EAGERPP_ANY_BACKENDS typename ::ep::detail::any_join<EAGERPP_ANY_EIGEN_, EAGERPP_ANY_XTENSOR_>::type
+#endif
+
+
 namespace ep {
 
 /// A list of backend families (`ep::eigen`, `ep::xtensor`, `ep::cuda`) for ep::basic_any_tensor.
@@ -86,7 +108,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   using variant_type = typename detail::any_concat<detail::any_family<Families>...>::type;
 
   /// Holds `t` (any backend of the set, any dtype).
-  template <backend B>
+  template <ep::backend B>
     requires std::is_constructible_v<variant_type, Tensor<B>>
   basic_any_tensor(Tensor<B> t) : value_(std::move(t)) {}  // NOLINT(google-explicit-constructor)
 
@@ -145,12 +167,12 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   /// "backend:dtype", as the creation functions take it.
   [[nodiscard]] std::string spec() const { return fmt::format("{}:{}", backend(), dtype()); }
   /// Whether it holds an ep::Tensor<B>.
-  template <backend B>
+  template <ep::backend B>
   [[nodiscard]] bool holds() const noexcept {
     return std::holds_alternative<Tensor<B>>(value_);
   }
   /// The static tensor it holds; throws ep::value_error naming both if it holds another backend or dtype.
-  template <backend B>
+  template <ep::backend B>
   [[nodiscard]] const Tensor<B>& as() const {
     if (const auto* t = std::get_if<Tensor<B>>(&value_)) return *t;
     throw value_error(fmt::format("AnyTensor::as: holds {}, not {}; expected the backend and dtype it holds",
@@ -420,26 +442,6 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   variant_type value_;
 };
 
-// --- the set ep::AnyTensor holds ---------------------------------------------------------------------
-// EAGERPP_ANY_BACKENDS names it, e.g. `#define EAGERPP_ANY_BACKENDS ep::any_backends<ep::eigen>` before
-// including this header (and the backends' headers); define it alike in every translation unit of a
-// program. By default: the host backends this header can include, Eigen and xtensor (the CUDA
-// backend needs nvcc: add ep::cuda explicitly).
-#ifndef EAGERPP_ANY_BACKENDS
-#if __has_include(<eagerpp/eigen.hpp>) && __has_include(<unsupported/Eigen/CXX11/Tensor>)
-#include "eagerpp/eigen.hpp"
-#define EAGERPP_ANY_EIGEN_ ::ep::any_backends<::ep::eigen>
-#else
-#define EAGERPP_ANY_EIGEN_ ::ep::any_backends<>
-#endif
-#if __has_include(<eagerpp/xtensor.hpp>) && __has_include(<xtensor/xarray.hpp>)
-#include "eagerpp/xtensor.hpp"
-#define EAGERPP_ANY_XTENSOR_ ::ep::any_backends<::ep::xtensor>
-#else
-#define EAGERPP_ANY_XTENSOR_ ::ep::any_backends<>
-#endif
-#define EAGERPP_ANY_BACKENDS typename ::ep::detail::any_join<EAGERPP_ANY_EIGEN_, EAGERPP_ANY_XTENSOR_>::type
-#endif
 
 /// A tensor whose backend and dtype are chosen at run time, e.g. from "eigen:float32" (see
 /// ep::basic_any_tensor); the set is EAGERPP_ANY_BACKENDS (by default Eigen and xtensor).
