@@ -86,8 +86,9 @@ class cpu_ratio_reporter : public ep::bench::ratio_reporter {
   std::map<std::string, double> cpu_;
 };
 
-const std::vector<std::string> names = {"exp",       "add",    "mul_scalar", "less", "sum", "sum_axis_keepdims",
-                                        "transpose", "matmul", "softmax",    "l2",   "value_and_grad_l2"};
+const std::vector<std::string> names = {
+    "exp",     "add", "mul_scalar",       "less", "sum", "sum_axis_keepdims", "transpose", "matmul",
+    "softmax", "l2",  "value_and_grad_l2"};
 
 }  // namespace
 
@@ -112,8 +113,8 @@ int main(int argc, char** argv) {
     for (std::string b : {"eigen", "xtensor"}) {
       const auto any = fmt::format("{}/{}/any", op, b), fixed = fmt::format("{}/{}/static", op, b);
       ok &= ep::bench::print_ratio(rep, fmt::format("{} {}: AnyTensor / Tensor", op, b), any, fixed, 1.3);
-      fmt::print("  {:<58} {:>7.3f}   ({:.0f} ns / {:.0f} ns real)\n", "  the same in CPU time", rep.cpu_ratio(any, fixed),
-                 rep.time(any), rep.time(fixed));
+      fmt::print("  {:<58} {:>7.3f}   ({:.0f} ns / {:.0f} ns real)\n", "  the same in CPU time",
+                 rep.cpu_ratio(any, fixed), rep.time(any), rep.time(fixed));
     }
   }
   fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
