@@ -170,4 +170,22 @@ Tensor<B> from_dlpack(DLManagedTensor* m) {
   return Tensor<B>(B::from_data(copy.get(), shape));
 }
 
+template <backend B>
+  requires(!dlpack_exchangeable<B>)
+DLManagedTensor* to_dlpack(const Tensor<B>&) {
+  static_assert(detail::always_false<B>,
+                "ep::to_dlpack: only host backends that share their elements (ep::eigen, ep::xtensor) exchange "
+                "memory through DLPack; copy the tensor to one first, e.g. ep::to<ep::eigen>(t)");
+  return nullptr;
+}
+
+template <backend B>
+  requires(!dlpack_exchangeable<B>)
+Tensor<B> from_dlpack(DLManagedTensor*) {
+  static_assert(detail::always_false<B>,
+                "ep::from_dlpack<B>: only host backends that share their elements (ep::eigen, ep::xtensor) wrap "
+                "DLPack memory; read it with one of them and convert with ep::to<B>(t)");
+  throw value_error("from_dlpack: unreachable");  // the static_assert above fails first
+}
+
 }  // namespace ep
