@@ -36,16 +36,18 @@ struct hand_made {
     managed.deleter = [](DLManagedTensor* self) { ++*static_cast<int*>(self->manager_ctx); };
   }
   static T value(int i) {
-    if constexpr (std::is_same_v<T, bool>) return i % 3 == 1;
-    else return static_cast<T>(10 + i);
+    if constexpr (std::is_same_v<T, bool>)
+      return i % 3 == 1;
+    else
+      return static_cast<T>(10 + i);
   }
 };
 
 template <class B>
 class DLPack : public ::testing::Test {};
-using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::eigen<std::int32_t>,
-                                  ep::eigen<std::int64_t>, ep::eigen<bool>, ep::xtensor<float>, ep::xtensor<double>,
-                                  ep::xtensor<std::int32_t>, ep::xtensor<std::int64_t>, ep::xtensor<bool>>;
+using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::eigen<std::int32_t>, ep::eigen<std::int64_t>,
+                                  ep::eigen<bool>, ep::xtensor<float>, ep::xtensor<double>, ep::xtensor<std::int32_t>,
+                                  ep::xtensor<std::int64_t>, ep::xtensor<bool>>;
 TYPED_TEST_SUITE(DLPack, Backends);
 
 template <class T>
@@ -163,8 +165,8 @@ TYPED_TEST(DLPack, MismatchesThrowNamingThem) {
   h.managed.dl_tensor.dtype.lanes = 2;
   EXPECT_EQ(error_of<TypeParam>(h), fmt::format("from_dlpack: dtype (code {}, bits {}, lanes 2) does not match {}; "
                                                 "expected {} (code {}, bits {}, lanes 1)",
-                                                ep::dlpack_dtype<T>().code, 8 * sizeof(T), backend,
-                                                ep::dtype_name<T>(), ep::dlpack_dtype<T>().code, 8 * sizeof(T)));
+                                                ep::dlpack_dtype<T>().code, 8 * sizeof(T), backend, ep::dtype_name<T>(),
+                                                ep::dlpack_dtype<T>().code, 8 * sizeof(T)));
   h.managed.dl_tensor.dtype = DLDataType{kDLUInt, 8, 1};  // uint8: no eagerpp dtype, not even bool
   EXPECT_NE(error_of<TypeParam>(h).find("from_dlpack: dtype (code 1, bits 8, lanes 1) does not match " + backend),
             std::string::npos);

@@ -1,5 +1,5 @@
-// eagerpp - DLPack between eagerpp (Eigen) and PyTorch (libtorch's at::toDLPack / at::fromDLPack): shared memory both ways
-// SPDX-License-Identifier: MIT
+// eagerpp - DLPack between eagerpp (Eigen) and PyTorch (libtorch's at::toDLPack / at::fromDLPack): shared memory both
+// ways SPDX-License-Identifier: MIT
 //
 // Built only when CMake finds libtorch (Debian: libtorch-dev, about 1 GB). scripts/test does not
 // install it: this one TU takes minutes of CI time to compile against libtorch's headers.
@@ -62,8 +62,9 @@ TEST(TorchDLPack, DtypeMismatchNamesBoth) {
     (void)ep::from_dlpack<ep::eigen<double>>(m);
     ADD_FAILURE() << "from_dlpack did not throw";
   } catch (const ep::value_error& e) {
-    EXPECT_EQ(std::string(e.what()), "from_dlpack: dtype (code 2, bits 32, lanes 1) does not match ep::eigen<float64>; "
-                                     "expected float64 (code 2, bits 64, lanes 1)");
+    EXPECT_EQ(std::string(e.what()),
+              "from_dlpack: dtype (code 2, bits 32, lanes 1) does not match ep::eigen<float64>; "
+              "expected float64 (code 2, bits 64, lanes 1)");
   }
   m->deleter(m);  // not consumed: still ours
 }

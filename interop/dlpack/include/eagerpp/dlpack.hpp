@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>    // std::max
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t, std::uintptr_t
-#include <algorithm>    // std::max
 #include <cstring>      // std::memcpy
 #include <memory>       // std::shared_ptr, std::unique_ptr
 #include <string>       // std::string
@@ -29,9 +29,12 @@ inline constexpr std::uint8_t dlpack_bool_code = 6;
 /// The DLPack data type of dtype T: {kDLFloat, 32, 1} for float, {kDLInt, 64, 1} for int64_t, ...
 template <dtype T>
 constexpr DLDataType dlpack_dtype() noexcept {
-  if constexpr (std::is_same_v<T, bool>) return DLDataType{dlpack_bool_code, 8, 1};
-  else if constexpr (floating_dtype<T>) return DLDataType{kDLFloat, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
-  else return DLDataType{kDLInt, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
+  if constexpr (std::is_same_v<T, bool>)
+    return DLDataType{dlpack_bool_code, 8, 1};
+  else if constexpr (floating_dtype<T>)
+    return DLDataType{kDLFloat, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
+  else
+    return DLDataType{kDLInt, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
 }
 
 /// Whether DLPack can exchange backend B's memory: host backends that share their C-order elements
@@ -102,8 +105,8 @@ DLManagedTensor* to_dlpack(const Tensor<B>& t) {
   ctx->shape.assign(shape.begin(), shape.end());
   ctx->strides.assign(ctx->shape.size(), 1);
   for (int d = static_cast<int>(ctx->shape.size()) - 2; d >= 0; --d)
-    ctx->strides[static_cast<std::size_t>(d)] =
-        ctx->strides[static_cast<std::size_t>(d) + 1] * std::max<std::int64_t>(ctx->shape[static_cast<std::size_t>(d) + 1], 1);
+    ctx->strides[static_cast<std::size_t>(d)] = ctx->strides[static_cast<std::size_t>(d) + 1] *
+                                                std::max<std::int64_t>(ctx->shape[static_cast<std::size_t>(d) + 1], 1);
   DLTensor& dl = ctx->managed.dl_tensor;
   dl.data = const_cast<void*>(static_cast<const void*>(ctx->elements.get()));  // DLPack has no const
   dl.device = DLDevice{kDLCPU, 0};
@@ -138,16 +141,18 @@ Tensor<B> from_dlpack(DLManagedTensor* m) {
                                   detail::dlpack_dtype_str(dl.dtype), B::name, dtype_name<T>(), dtype_name<T>(),
                                   detail::dlpack_dtype_str(want)));
   if (dl.device.device_type != kDLCPU)
-    throw value_error(fmt::format("from_dlpack: device type {} (device {}) cannot be read by ep::{}<{}>; expected "
-                                  "CPU memory (kDLCPU = {})",
-                                  static_cast<int>(dl.device.device_type), dl.device.device_id, B::name, dtype_name<T>(),
-                                  static_cast<int>(kDLCPU)));
+    throw value_error(
+        fmt::format("from_dlpack: device type {} (device {}) cannot be read by ep::{}<{}>; expected "
+                    "CPU memory (kDLCPU = {})",
+                    static_cast<int>(dl.device.device_type), dl.device.device_id, B::name, dtype_name<T>(),
+                    static_cast<int>(kDLCPU)));
   if (dl.ndim < 0 || (dl.ndim > 0 && dl.shape == nullptr))
     throw value_error(fmt::format("from_dlpack: ndim {} without a shape; expected ndim >= 0 and a shape", dl.ndim));
   Shape shape;
   for (int d = 0; d < dl.ndim; ++d) {
     if (dl.shape[d] < 0)
-      throw value_error(fmt::format("from_dlpack: extent {} of axis {} is negative; expected extents >= 0", dl.shape[d], d));
+      throw value_error(
+          fmt::format("from_dlpack: extent {} of axis {} is negative; expected extents >= 0", dl.shape[d], d));
   }
   shape = Shape(dl.shape, dl.shape + dl.ndim);
 
@@ -163,16 +168,17 @@ Tensor<B> from_dlpack(DLManagedTensor* m) {
   const auto n = static_cast<std::size_t>(shape.numel());
   std::unique_ptr<T[]> copy(new T[n == 0 ? 1 : n]);  // not std::vector: vector<bool> has no data()
   if (n > 0) {
-    if (detail::dlpack_c_contiguous(dl)) std::memcpy(copy.get(), first, n * sizeof(T));
-    else detail::dlpack_gather(dl, sizeof(T), reinterpret_cast<unsigned char*>(copy.get()));
+    if (detail::dlpack_c_contiguous(dl))
+      std::memcpy(copy.get(), first, n * sizeof(T));
+    else
+      detail::dlpack_gather(dl, sizeof(T), reinterpret_cast<unsigned char*>(copy.get()));
   }
   owner.reset();  // the deleter runs here
   return Tensor<B>(B::from_data(copy.get(), shape));
 }
 
 template <backend B>
-  requires(!dlpack_exchangeable<B>)
-DLManagedTensor* to_dlpack(const Tensor<B>&) {
+requires(!dlpack_exchangeable<B>) DLManagedTensor* to_dlpack(const Tensor<B>&) {
   static_assert(detail::always_false<B>,
                 "ep::to_dlpack: only host backends that share their elements (ep::eigen, ep::xtensor) exchange "
                 "memory through DLPack; copy the tensor to one first, e.g. ep::to<ep::eigen>(t)");
@@ -180,8 +186,7 @@ DLManagedTensor* to_dlpack(const Tensor<B>&) {
 }
 
 template <backend B>
-  requires(!dlpack_exchangeable<B>)
-Tensor<B> from_dlpack(DLManagedTensor*) {
+requires(!dlpack_exchangeable<B>) Tensor<B> from_dlpack(DLManagedTensor*) {
   static_assert(detail::always_false<B>,
                 "ep::from_dlpack<B>: only host backends that share their elements (ep::eigen, ep::xtensor) wrap "
                 "DLPack memory; read it with one of them and convert with ep::to<B>(t)");
