@@ -1,0 +1,594 @@
+// eagerpp - ep::AnyTensor: a tensor whose backend and dtype are chosen at run time, over a closed set of backends
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>      // std::size_t
+#include <cstdint>      // std::int32_t, std::int64_t
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <type_traits>  // std::remove_cvref_t, std::type_identity
+#include <utility>      // std::pair, std::index_sequence
+#include <variant>      // std::variant, std::visit, std::get_if
+#include <vector>       // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/eagerpp.hpp"
+
+// The set ep::AnyTensor holds: EAGERPP_ANY_BACKENDS names it, e.g.
+// `#define EAGERPP_ANY_BACKENDS ep::any_backends<ep::eigen>` before including this header (and the
+// backends' headers); define it alike in every translation unit of a program. By default: the host
+// backends this header can include, Eigen and xtensor (the CUDA backend needs nvcc: add ep::cuda
+// explicitly).
+#ifndef EAGERPP_ANY_BACKENDS
+#if __has_include(<eagerpp/eigen.hpp>) && __has_include(<unsupported/Eigen/CXX11/Tensor>)
+#include "eagerpp/eigen.hpp"
+#define EAGERPP_ANY_EIGEN_ ::ep::any_backends<::ep::eigen>
+#else
+#define EAGERPP_ANY_EIGEN_ ::ep::any_backends<>
+#endif
+#if __has_include(<eagerpp/xtensor.hpp>) && __has_include(<xtensor/xarray.hpp>)
+#include "eagerpp/xtensor.hpp"
+#define EAGERPP_ANY_XTENSOR_ ::ep::any_backends<::ep::xtensor>
+#else
+#define EAGERPP_ANY_XTENSOR_ ::ep::any_backends<>
+#endif
+#define EAGERPP_ANY_BACKENDS typename ::ep::detail::any_join<EAGERPP_ANY_EIGEN_, EAGERPP_ANY_XTENSOR_>::type
+#endif
+
+
+namespace ep {
+
+/// A list of backend families (`ep::eigen`, `ep::xtensor`, `ep::cuda`) for ep::basic_any_tensor.
+template <template <class> class... Families>
+struct any_backends {};
+
+/// How many alternatives an any tensor over `Families` has: one per family and dtype.
+template <template <class> class... Families>
+inline constexpr std::size_t any_alternatives = sizeof...(Families) * 5;
+
+namespace detail {
+
+template <class... Variants>
+struct any_concat;
+template <class... A>
+struct any_concat<std::variant<A...>> {
+  using type = std::variant<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct any_concat<std::variant<A...>, std::variant<B...>, Rest...> : any_concat<std::variant<A..., B...>, Rest...> {};
+
+template <template <class> class F>
+using any_family = std::variant<Tensor<F<float>>, Tensor<F<double>>, Tensor<F<std::int32_t>>,
+                                Tensor<F<std::int64_t>>, Tensor<F<bool>>>;
+
+template <class... Lists>
+struct any_join;
+template <template <class> class... A>
+struct any_join<any_backends<A...>> {
+  using type = any_backends<A...>;
+};
+template <template <class> class... A, template <class> class... B, class... Rest>
+struct any_join<any_backends<A...>, any_backends<B...>, Rest...> : any_join<any_backends<A..., B...>, Rest...> {};
+
+/// Which dtypes an op accepts.
+enum class any_kind { every, numeric, floating, boolean };
+
+template <any_kind K, class T>
+inline constexpr bool any_admits = K == any_kind::every || (K == any_kind::numeric && numeric_dtype<T>) ||
+                                   (K == any_kind::floating && floating_dtype<T>) ||
+                                   (K == any_kind::boolean && std::is_same_v<T, bool>);
+
+inline std::string_view any_expected(any_kind k) {
+  switch (k) {
+    case any_kind::numeric: return "float32, float64, int32 or int64";
+    case any_kind::floating: return "float32 or float64";
+    case any_kind::boolean: return "bool";
+    default: return "any dtype";
+  }
+}
+
+}  // namespace detail
+
+template <class List>
+class basic_any_tensor;
+
+/// A tensor whose backend and dtype are chosen at run time: one of `ep::Tensor<F<T>>` for each
+/// family F of `Families` and each dtype T (float32, float64, int32, int64, bool), held in a
+/// std::variant. Methods, free functions and operators have the static tensor's names and
+/// dispatch to it once per call (one std::visit); an op on two any tensors needs both to hold the
+/// same backend and dtype and throws ep::value_error naming both otherwise, and an op that the
+/// held dtype does not support (`sqrt` of int32, `+` of bool) throws ep::value_error where the
+/// static tensor fails to compile. Members are instantiated only when used: an op costs its static
+/// versions for every alternative that admits it, not more. Usually named `ep::AnyTensor`.
+template <template <class> class... Families>
+class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
+ public:
+  using variant_type = typename detail::any_concat<detail::any_family<Families>...>::type;
+
+  /// Holds `t` (any backend of the set, any dtype).
+  template <ep::backend B>
+    requires std::is_constructible_v<variant_type, Tensor<B>>
+  basic_any_tensor(Tensor<B> t) : value_(std::move(t)) {}  // NOLINT(google-explicit-constructor)
+
+  // --- creation from a spec "backend:dtype", e.g. "eigen:float32" -----------------------------
+
+  /// Every spec this type accepts, e.g. {"eigen:float32", ..., "xtensor:bool"}.
+  static std::vector<std::string> specs() {
+    std::vector<std::string> out;
+    for_each_alternative([&]<class B>(std::type_identity<B>) { out.push_back(spec_of<B>()); });
+    return out;
+  }
+  /// Zeros of `shape` (NumPy: `zeros(shape, dtype)`). Throws ep::value_error for an unknown spec.
+  static basic_any_tensor zeros(std::string_view spec, const Shape& shape) {
+    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor { return ep::zeros<B>(shape); });
+  }
+  /// Ones of `shape` (NumPy: `ones`).
+  static basic_any_tensor ones(std::string_view spec, const Shape& shape) {
+    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor { return ep::ones<B>(shape); });
+  }
+  /// `value`, converted to the spec's dtype, everywhere (NumPy: `full`).
+  static basic_any_tensor full(std::string_view spec, const Shape& shape, double value) {
+    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor {
+      return ep::full<B>(shape, static_cast<typename B::value_type>(value));
+    });
+  }
+  /// 0, 1, ..., n - 1 (NumPy: `arange(n)`); not for bool.
+  static basic_any_tensor arange(std::string_view spec, double n) { return arange(spec, 0, n, 1); }
+  /// start, start + step, ... below stop (NumPy: `arange(start, stop, step)`); not for bool.
+  static basic_any_tensor arange(std::string_view spec, double start, double stop, double step = 1) {
+    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor {
+      if constexpr (numeric_dtype<typename B::value_type>) return ep::arange<B>(start, stop, step);
+      else throw value_error(fmt::format("arange: not defined for spec {}; expected a numeric dtype", spec));
+    });
+  }
+  /// The elements of `values`, converted to the spec's dtype (bool: != 0), in C order (NumPy: `array`).
+  static basic_any_tensor from_vector(std::string_view spec, const std::vector<double>& values, const Shape& shape) {
+    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor {
+      using V = typename B::value_type;
+      std::vector<V> converted;
+      converted.reserve(values.size());
+      for (double v : values) converted.push_back(static_cast<V>(v));
+      return ep::from_vector<B>(converted, shape);
+    });
+  }
+
+  // --- what it holds -------------------------------------------------------------------------
+
+  /// The backend's name: "eigen", "xtensor", "cuda".
+  [[nodiscard]] std::string_view backend() const {
+    return std::visit([](const auto& t) -> std::string_view { return backend_of<decltype(t)>::name; }, value_);
+  }
+  /// NumPy's name of the dtype: "float32", "float64", "int32", "int64", "bool".
+  [[nodiscard]] std::string_view dtype() const {
+    return std::visit([](const auto& t) { return t.dtype(); }, value_);
+  }
+  /// "backend:dtype", as the creation functions take it.
+  [[nodiscard]] std::string spec() const { return fmt::format("{}:{}", backend(), dtype()); }
+  /// Whether it holds an ep::Tensor<B>.
+  template <ep::backend B>
+  [[nodiscard]] bool holds() const noexcept {
+    return std::holds_alternative<Tensor<B>>(value_);
+  }
+  /// The static tensor it holds; throws ep::value_error naming both if it holds another backend or dtype.
+  template <ep::backend B>
+  [[nodiscard]] const Tensor<B>& as() const {
+    if (const auto* t = std::get_if<Tensor<B>>(&value_)) return *t;
+    throw value_error(fmt::format("AnyTensor::as: holds {}, not {}; expected the backend and dtype it holds",
+                                  spec(), spec_of<B>()));
+  }
+  /// The variant itself, for std::visit.
+  [[nodiscard]] const variant_type& variant() const noexcept { return value_; }
+
+  [[nodiscard]] Shape shape() const {
+    return std::visit([](const auto& t) { return t.shape(); }, value_);
+  }
+  [[nodiscard]] int ndim() const {
+    return std::visit([](const auto& t) { return t.ndim(); }, value_);
+  }
+  [[nodiscard]] std::int64_t size() const {
+    return std::visit([](const auto& t) { return t.size(); }, value_);
+  }
+  /// The one element, converted to U (NumPy: `item`); throws as the static tensor's item.
+  template <class U = double>
+  [[nodiscard]] U item() const {
+    return std::visit([](const auto& t) { return static_cast<U>(t.item()); }, value_);
+  }
+  /// Every element in C order, converted to U.
+  template <class U = double>
+  [[nodiscard]] std::vector<U> to_vector() const {
+    return std::visit(
+        [](const auto& t) {
+          std::vector<U> out;
+          for (auto v : t.to_vector()) out.push_back(static_cast<U>(v));
+          return out;
+        },
+        value_);
+  }
+
+  // --- element-wise: unary -----------------------------------------------------------------------
+
+  basic_any_tensor abs() const { return unary<numeric>("abs", [](const auto& t) { return t.abs(); }); }
+  basic_any_tensor sign() const { return unary<numeric>("sign", [](const auto& t) { return t.sign(); }); }
+  basic_any_tensor sqrt() const { return unary<floating>("sqrt", [](const auto& t) { return t.sqrt(); }); }
+  basic_any_tensor square() const { return unary<numeric>("square", [](const auto& t) { return t.square(); }); }
+  basic_any_tensor exp() const { return unary<floating>("exp", [](const auto& t) { return t.exp(); }); }
+  basic_any_tensor log() const { return unary<floating>("log", [](const auto& t) { return t.log(); }); }
+  basic_any_tensor log2() const { return unary<floating>("log2", [](const auto& t) { return t.log2(); }); }
+  basic_any_tensor log10() const { return unary<floating>("log10", [](const auto& t) { return t.log10(); }); }
+  basic_any_tensor log1p() const { return unary<floating>("log1p", [](const auto& t) { return t.log1p(); }); }
+  basic_any_tensor sin() const { return unary<floating>("sin", [](const auto& t) { return t.sin(); }); }
+  basic_any_tensor cos() const { return unary<floating>("cos", [](const auto& t) { return t.cos(); }); }
+  basic_any_tensor tan() const { return unary<floating>("tan", [](const auto& t) { return t.tan(); }); }
+  basic_any_tensor arcsin() const { return unary<floating>("arcsin", [](const auto& t) { return t.arcsin(); }); }
+  basic_any_tensor arccos() const { return unary<floating>("arccos", [](const auto& t) { return t.arccos(); }); }
+  basic_any_tensor arctan() const { return unary<floating>("arctan", [](const auto& t) { return t.arctan(); }); }
+  basic_any_tensor sinh() const { return unary<floating>("sinh", [](const auto& t) { return t.sinh(); }); }
+  basic_any_tensor cosh() const { return unary<floating>("cosh", [](const auto& t) { return t.cosh(); }); }
+  basic_any_tensor tanh() const { return unary<floating>("tanh", [](const auto& t) { return t.tanh(); }); }
+  basic_any_tensor arcsinh() const { return unary<floating>("arcsinh", [](const auto& t) { return t.arcsinh(); }); }
+  basic_any_tensor arccosh() const { return unary<floating>("arccosh", [](const auto& t) { return t.arccosh(); }); }
+  basic_any_tensor arctanh() const { return unary<floating>("arctanh", [](const auto& t) { return t.arctanh(); }); }
+  basic_any_tensor round() const { return unary<numeric>("round", [](const auto& t) { return t.round(); }); }
+  basic_any_tensor ceil() const { return unary<numeric>("ceil", [](const auto& t) { return t.ceil(); }); }
+  basic_any_tensor floor() const { return unary<numeric>("floor", [](const auto& t) { return t.floor(); }); }
+  basic_any_tensor negative() const { return unary<numeric>("negative", [](const auto& t) { return t.negative(); }); }
+  basic_any_tensor operator-() const { return negative(); }
+  /// Clipped to [min_, max_], both converted to the dtype.
+  basic_any_tensor clip(double min_, double max_) const {
+    return unary<numeric>("clip", [&](const auto& t) {
+      using V = typename std::remove_cvref_t<decltype(t)>::value_type;
+      return t.clip(static_cast<V>(min_), static_cast<V>(max_));
+    });
+  }
+  basic_any_tensor isnan() const { return unary<numeric>("isnan", [](const auto& t) { return t.isnan(); }); }
+  basic_any_tensor isinf() const { return unary<numeric>("isinf", [](const auto& t) { return t.isinf(); }); }
+  basic_any_tensor logical_not() const {
+    return unary<boolean>("logical_not", [](const auto& t) { return t.logical_not(); });
+  }
+
+  // --- element-wise: binary (the other operand must hold the same backend and dtype) ------------
+
+  basic_any_tensor pow(const basic_any_tensor& e) const {
+    return binary<numeric>("pow", e, [](const auto& a, const auto& b) { return a.pow(b); });
+  }
+  basic_any_tensor minimum(const basic_any_tensor& o) const {
+    return binary<numeric>("minimum", o, [](const auto& a, const auto& b) { return a.minimum(b); });
+  }
+  basic_any_tensor maximum(const basic_any_tensor& o) const {
+    return binary<numeric>("maximum", o, [](const auto& a, const auto& b) { return a.maximum(b); });
+  }
+  basic_any_tensor floordiv(const basic_any_tensor& o) const {
+    return binary<numeric>("floordiv", o, [](const auto& a, const auto& b) { return a.floordiv(b); });
+  }
+  basic_any_tensor mod(const basic_any_tensor& o) const {
+    return binary<numeric>("mod", o, [](const auto& a, const auto& b) { return a.mod(b); });
+  }
+  basic_any_tensor logical_and(const basic_any_tensor& o) const {
+    return binary<boolean>("logical_and", o, [](const auto& a, const auto& b) { return a.logical_and(b); });
+  }
+  basic_any_tensor logical_or(const basic_any_tensor& o) const {
+    return binary<boolean>("logical_or", o, [](const auto& a, const auto& b) { return a.logical_or(b); });
+  }
+  /// `x` where this bool tensor is true, else `y` (NumPy: `where(cond, x, y)`); x and y alike, this
+  /// tensor bool on their backend.
+  basic_any_tensor where(const basic_any_tensor& x, const basic_any_tensor& y) const {
+    return x.template binary<every>("where", y, [&](const auto& a, const auto& b) {
+      using B = typename std::remove_cvref_t<decltype(a)>::backend_type;
+      return as_for<typename B::template rebind<bool>>("where", *this).where(a, b);
+    });
+  }
+
+  // --- reductions ----------------------------------------------------------------------------------
+
+  basic_any_tensor sum(Axes axis = {}, bool keepdims = false) const {
+    return unary<every>("sum", [&](const auto& t) { return t.sum(axis, keepdims); });
+  }
+  basic_any_tensor prod(Axes axis = {}, bool keepdims = false) const {
+    return unary<every>("prod", [&](const auto& t) { return t.prod(axis, keepdims); });
+  }
+  basic_any_tensor mean(Axes axis = {}, bool keepdims = false) const {
+    return unary<floating>("mean", [&](const auto& t) { return t.mean(axis, keepdims); });
+  }
+  basic_any_tensor min(Axes axis = {}, bool keepdims = false) const {
+    return unary<numeric>("min", [&](const auto& t) { return t.min(axis, keepdims); });
+  }
+  basic_any_tensor max(Axes axis = {}, bool keepdims = false) const {
+    return unary<numeric>("max", [&](const auto& t) { return t.max(axis, keepdims); });
+  }
+  basic_any_tensor all(Axes axis = {}, bool keepdims = false) const {
+    return unary<boolean>("all", [&](const auto& t) { return t.all(axis, keepdims); });
+  }
+  basic_any_tensor any(Axes axis = {}, bool keepdims = false) const {
+    return unary<boolean>("any", [&](const auto& t) { return t.any(axis, keepdims); });
+  }
+  basic_any_tensor argmin() const { return unary<numeric>("argmin", [](const auto& t) { return t.argmin(); }); }
+  basic_any_tensor argmin(int axis) const {
+    return unary<numeric>("argmin", [&](const auto& t) { return t.argmin(axis); });
+  }
+  basic_any_tensor argmax() const { return unary<numeric>("argmax", [](const auto& t) { return t.argmax(); }); }
+  basic_any_tensor argmax(int axis) const {
+    return unary<numeric>("argmax", [&](const auto& t) { return t.argmax(axis); });
+  }
+  basic_any_tensor cumsum() const { return unary<every>("cumsum", [](const auto& t) { return t.cumsum(); }); }
+  basic_any_tensor cumsum(int axis) const {
+    return unary<every>("cumsum", [&](const auto& t) { return t.cumsum(axis); });
+  }
+  basic_any_tensor logsumexp(Axes axis = {}, bool keepdims = false) const {
+    return unary<floating>("logsumexp", [&](const auto& t) { return t.logsumexp(axis, keepdims); });
+  }
+
+  // --- shape ---------------------------------------------------------------------------------------
+
+  basic_any_tensor reshape(const Shape& shape) const {
+    return unary<every>("reshape", [&](const auto& t) { return t.reshape(shape); });
+  }
+  basic_any_tensor flatten(int start = 0, int end = -1) const {
+    return unary<every>("flatten", [&](const auto& t) { return t.flatten(start, end); });
+  }
+  basic_any_tensor transpose() const { return unary<every>("transpose", [](const auto& t) { return t.transpose(); }); }
+  basic_any_tensor transpose(const std::vector<int>& perm) const {
+    return unary<every>("transpose", [&](const auto& t) { return t.transpose(perm); });
+  }
+  basic_any_tensor T() const { return transpose(); }
+  basic_any_tensor squeeze(Axes axis = {}) const {
+    return unary<every>("squeeze", [&](const auto& t) { return t.squeeze(axis); });
+  }
+  basic_any_tensor expand_dims(int axis) const {
+    return unary<every>("expand_dims", [&](const auto& t) { return t.expand_dims(axis); });
+  }
+  basic_any_tensor broadcast_to(const Shape& shape) const {
+    return unary<every>("broadcast_to", [&](const auto& t) { return t.broadcast_to(shape); });
+  }
+  basic_any_tensor flip(Axes axis = {}) const {
+    return unary<every>("flip", [&](const auto& t) { return t.flip(axis); });
+  }
+
+  // --- linear algebra and nn -------------------------------------------------------------------
+
+  basic_any_tensor matmul(const basic_any_tensor& o) const {
+    return binary<numeric>("matmul", o, [](const auto& a, const auto& b) { return a.matmul(b); });
+  }
+  basic_any_tensor inv() const { return unary<floating>("inv", [](const auto& t) { return t.inv(); }); }
+  basic_any_tensor softmax(int axis = -1) const {
+    return unary<floating>("softmax", [&](const auto& t) { return t.softmax(axis); });
+  }
+  basic_any_tensor log_softmax(int axis = -1) const {
+    return unary<floating>("log_softmax", [&](const auto& t) { return t.log_softmax(axis); });
+  }
+
+  // --- dispatch (public so that the free functions and operators below use it) ----------------
+
+  static constexpr detail::any_kind every = detail::any_kind::every, numeric = detail::any_kind::numeric,
+                                    floating = detail::any_kind::floating, boolean = detail::any_kind::boolean;
+
+  /// f(t) for the static tensor t it holds, if K admits t's dtype.
+  template <detail::any_kind K, class F>
+  basic_any_tensor unary(std::string_view op, F&& f) const {
+    return std::visit(
+        [&](const auto& t) -> basic_any_tensor {
+          if constexpr (detail::any_admits<K, typename std::remove_cvref_t<decltype(t)>::value_type>) return f(t);
+          else throw dtype_error(op, K);
+        },
+        value_);
+  }
+  /// f(a, b) for the static tensors a (this one's) and b (other's), which must be of one type: one
+  /// std::visit, then a check of other's alternative (not a visit of every pair).
+  template <detail::any_kind K, class F>
+  basic_any_tensor binary(std::string_view op, const basic_any_tensor& other, F&& f) const {
+    return std::visit(
+        [&](const auto& a) -> basic_any_tensor {
+          using A = std::remove_cvref_t<decltype(a)>;
+          const A* b = std::get_if<A>(&other.value_);
+          if (b == nullptr) throw mismatch_error(op, other);
+          if constexpr (detail::any_admits<K, typename A::value_type>) return f(a, *b);
+          else throw dtype_error(op, K);
+        },
+        value_);
+  }
+
+ private:
+  template <class Tensor_>
+  struct backend_of {
+    using type = typename std::remove_cvref_t<Tensor_>::backend_type;
+    static constexpr std::string_view name = type::name;
+  };
+
+  template <class B>
+  static std::string spec_of() {
+    return fmt::format("{}:{}", B::name, dtype_name<typename B::value_type>());
+  }
+
+  /// f(std::type_identity<B>{}) for the backend B of each alternative, in order.
+  template <class F>
+  static void for_each_alternative(F&& f) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (f(std::type_identity<typename std::variant_alternative_t<I, variant_type>::backend_type>{}), ...);
+    }(std::make_index_sequence<std::variant_size_v<variant_type>>{});
+  }
+
+  template <class F>
+  static basic_any_tensor create(std::string_view spec, F&& f) {
+    const auto colon = spec.find(':');
+    const std::string_view name = spec.substr(0, colon), type = colon == spec.npos ? "" : spec.substr(colon + 1);
+    std::optional<basic_any_tensor> out;
+    for_each_alternative([&]<class B>(std::type_identity<B> tag) {
+      if (!out && name == B::name && type == dtype_name<typename B::value_type>()) out.emplace(f(tag));
+    });
+    if (!out)
+      throw value_error(fmt::format("AnyTensor: unknown spec \"{}\"; expected one of {}", spec,
+                                    fmt::join(specs(), ", ")));
+    return *std::move(out);
+  }
+
+  template <class B>
+  static const Tensor<B>& as_for(std::string_view op, const basic_any_tensor& x) {
+    if (const auto* t = std::get_if<Tensor<B>>(&x.value_)) return *t;
+    throw value_error(fmt::format("{}: the condition holds {}; expected {}", op, x.spec(), spec_of<B>()));
+  }
+
+  value_error dtype_error(std::string_view op, detail::any_kind k) const {
+    return value_error(
+        fmt::format("{}: not defined for dtype {} (this tensor is {}); expected {}", op, dtype(), spec(),
+                    detail::any_expected(k)));
+  }
+  value_error mismatch_error(std::string_view op, const basic_any_tensor& other) const {
+    return value_error(fmt::format("{}: the operands hold {} and {}; expected one backend and dtype (convert with "
+                                   "as<B>() and astype, or create both from one spec)",
+                                   op, spec(), other.spec()));
+  }
+
+  variant_type value_;
+};
+
+
+/// A tensor whose backend and dtype are chosen at run time, e.g. from "eigen:float32" (see
+/// ep::basic_any_tensor); the set is EAGERPP_ANY_BACKENDS (by default Eigen and xtensor).
+using AnyTensor = basic_any_tensor<EAGERPP_ANY_BACKENDS>;
+
+// --- operators: the static tensor's, scalars converted to the tensor's dtype as there --------------
+
+#define EAGERPP_ANY_OPERATOR(op, name, kind)                                                                 \
+  template <class L>                                                                                         \
+  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {              \
+    return a.template binary<kind>(name, b, [](const auto& x, const auto& y) { return x op y; });           \
+  }                                                                                                          \
+  template <class L, scalar S>                                                                               \
+  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, S b) {                                       \
+    return a.template unary<kind>(name, [&](const auto& x) { return x op b; });                             \
+  }
+#define EAGERPP_ANY_OPERATOR_LEFT(op, name, kind)                                                            \
+  template <class L, scalar S>                                                                               \
+  basic_any_tensor<L> operator op(S a, const basic_any_tensor<L>& b) {                                       \
+    return b.template unary<kind>(name, [&](const auto& y) { return a op y; });                             \
+  }
+
+EAGERPP_ANY_OPERATOR(+, "add", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(-, "subtract", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(*, "multiply", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(/, "divide", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(<, "less", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(<=, "less_equal", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(>, "greater", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(>=, "greater_equal", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR(==, "equal", detail::any_kind::every)
+EAGERPP_ANY_OPERATOR(!=, "not_equal", detail::any_kind::every)
+EAGERPP_ANY_OPERATOR_LEFT(+, "add", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR_LEFT(-, "subtract", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR_LEFT(*, "multiply", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR_LEFT(/, "divide", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR_LEFT(<, "less", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR_LEFT(<=, "less_equal", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR_LEFT(>, "greater", detail::any_kind::numeric)
+EAGERPP_ANY_OPERATOR_LEFT(>=, "greater_equal", detail::any_kind::numeric)
+#undef EAGERPP_ANY_OPERATOR
+#undef EAGERPP_ANY_OPERATOR_LEFT
+
+// --- free functions: ep::exp(x), ep::sum(x, axis), ... as for the static tensor --------------------
+
+#define EAGERPP_ANY_FREE(name)                                                 \
+  template <class L>                                                           \
+  basic_any_tensor<L> name(const basic_any_tensor<L>& x) {                     \
+    return x.name();                                                           \
+  }
+EAGERPP_ANY_FREE(abs)
+EAGERPP_ANY_FREE(sign)
+EAGERPP_ANY_FREE(sqrt)
+EAGERPP_ANY_FREE(square)
+EAGERPP_ANY_FREE(exp)
+EAGERPP_ANY_FREE(log)
+EAGERPP_ANY_FREE(log2)
+EAGERPP_ANY_FREE(log10)
+EAGERPP_ANY_FREE(log1p)
+EAGERPP_ANY_FREE(sin)
+EAGERPP_ANY_FREE(cos)
+EAGERPP_ANY_FREE(tan)
+EAGERPP_ANY_FREE(arcsin)
+EAGERPP_ANY_FREE(arccos)
+EAGERPP_ANY_FREE(arctan)
+EAGERPP_ANY_FREE(sinh)
+EAGERPP_ANY_FREE(cosh)
+EAGERPP_ANY_FREE(tanh)
+EAGERPP_ANY_FREE(arcsinh)
+EAGERPP_ANY_FREE(arccosh)
+EAGERPP_ANY_FREE(arctanh)
+EAGERPP_ANY_FREE(round)
+EAGERPP_ANY_FREE(ceil)
+EAGERPP_ANY_FREE(floor)
+EAGERPP_ANY_FREE(negative)
+EAGERPP_ANY_FREE(isnan)
+EAGERPP_ANY_FREE(isinf)
+EAGERPP_ANY_FREE(logical_not)
+EAGERPP_ANY_FREE(transpose)
+EAGERPP_ANY_FREE(inv)
+#undef EAGERPP_ANY_FREE
+
+#define EAGERPP_ANY_FREE_REDUCTION(name)                                                      \
+  template <class L>                                                                          \
+  basic_any_tensor<L> name(const basic_any_tensor<L>& x, Axes axis = {}, bool keepdims = false) { \
+    return x.name(std::move(axis), keepdims);                                                 \
+  }
+EAGERPP_ANY_FREE_REDUCTION(sum)
+EAGERPP_ANY_FREE_REDUCTION(prod)
+EAGERPP_ANY_FREE_REDUCTION(mean)
+EAGERPP_ANY_FREE_REDUCTION(min)
+EAGERPP_ANY_FREE_REDUCTION(max)
+EAGERPP_ANY_FREE_REDUCTION(all)
+EAGERPP_ANY_FREE_REDUCTION(any)
+EAGERPP_ANY_FREE_REDUCTION(logsumexp)
+#undef EAGERPP_ANY_FREE_REDUCTION
+
+template <class L>
+basic_any_tensor<L> clip(const basic_any_tensor<L>& x, double min_, double max_) { return x.clip(min_, max_); }
+template <class L>
+basic_any_tensor<L> pow(const basic_any_tensor<L>& x, const basic_any_tensor<L>& e) { return x.pow(e); }
+template <class L>
+basic_any_tensor<L> minimum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) { return a.minimum(b); }
+template <class L>
+basic_any_tensor<L> maximum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) { return a.maximum(b); }
+template <class L>
+basic_any_tensor<L> where(const basic_any_tensor<L>& c, const basic_any_tensor<L>& x, const basic_any_tensor<L>& y) {
+  return c.where(x, y);
+}
+template <class L>
+basic_any_tensor<L> reshape(const basic_any_tensor<L>& x, const Shape& shape) { return x.reshape(shape); }
+template <class L>
+basic_any_tensor<L> matmul(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) { return a.matmul(b); }
+template <class L>
+basic_any_tensor<L> softmax(const basic_any_tensor<L>& x, int axis = -1) { return x.softmax(axis); }
+template <class L>
+basic_any_tensor<L> log_softmax(const basic_any_tensor<L>& x, int axis = -1) { return x.log_softmax(axis); }
+
+// --- autodiff --------------------------------------------------------------------------------------
+
+/// `{f(x), d f / d x}` for a scalar-valued `f` taking and returning an any tensor (EagerPy and
+/// JAX: `value_and_grad`): runs the static ep::value_and_grad on the tensor x holds, so `f`'s ops
+/// are recorded on the tape as usual. Throws ep::value_error for a non-floating x, or when f's
+/// result holds another backend or dtype than x.
+template <class F, class L>
+std::pair<basic_any_tensor<L>, basic_any_tensor<L>> value_and_grad(F&& f, const basic_any_tensor<L>& x) {
+  std::optional<basic_any_tensor<L>> value;
+  basic_any_tensor<L> grad = x.template unary<detail::any_kind::floating>("value_and_grad", [&](const auto& t) {
+    using Static = std::remove_cvref_t<decltype(t)>;
+    auto [v, g] = ep::value_and_grad(
+        [&](const Static& s) -> Static {
+          return basic_any_tensor<L>(f(basic_any_tensor<L>(s))).template as<typename Static::backend_type>();
+        },
+        t);
+    value.emplace(std::move(v));
+    return g;
+  });
+  return {*std::move(value), std::move(grad)};
+}
+
+}  // namespace ep
+
+/// Formats as the tensor it holds.
+template <class L>
+struct fmt::formatter<ep::basic_any_tensor<L>> : fmt::formatter<std::string_view> {
+  template <class Context>
+  auto format(const ep::basic_any_tensor<L>& t, Context& ctx) const {
+    return std::visit([&](const auto& s) { return fmt::format_to(ctx.out(), "{}", s); }, t.variant());
+  }
+};
