@@ -316,7 +316,7 @@ template <class B>
 struct linalg_checks {
   using T = typename B::value_type;
   using R = typename B::raw_type;
-  static constexpr bool has_matmul = requires(const R& x, bool t) { { B::matmul(x, x, t, t) } -> std::same_as<R>; };
+  static constexpr bool has_matmul = !numeric_dtype<T> || requires(const R& x, bool t) { { B::matmul(x, x, t, t) } -> std::same_as<R>; };
   static constexpr bool value = has_matmul;
 };
 
