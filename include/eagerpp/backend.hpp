@@ -18,10 +18,12 @@ namespace ep {
 /// unique and non-negative, sizes match. `R` is `raw_type`, `T` is `value_type`, `Rb<U>` is
 /// `rebind<U>::raw_type`.
 ///
-/// Required members (the concept checks the first group; the consistency suite, which instantiates
-/// every op family for every backend, checks the rest):
+/// Required members (the concept ep::backend checks the first group; one concept per family checks
+/// the rest, ep::creation_backend ... ep::linalg_backend below, and ep::Tensor<B> asserts each
+/// family's contract, naming every missing function in a sentence; the consistency suite, which
+/// instantiates every op family for every backend, checks what they compute):
 ///
-///   static constexpr std::string_view name;          // "eigen", "xtensor", "cuda"
+///   static constexpr std::string_view name;          // "eigen", "xtensor", "cuda", "omp"
 ///   using value_type = T;                             // one of ep::dtype
 ///   using raw_type = R;                               // the native tensor; copying it is O(1)
 ///   template <class U> using rebind = Backend<U>;     // same backend, other element type
@@ -60,7 +62,7 @@ namespace ep {
 ///                 put_add(x, const Rb<int64_t>& index, values) -> R: as put, but x[index[i]] += values[i]
 ///   sorting       sort(x, int axis) -> R, argsort(x, int axis) -> Rb<int64_t>: ascending, stable,
 ///                   NaN last (NumPy's order)
-///   linalg        matmul(a, b, bool transpose_a, bool transpose_b) -> R: op(a) op(b) per batch, where
+///   linalg        matmul(a, b, bool transpose_a, bool transpose_b) -> R (numeric T): op(a) op(b) per batch, where
 ///                   op(a) is a or, when transpose_a, a with its last two axes swapped (read in
 ///                   place, never materialized); op(a) (..., n, k), op(b) (..., k, m) with equal batch
 ///                   extents -> (..., n, m)

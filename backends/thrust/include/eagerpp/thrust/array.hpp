@@ -19,6 +19,7 @@ namespace ep {
 template <class T, class Memory>
 class thrust_array {
  public:
+  using value_type = T;
   using storage_type = typename Memory::template storage<T>;
 
   thrust_array() = default;

@@ -239,9 +239,11 @@ struct same_shape_fn {
 /// f applied element-wise with NumPy broadcasting; Out is the result's element type. Operands of
 /// the result's shape are read at the result's index; a one-element operand through stride 0;
 /// other shapes through broadcast strides.
-template <class S, class Out, class F, class... In>
-thrust_array<S, Out> thrust_map(std::string_view op, F f, const thrust_array<S, In>&... xs) {
-  constexpr int n_in = sizeof...(In);
+/// (Arrays are S's arrays; their element types are not deduced through S::array, which nvcc's front
+/// end cannot do, but read from value_type.)
+template <class S, class Out, class F, class... Arrays>
+thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
+  constexpr int n_in = sizeof...(Arrays);
   Shape shape;
   ((shape = broadcast_shapes(shape, xs.shape(), op)), ...);
   thrust_array<S, Out> out(shape, op);
@@ -249,11 +251,11 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const thrust_array<S, 
   if (n == 0) return out;
   Out* o = out.mutable_data();
   if (((xs.shape() == shape) && ...)) {
-    S::guard(op, [&] { S::for_n(n, same_shape_fn<Out, F, In...>{f, o, {xs.data()...}}); });
+    S::guard(op, [&] { S::for_n(n, same_shape_fn<Out, F, typename Arrays::value_type...>{f, o, {xs.data()...}}); });
     return out;
   }
   if (((xs.shape() == shape || xs.size() == 1) && ...)) {
-    flat_fn<F, In...> fn{f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
+    flat_fn<F, typename Arrays::value_type...> fn{f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
     S::guard(op, [&] { S::for_n(n, write_to(o, fn)); });
     return out;
   }
@@ -269,7 +271,7 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const thrust_array<S, 
         ++k;
       }(xs.shape()),
       ...);
-  broadcast_fn<F, In...> fn{f, l, {xs.data()...}};
+  broadcast_fn<F, typename Arrays::value_type...> fn{f, l, {xs.data()...}};
   S::guard(op, [&] { S::for_n(n, write_to(o, fn)); });
   return out;
 }
