@@ -7,7 +7,8 @@
 #include <cstdint>      // std::int64_t
 #include <span>         // std::span
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::conditional_t, std::is_same_v
+#include <type_traits>  // std::conditional_t, std::is_same_v, std::remove_cvref_t
+#include <tuple>        // std::forward_as_tuple
 #include <utility>      // std::index_sequence, std::pair
 
 #include <cuda/std/tuple>                          // ::cuda::std::tuple in functors (host and device)
@@ -236,6 +237,20 @@ struct same_shape_fn {
   }
 };
 
+/// Two operands, one of them a single element (a scalar operand: `x + 1`, `2 * x`): element i reads
+/// element i of the other and the same element of this one, so the loop stays a plain vector loop.
+template <class Out, class F, class A, class B, bool ScalarLeft>
+struct scalar_operand_fn {
+  F f;
+  Out* out;
+  const A* a;
+  const B* b;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const {
+    if constexpr (ScalarLeft) out[i] = f(a[0], b[i]);
+    else out[i] = f(a[i], b[0]);
+  }
+};
+
 /// f applied element-wise with NumPy broadcasting; Out is the result's element type. Operands of
 /// the result's shape are read at the result's index; a one-element operand through stride 0;
 /// other shapes through broadcast strides.
@@ -253,6 +268,20 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
   if (((xs.shape() == shape) && ...)) {
     S::guard(op, [&] { S::for_n(n, same_shape_fn<Out, F, typename Arrays::value_type...>{f, o, {xs.data()...}}); });
     return out;
+  }
+  if constexpr (n_in == 2) {
+    const auto& a = std::get<0>(std::forward_as_tuple(xs...));
+    const auto& b = std::get<1>(std::forward_as_tuple(xs...));
+    using A = typename std::remove_cvref_t<decltype(a)>::value_type;
+    using B = typename std::remove_cvref_t<decltype(b)>::value_type;
+    if (a.shape() == shape && b.size() == 1) {
+      S::guard(op, [&] { S::for_n(n, scalar_operand_fn<Out, F, A, B, false>{f, o, a.data(), b.data()}); });
+      return out;
+    }
+    if (b.shape() == shape && a.size() == 1) {
+      S::guard(op, [&] { S::for_n(n, scalar_operand_fn<Out, F, A, B, true>{f, o, a.data(), b.data()}); });
+      return out;
+    }
   }
   if (((xs.shape() == shape || xs.size() == 1) && ...)) {
     flat_fn<F, typename Arrays::value_type...> fn{f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
