@@ -21,3 +21,17 @@ function(eagerpp_warnings target)
     target_link_options(${target} PRIVATE ${_san})
   endif()
 endfunction()
+
+# Tests of Thrust on the host (eagerpp::omp): Thrust's temporary buffers bind a null pointer to a
+# reference to dispatch on the system type (thrust/detail/reference.h), which UBSan's `null` check
+# reports. Makes that check recoverable for `target` and runs `test` with the suppression of
+# tests/omp/ubsan.supp (only that file; any other report still fails: halt_on_error=1), on 2 threads.
+function(eagerpp_thrust_host_sanitizer target test)
+  if(EAGERPP_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize-recover=null)
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT
+      "OMP_NUM_THREADS=2;UBSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/omp/ubsan.supp:halt_on_error=1:print_stacktrace=1")
+  else()
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT OMP_NUM_THREADS=2)
+  endif()
+endfunction()

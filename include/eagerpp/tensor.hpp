@@ -97,6 +97,7 @@ class [[nodiscard]] Tensor {
   Tensor<B2> to() const;
 
   // --- creation (the tensor supplies the backend and the dtype) ---------------------------------
+  static_assert(detail::creation_contract<Backend>::value);  // names each missing backend function
   /// A tensor of zeros of this backend and dtype (EagerPy: `ep.zeros(t, shape)`).
   Tensor zeros(const Shape& shape) const;
   /// A tensor of ones of this backend and dtype.
@@ -119,6 +120,7 @@ class [[nodiscard]] Tensor {
   Tensor onehot_like(const Tensor<I>& indices, value_type value = 1) const;
 
   // --- element-wise, unary ------------------------------------------------------------------
+  static_assert(detail::elementwise_contract<Backend>::value);  // names each missing backend function
   Tensor abs() const;          ///< |x|; the gradient at 0 is 0.
   Tensor sign() const;         ///< -1, 0 or 1.
   Tensor sqrt() const;         ///< square root.
@@ -184,6 +186,7 @@ class [[nodiscard]] Tensor {
   Tensor logical_or(bool other) const { return logical_or(full_scalar(other)); }
 
   // --- reductions (axis: all by default, one axis, or {several}; negative axes allowed) -------
+  static_assert(detail::reduction_contract<Backend>::value);  // names each missing backend function
   /// What sum, prod and cumsum give: this tensor's type, or int64 for a bool tensor (NumPy counts).
   using count_tensor = std::conditional_t<std::same_as<value_type, bool>, index_tensor, Tensor>;
   /// Sum; of a bool tensor, the number of true elements as int64 (NumPy: `(x > 0).sum()`).
@@ -216,6 +219,7 @@ class [[nodiscard]] Tensor {
   Tensor logsumexp(Axes axis = {}, bool keepdims = false) const;
 
   // --- shape --------------------------------------------------------------------------------
+  static_assert(detail::shape_contract<Backend>::value);  // names each missing backend function
   /// The same elements in `shape`; one extent may be -1. O(1) where the backend allows.
   Tensor reshape(const Shape& shape) const;
   /// `reshape({extents...})` without braces (NumPy: `x.reshape(2, 3)`).
@@ -252,6 +256,7 @@ class [[nodiscard]] Tensor {
   }
 
   // --- indexing and selection (ops/indexing.hpp) ---------------------------------------------
+  static_assert(detail::indexing_contract<Backend>::value);  // names each missing backend function
   /// NumPy indexing: integers (negative too), `ep::slice(start, stop, step)`, `ep::newaxis`,
   /// `ep::ellipsis`, int64/int32 index tensors (broadcast together: advanced indexing) and bool
   /// masks, e.g. `t(1, ep::slice(0, 4, 2), ep::newaxis)`. Throws ep::index_error when out of range.
@@ -306,6 +311,7 @@ class [[nodiscard]] Tensor {
   [[nodiscard]] iterator end() const { return iterator(this, ndim() == 0 ? 0 : shape()[0]); }
 
   // --- linear algebra and nn ----------------------------------------------------------------
+  static_assert(detail::linalg_contract<Backend>::value);  // names each missing backend function
   /// Matrix product; operands of rank > 2 are stacks of matrices whose batch axes broadcast.
   Tensor matmul(const Tensor& other) const;
   /// The inverse of each (..., n, n) matrix (NumPy: `linalg.inv`), by LU with partial pivoting in

@@ -14,7 +14,7 @@ namespace ep {
 
 /// Whether B1 can hand its C-order host elements to B2 without copying them: both have the optional
 /// hooks `share_host(raw) -> std::shared_ptr<T>` and `from_host_shared(std::shared_ptr<T>, shape)`
-/// (Eigen and xtensor do; tensors are immutable, so sharing is safe).
+/// (Eigen, xtensor and omp do; tensors are immutable, so sharing is safe).
 template <class B1, class B2>
 concept shares_host_memory = requires(const typename B1::raw_type& r, std::shared_ptr<typename B1::value_type> p,
                                       const Shape& s) {
@@ -23,7 +23,7 @@ concept shares_host_memory = requires(const typename B1::raw_type& r, std::share
 };
 
 /// The elements of `t` on backend B2, which must hold the same dtype (e.g. `ep::to<ep::cuda<float>>(x)`
-/// for an `ep::eigen<float>` x). Between host backends that share memory (Eigen and xtensor) the
+/// for an `ep::eigen<float>` x). Between host backends that share memory (Eigen, xtensor and omp) the
 /// result shares `t`'s elements: O(1), no copy (a one-element Eigen tensor, which holds its element inline, is copied). Otherwise copies through host memory with `to_data`
 /// and `from_data`, so it works between any two backends; the same backend returns `t` itself (O(1)).
 /// Not recorded on the tape: the result is a constant. Throws what the backends throw

@@ -1,4 +1,4 @@
-// eagerpp - cross-backend agreement: the same random inputs through Eigen and xtensor give the same results
+// eagerpp - cross-backend agreement: the same random inputs through Eigen and xtensor, and Eigen and omp, give the same results
 // SPDX-License-Identifier: MIT
 #include <cmath>        // std::round
 #include <cstddef>      // std::size_t
@@ -13,20 +13,34 @@
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/random.hpp>
 #include <eagerpp/xtensor.hpp>
+#if defined(EAGERPP_TEST_OMP)
+#include <eagerpp/omp.hpp>
+#endif
 
 #include "support/support.hpp"
 
 // On integer-valued data (random integers stored in float or double) every sum, product, minimum,
 // maximum and matrix product below is exact whatever the order of evaluation, so the two backends
 // must agree bit for bit (rtol 0). Transcendental functions may differ by an ulp or two between
-// Eigen's and xsimd's implementations, so they agree within a relative tolerance.
+// Eigen's, xsimd's and the C library's implementations, so they agree within a relative tolerance.
+// Each test runs for Eigen against each other host backend X: xtensor, and omp (the Thrust code of
+// the CUDA backend on CPU threads) where it is built.
 namespace {
 
-template <class T>
+/// Eigen<T> against Other<T>.
+template <template <class> class Other, class Dtype>
+struct against {
+  using T = Dtype;
+  using E = ep::eigen<T>;
+  using X = Other<T>;
+};
+
+template <class Pair>
 class CrossBackend : public ::testing::Test {
  protected:
-  using E = ep::eigen<T>;
-  using X = ep::xtensor<T>;
+  using T = typename Pair::T;
+  using E = typename Pair::E;
+  using X = typename Pair::X;
   /// 1e-6 relative for float (as the brief asks), tighter for double.
   static constexpr double rtol = std::is_same_v<T, float> ? 1e-6 : 1e-12;
 
@@ -53,8 +67,13 @@ class CrossBackend : public ::testing::Test {
   }
 };
 
-using Dtypes = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(CrossBackend, Dtypes);
+using Pairs = ::testing::Types<against<ep::xtensor, float>, against<ep::xtensor, double>
+#if defined(EAGERPP_TEST_OMP)
+                               ,
+                               against<ep::omp, float>, against<ep::omp, double>
+#endif
+                               >;
+TYPED_TEST_SUITE(CrossBackend, Pairs);
 
 std::string where(const ep::Shape& s, const std::string& what) { return fmt::format("shape {}, {}", s.str(), what); }
 
@@ -196,14 +215,14 @@ TYPED_TEST(CrossBackend, RandomNumbersAreTheSame) {
 }
 
 TYPED_TEST(CrossBackend, TransfersShareHostMemory) {
-  using T = TypeParam;
+  using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   using X = typename TestFixture::X;
-  // ep::to between Eigen and xtensor shares the elements (no copy), keeps values and shape, and the
-  // shared buffer outlives the tensor it came from. An Eigen tensor of one element holds it inline
-  // (no buffer), so that one is copied on the way to xtensor.
+  // ep::to between Eigen and xtensor (or omp) shares the elements (no copy), keeps values and shape,
+  // and the shared buffer outlives the tensor it came from. An Eigen tensor of one element holds it
+  // inline (no buffer), so that one is copied on the way to the other backend.
   for (const auto& s : std::vector<ep::Shape>{{}, {1}, {0, 3}, {2, 3, 4}}) {
-    SCOPED_TRACE(where(s, "eigen -> xtensor -> eigen"));
+    SCOPED_TRACE(where(s, fmt::format("eigen -> {} -> eigen", X::name)));
     const auto v = TestFixture::integers(s, -9, 9, 7);
     auto e = ep::test::make<E>(v, s);
     const T* data = e.raw().data();

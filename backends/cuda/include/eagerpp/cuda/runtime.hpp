@@ -1,4 +1,4 @@
-// eagerpp - the CUDA runtime beneath ep::cuda: error checks, the stream, device buffers, ep::cuda_array
+// eagerpp - the CUDA runtime beneath ep::cuda: error checks, the stream, device memory, ep::cuda_array
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -16,6 +16,7 @@
 #include "eagerpp/error.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
+#include "eagerpp/thrust/array.hpp"
 
 namespace ep {
 
@@ -125,33 +126,23 @@ inline cublasHandle_t cublas_handle(std::string_view op) {
 
 }  // namespace detail
 
-/// The raw tensor of `ep::cuda<T>`: a shared, immutable, C-order (row-major) device buffer and its
-/// shape. Copies are O(1) and share the elements; ops never write into an existing cuda_array.
-/// For your own kernels: `data()` is a device pointer, `stream()` the stream ops are ordered on.
-template <class T>
-class cuda_array {
- public:
-  cuda_array() = default;
-  /// Wraps an existing device buffer of at least shape.numel() elements (shared ownership).
-  cuda_array(std::shared_ptr<T> storage, const Shape& shape) : storage_(std::move(storage)), shape_(shape) {}
-  /// A new, uninitialized buffer for `shape`; `op` names the op in errors.
-  explicit cuda_array(const Shape& shape, std::string_view op = "cuda")
-      : storage_(detail::device_allocate<T>(static_cast<std::size_t>(shape.numel()), op)), shape_(shape) {}
+namespace detail {
 
-  [[nodiscard]] const Shape& shape() const noexcept { return shape_; }
-  [[nodiscard]] std::int64_t size() const noexcept { return shape_.numel(); }
-  [[nodiscard]] int ndim() const noexcept { return shape_.size(); }
-  /// The device pointer of the first element (null when empty).
-  [[nodiscard]] const T* data() const noexcept { return storage_.get(); }
-  /// Writable device pointer: only for a result that no other tensor shares yet.
-  [[nodiscard]] T* mutable_data() const noexcept { return storage_.get(); }
-  [[nodiscard]] const std::shared_ptr<T>& storage() const noexcept { return storage_; }
-  /// The stream the data is ordered on: ep::cuda_stream().
-  [[nodiscard]] static cudaStream_t stream() noexcept { return cuda_stream(); }
-
- private:
-  std::shared_ptr<T> storage_;
-  Shape shape_;
+/// Device memory from CUDA's stream-ordered pool, owned by a std::shared_ptr.
+struct cuda_memory {
+  template <class T>
+  using storage = std::shared_ptr<T>;
+  template <class T>
+  static std::shared_ptr<T> allocate(std::size_t n, std::string_view op) {
+    return device_allocate<T>(n, op);
+  }
 };
+
+}  // namespace detail
+
+/// The raw tensor of `ep::cuda<T>`: shared, immutable C-order device elements and their shape.
+/// For your own kernels: `data()` is a device pointer; run them on ep::cuda_stream().
+template <class T>
+using cuda_array = thrust_array<T, detail::cuda_memory>;
 
 }  // namespace ep

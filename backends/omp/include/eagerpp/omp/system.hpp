@@ -1,0 +1,197 @@
+// eagerpp - what ep::omp adds to the shared Thrust code: host memory, OpenMP loops, OpenBLAS GEMM
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#if defined(__CUDACC__)
+#error "<eagerpp/omp.hpp> is the host instance of the Thrust backend: compile it with a host compiler (g++, clang++), not nvcc"
+#endif
+// Thrust's default device system is CUDA; eagerpp::omp sets this definition, and so does this line
+// for code that includes the header without the target.
+#if !defined(THRUST_DEVICE_SYSTEM)
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_OMP
+#endif
+
+#include <cstdint>      // std::int64_t
+#include <cstring>      // std::memcpy
+#include <memory>       // std::unique_ptr
+#include <type_traits>  // std::is_same_v
+#include <string_view>  // std::string_view
+
+#include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS)
+#include <omp.h>    // omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
+
+#include <thrust/system/omp/execution_policy.h>  // thrust::omp::par
+
+#include "eagerpp/shape.hpp"
+#include "eagerpp/storage.hpp"
+#include "eagerpp/thrust/array.hpp"
+
+// glibc's vector math library (libmvec, linked through libm) has 4-, 8- and 16-lane versions of
+// the C library's math functions; math.h declares them (OpenMP `declare simd`) only under
+// -ffast-math. Declared here, every `omp simd` loop of ep::omp that calls expf, sinf, ... (through
+// libcu++'s ::cuda::std:: functions) calls them a vector at a time, as Eigen's and xsimd's
+// vectorized functions do (glibc documents at most 4 ulp of error for them).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#define EAGERPP_OMP_SIMD_MATH(name)                                                       \
+  extern "C" float name##f(float) noexcept __attribute__((__simd__("notinbranch")));    \
+  extern "C" double name(double) noexcept __attribute__((__simd__("notinbranch")));
+EAGERPP_OMP_SIMD_MATH(exp)
+EAGERPP_OMP_SIMD_MATH(log)
+EAGERPP_OMP_SIMD_MATH(log2)
+EAGERPP_OMP_SIMD_MATH(log10)
+EAGERPP_OMP_SIMD_MATH(log1p)
+EAGERPP_OMP_SIMD_MATH(sin)
+EAGERPP_OMP_SIMD_MATH(cos)
+EAGERPP_OMP_SIMD_MATH(tan)
+EAGERPP_OMP_SIMD_MATH(asin)
+EAGERPP_OMP_SIMD_MATH(acos)
+EAGERPP_OMP_SIMD_MATH(atan)
+EAGERPP_OMP_SIMD_MATH(sinh)
+EAGERPP_OMP_SIMD_MATH(cosh)
+EAGERPP_OMP_SIMD_MATH(tanh)
+EAGERPP_OMP_SIMD_MATH(asinh)
+EAGERPP_OMP_SIMD_MATH(acosh)
+EAGERPP_OMP_SIMD_MATH(atanh)
+#undef EAGERPP_OMP_SIMD_MATH
+#endif
+
+namespace ep {
+
+namespace detail {
+
+/// Host memory from eagerpp's caching allocator (ep::buffer: 64-byte aligned, as the other CPU backends use).
+struct omp_memory {
+  template <class T>
+  using storage = buffer<T>;
+  template <class T>
+  static buffer<T> allocate(std::size_t n, std::string_view /*op*/) {
+    return buffer<T>::allocate(n);
+  }
+};
+
+}  // namespace detail
+
+/// The raw tensor of `ep::omp<T>`: shared, immutable C-order host elements and their shape.
+template <class T>
+using omp_array = thrust_array<T, detail::omp_memory>;
+
+namespace detail {
+
+/// The OpenMP system of the Thrust backend (the interface is described in eagerpp/thrust/kernels.hpp).
+struct omp_system {
+  template <class T>
+  using array = omp_array<T>;
+
+  /// Below this many elements a loop runs on the calling thread: forking the team costs a few
+  /// microseconds, more than a cheap op on a few thousand elements (benchmarks/omp_bench.cpp
+  /// measures the crossover). A variable, so that the benchmark can move it; set it before any
+  /// thread uses ep::omp, if at all.
+  static inline std::int64_t parallel_cutoff = std::int64_t{1} << 15;
+
+  static auto policy() { return thrust::omp::par; }
+
+  template <class F>
+  static void for_n(std::int64_t n, const F& f) {
+    // `omp simd`: for_n's calls are independent (any order), so each thread's part vectorizes.
+    if (n < parallel_cutoff || omp_get_max_threads() == 1) {
+#pragma omp simd
+      for (std::int64_t i = 0; i < n; ++i) f(i);
+      return;
+    }
+#pragma omp parallel for simd schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) f(i);
+  }
+
+  template <class T>
+  static void copy(T* out, const T* in, std::int64_t n, std::string_view /*op*/) {
+    if (n > 0) std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
+  }
+  template <class T>
+  static void from_host(T* out, const T* in, std::int64_t n, std::string_view op) {
+    copy(out, in, n, op);
+  }
+  template <class T>
+  static void to_host(T* out, const T* in, std::int64_t n, std::string_view op) {
+    copy(out, in, n, op);
+  }
+
+  /// Host code throws only std::bad_alloc, which is already the right error.
+  template <class F>
+  static decltype(auto) guard(std::string_view /*op*/, F&& f) {
+    return f();
+  }
+
+  /// out[s] = init op in[s * length] op ... op in[s * length + length - 1] for each segment s;
+  /// many segments are split among the threads, a few long ones are cut into one part per thread
+  /// whose results are combined.
+  template <class Out, class InIt, class Op, class Init>
+  static void segmented_reduce(InIt in, Out* out, std::int64_t segments, std::int64_t length, Op op, Init init,
+                               std::string_view /*op*/) {
+    // Eight independent accumulators: a chain of dependent adds would wait for each add's latency
+    // (about 4 cycles); eight keep the core's adders busy (the reducers are associative and
+    // commutative, as CUB requires on the GPU).
+    const auto reduce_range = [&](std::int64_t begin, std::int64_t end) {
+      constexpr int lanes = 8;
+      Out acc[lanes];
+      for (auto& a : acc) a = init;
+      std::int64_t i = begin;
+      for (; i + lanes <= end; i += lanes)
+        for (int l = 0; l < lanes; ++l) acc[l] = op(acc[l], in[i + l]);
+      for (; i < end; ++i) acc[0] = op(acc[0], in[i]);
+      Out r = acc[0];
+      for (int l = 1; l < lanes; ++l) r = op(r, acc[l]);
+      return r;
+    };
+    const int threads = omp_get_max_threads();
+    if (segments * length < parallel_cutoff || threads == 1) {
+      for (std::int64_t s = 0; s < segments; ++s) out[s] = reduce_range(s * length, (s + 1) * length);
+      return;
+    }
+    if (segments >= threads) {
+#pragma omp parallel for schedule(static)
+      for (std::int64_t s = 0; s < segments; ++s) out[s] = reduce_range(s * length, (s + 1) * length);
+      return;
+    }
+    std::unique_ptr<Out[]> partial(new Out[static_cast<std::size_t>(threads)]);
+    for (std::int64_t s = 0; s < segments; ++s) {
+      int used = 1;
+#pragma omp parallel num_threads(threads)
+      {
+        const int t = omp_get_thread_num();
+        const int nt = omp_get_num_threads();
+        const std::int64_t begin = s * length + length * t / nt;
+        const std::int64_t end = s * length + length * (t + 1) / nt;
+        partial[t] = reduce_range(begin, end);
+        if (t == 0) used = nt;
+      }
+      Out acc = partial[0];
+      for (int t = 1; t < used; ++t) acc = op(acc, partial[t]);
+      out[s] = acc;
+    }
+  }
+
+  /// C[b] = op(A[b]) op(B[b]) for each of `batch` row-major blocks, through OpenBLAS (which threads
+  /// the product itself).
+  template <class T>
+  static void gemm(const T* a, const T* b, T* c, std::int64_t batch, std::int64_t n, std::int64_t k, std::int64_t m,
+                   bool transpose_a, bool transpose_b, std::string_view /*op*/) {
+    const auto ta = transpose_a ? CblasTrans : CblasNoTrans;
+    const auto tb = transpose_b ? CblasTrans : CblasNoTrans;
+    const auto ni = static_cast<blasint>(n);
+    const auto ki = static_cast<blasint>(k);
+    const auto mi = static_cast<blasint>(m);
+    const blasint lda = transpose_a ? ni : ki;
+    const blasint ldb = transpose_b ? ki : mi;
+    for (std::int64_t i = 0; i < batch; ++i) {
+      if constexpr (std::is_same_v<T, float>)
+        cblas_sgemm(CblasRowMajor, ta, tb, ni, mi, ki, 1.0F, a + i * n * k, lda, b + i * k * m, ldb, 0.0F,
+                    c + i * n * m, mi);
+      else
+        cblas_dgemm(CblasRowMajor, ta, tb, ni, mi, ki, 1.0, a + i * n * k, lda, b + i * k * m, ldb, 0.0,
+                    c + i * n * m, mi);
+    }
+  }
+};
+
+}  // namespace detail
+}  // namespace ep

@@ -1,0 +1,360 @@
+// eagerpp - the Thrust backend written once: ep::detail::thrust_backend<T, System>, the ops of ep::cuda and ep::omp
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
+#include <span>         // std::span
+#include <string_view>  // std::string_view
+#include <type_traits>  // std::is_same_v
+
+#include "eagerpp/backend.hpp"
+#include "eagerpp/fwd.hpp"
+#include "eagerpp/shape.hpp"
+#include "eagerpp/thrust/functors.hpp"
+#include "eagerpp/thrust/kernels.hpp"
+
+namespace ep::detail {
+
+/// Every op of a Thrust backend over the system S (see eagerpp/thrust/kernels.hpp): element-wise ops
+/// are one broadcasting transform (S::for_n over a functor that reads each operand through its
+/// strides, 0 on broadcast axes), reductions are S::segmented_reduce after moving the reduced axes
+/// last, cumsum is a Thrust scan by key, shape ops are one strided copy, put/put_add and sort are
+/// Thrust sorts, float matmul is S::gemm. ep::cuda<T> and ep::omp<T> derive from it and add their
+/// name, rebind and the optional hooks of their memory.
+template <class T, class S>
+struct thrust_backend {
+  static_assert(dtype<T>, "ep::cuda<T> and ep::omp<T>: T must be float, double, std::int32_t, std::int64_t or bool");
+
+  using value_type = T;
+  using raw_type = thrust_array<S, T>;
+
+ private:
+  using bool_raw = thrust_array<S, bool>;
+  using index_raw = thrust_array<S, std::int64_t>;
+  static constexpr bool is_floating = floating_dtype<T>;
+  static constexpr bool is_bool = std::is_same_v<T, bool>;
+
+  template <class F>
+  static raw_type map(const raw_type& x, F f, std::string_view op) {
+    return thrust_map<S, T>(op, f, x);
+  }
+  template <class F>
+  static raw_type zip(const raw_type& a, const raw_type& b, F f, std::string_view op) {
+    return thrust_map<S, T>(op, f, a, b);
+  }
+  template <class F>
+  static bool_raw compare(const raw_type& a, const raw_type& b, F f, std::string_view op) {
+    return thrust_map<S, bool>(op, f, a, b);
+  }
+
+ public:
+  // --- storage ------------------------------------------------------------------------------
+
+  static Shape shape(const raw_type& x) { return x.shape(); }
+
+  /// Copies C-order host memory in (synchronously: `data` may be reused on return).
+  static raw_type from_data(const T* data, const Shape& shape) {
+    raw_type out(shape, "from_data");
+    if (out.size() > 0) S::from_host(out.mutable_data(), data, out.size(), "from_data");
+    return out;
+  }
+
+  /// Copies to host memory after every queued op finished; errors of earlier asynchronous ops surface here.
+  static void to_data(const raw_type& x, T* out) { S::to_host(out, x.data(), x.size(), "to_data"); }
+
+  // --- creation -----------------------------------------------------------------------------
+
+  static raw_type full(const Shape& shape, T value) { return thrust_full<S>(shape, value, "full"); }
+
+  static raw_type arange(T start, T step, std::int64_t n)
+    requires numeric_dtype<T>
+  {
+    raw_type out(Shape{n}, "arange");
+    if (n > 0) S::guard("arange", [&] { S::for_n(n, write_to(out.mutable_data(), thrust_fn::arange_fn<T>{start, step})); });
+    return out;
+  }
+
+  // --- conversion ---------------------------------------------------------------------------
+
+  /// O(1): the result shares the storage.
+  static raw_type reshape(const raw_type& x, const Shape& shape) { return raw_type(x.storage(), shape); }
+
+  /// C++ conversion of each element (float to int truncates; to bool tests != 0, NaN is true).
+  template <class U>
+  static thrust_array<S, U> astype(const raw_type& x) {
+    if constexpr (std::is_same_v<U, T>) return x;
+    else return thrust_map<S, U>("astype", thrust_fn::cast_fn<U>{}, x);
+  }
+
+  // --- element-wise: unary ------------------------------------------------------------------
+
+  static raw_type abs(const raw_type& x) requires numeric_dtype<T> { return map(x, thrust_fn::abs_fn{}, "abs"); }
+  static raw_type sign(const raw_type& x) requires numeric_dtype<T> { return map(x, thrust_fn::sign_fn{}, "sign"); }
+  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::sqrt_fn{}, "sqrt"); }
+  static raw_type square(const raw_type& x) requires numeric_dtype<T> { return map(x, thrust_fn::square_fn{}, "square"); }
+  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::exp_fn{}, "exp"); }
+  static raw_type log(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log_fn{}, "log"); }
+  static raw_type log2(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log2_fn{}, "log2"); }
+  static raw_type log10(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log10_fn{}, "log10"); }
+  static raw_type log1p(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log1p_fn{}, "log1p"); }
+  static raw_type sin(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::sin_fn{}, "sin"); }
+  static raw_type cos(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::cos_fn{}, "cos"); }
+  static raw_type tan(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::tan_fn{}, "tan"); }
+  static raw_type arcsin(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arcsin_fn{}, "arcsin"); }
+  static raw_type arccos(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arccos_fn{}, "arccos"); }
+  static raw_type arctan(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arctan_fn{}, "arctan"); }
+  static raw_type sinh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::sinh_fn{}, "sinh"); }
+  static raw_type cosh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::cosh_fn{}, "cosh"); }
+  static raw_type tanh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::tanh_fn{}, "tanh"); }
+  static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arcsinh_fn{}, "arcsinh"); }
+  static raw_type arccosh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arccosh_fn{}, "arccosh"); }
+  static raw_type arctanh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arctanh_fn{}, "arctanh"); }
+
+  /// Half to even; the identity on integers (O(1), shares the storage).
+  static raw_type round(const raw_type& x) requires numeric_dtype<T> {
+    if constexpr (is_floating) return map(x, thrust_fn::round_fn{}, "round");
+    else return x;
+  }
+  static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
+    if constexpr (is_floating) return map(x, thrust_fn::ceil_fn{}, "ceil");
+    else return x;
+  }
+  static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
+    if constexpr (is_floating) return map(x, thrust_fn::floor_fn{}, "floor");
+    else return x;
+  }
+  static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, thrust_fn::negative_fn{}, "negative");
+  }
+  static raw_type logical_not(const raw_type& x) requires is_bool { return map(x, thrust_fn::logical_not_fn{}, "logical_not"); }
+
+  /// NumPy clip: NaN stays NaN.
+  static raw_type clip(const raw_type& x, T lo, T hi) requires numeric_dtype<T> {
+    return map(x, thrust_fn::clip_fn<T>{lo, hi}, "clip");
+  }
+
+  static bool_raw isnan(const raw_type& x) {
+    if constexpr (is_floating) return thrust_map<S, bool>("isnan", thrust_fn::isnan_fn{}, x);
+    else return thrust_full<S>(x.shape(), false, "isnan");
+  }
+  static bool_raw isinf(const raw_type& x) {
+    if constexpr (is_floating) return thrust_map<S, bool>("isinf", thrust_fn::isinf_fn{}, x);
+    else return thrust_full<S>(x.shape(), false, "isinf");
+  }
+
+  // --- element-wise: binary -----------------------------------------------------------------
+
+  static raw_type add(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, thrust_fn::add_fn{}, "add");
+  }
+  static raw_type subtract(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, thrust_fn::subtract_fn{}, "subtract");
+  }
+  static raw_type multiply(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, thrust_fn::multiply_fn{}, "multiply");
+  }
+  /// IEEE division for floats; truncating for integers, x / 0 == 0.
+  static raw_type divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, thrust_fn::divide_fn{}, "divide");
+  }
+  static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, thrust_fn::floor_divide_fn{}, "floor_divide");
+  }
+  static raw_type mod(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, thrust_fn::mod_fn{}, "mod");
+  }
+  static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
+    return zip(a, b, thrust_fn::power_fn{}, "power");
+  }
+  /// NaN propagates; on bool, logical and.
+  static raw_type minimum(const raw_type& a, const raw_type& b) {
+    if constexpr (is_bool) return zip(a, b, thrust_fn::logical_and_fn{}, "minimum");
+    else return zip(a, b, thrust_fn::minimum_fn{}, "minimum");
+  }
+  /// NaN propagates; on bool, logical or.
+  static raw_type maximum(const raw_type& a, const raw_type& b) {
+    if constexpr (is_bool) return zip(a, b, thrust_fn::logical_or_fn{}, "maximum");
+    else return zip(a, b, thrust_fn::maximum_fn{}, "maximum");
+  }
+  static raw_type logical_and(const raw_type& a, const raw_type& b) requires is_bool {
+    return zip(a, b, thrust_fn::logical_and_fn{}, "logical_and");
+  }
+  static raw_type logical_or(const raw_type& a, const raw_type& b) requires is_bool {
+    return zip(a, b, thrust_fn::logical_or_fn{}, "logical_or");
+  }
+
+  // --- comparison ---------------------------------------------------------------------------
+
+  static bool_raw less(const raw_type& a, const raw_type& b) { return compare(a, b, thrust_fn::less_fn{}, "less"); }
+  static bool_raw less_equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, thrust_fn::less_equal_fn{}, "less_equal");
+  }
+  static bool_raw greater(const raw_type& a, const raw_type& b) {
+    return compare(a, b, thrust_fn::greater_fn{}, "greater");
+  }
+  static bool_raw greater_equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, thrust_fn::greater_equal_fn{}, "greater_equal");
+  }
+  static bool_raw equal(const raw_type& a, const raw_type& b) { return compare(a, b, thrust_fn::equal_fn{}, "equal"); }
+  static bool_raw not_equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, thrust_fn::not_equal_fn{}, "not_equal");
+  }
+
+  /// cond ? x : y with three-way broadcasting, through the same transform as the binary ops.
+  static raw_type where(const bool_raw& cond, const raw_type& x, const raw_type& y) {
+    return thrust_map<S, T>("where", thrust_fn::where_fn{}, cond, x, y);
+  }
+
+  // --- reductions ---------------------------------------------------------------------------
+
+  static raw_type sum(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+    return thrust_reduce<S, T>(x, axes, thrust_fn::plus_fn{}, T{0}, "sum");
+  }
+  static raw_type prod(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+    return thrust_reduce<S, T>(x, axes, thrust_fn::times_fn{}, T{1}, "prod");
+  }
+  static raw_type min(const raw_type& x, std::span<const int> axes) {
+    if constexpr (is_bool) return thrust_reduce<S, T>(x, axes, thrust_fn::logical_and_fn{}, true, "min");
+    else return thrust_reduce<S, T>(x, axes, thrust_fn::minimum_fn{}, highest(), "min");
+  }
+  static raw_type max(const raw_type& x, std::span<const int> axes) {
+    if constexpr (is_bool) return thrust_reduce<S, T>(x, axes, thrust_fn::logical_or_fn{}, false, "max");
+    else return thrust_reduce<S, T>(x, axes, thrust_fn::maximum_fn{}, lowest(), "max");
+  }
+  static raw_type all(const raw_type& x, std::span<const int> axes) requires is_bool {
+    return thrust_reduce<S, T>(x, axes, thrust_fn::logical_and_fn{}, true, "all");
+  }
+  static raw_type any(const raw_type& x, std::span<const int> axes) requires is_bool {
+    return thrust_reduce<S, T>(x, axes, thrust_fn::logical_or_fn{}, false, "any");
+  }
+  static index_raw argmin(const raw_type& x, int axis) {
+    return thrust_arg_reduce<false, S, T>(x, axis, "argmin");
+  }
+  static index_raw argmax(const raw_type& x, int axis) {
+    return thrust_arg_reduce<true, S, T>(x, axis, "argmax");
+  }
+  static raw_type cumsum(const raw_type& x, int axis) requires numeric_dtype<T> {
+    return thrust_cumsum<S, T>(x, axis, "cumsum");
+  }
+
+  // --- shape and indexing: one strided copy each -----------------------------------------------
+
+  static raw_type transpose(const raw_type& x, std::span<const int> perm) {
+    return thrust_permute<S, T>(x, perm, "transpose");
+  }
+
+  static raw_type broadcast_to(const raw_type& x, const Shape& shape) {
+    raw_type out(shape, "broadcast_to");
+    const Shape xs = strides_of(x.shape());
+    copy_layout l = contiguous_out(shape);
+    const int lead = shape.size() - x.ndim();
+    for (int a = 0; a < x.ndim(); ++a) l.in_strides[lead + a] = x.shape()[a] == 1 ? 0 : xs[a];
+    thrust_strided_copy<S>(l, x.data(), out.mutable_data(), "broadcast_to");
+    return out;
+  }
+
+  static raw_type flip(const raw_type& x, std::span<const int> axes) {
+    raw_type out(x.shape(), "flip");
+    if (x.size() == 0) return out;
+    copy_layout l = contiguous_out(x.shape());
+    const Shape xs = strides_of(x.shape());
+    for (int a = 0; a < x.ndim(); ++a) l.in_strides[a] = xs[a];
+    for (int a : axes) {
+      l.in_offset += (x.shape()[a] - 1) * xs[a];
+      l.in_strides[a] = -xs[a];
+    }
+    thrust_strided_copy<S>(l, x.data(), out.mutable_data(), "flip");
+    return out;
+  }
+
+  static raw_type slice(const raw_type& x, std::span<const std::int64_t> start, std::span<const std::int64_t> step,
+                        const Shape& shape) {
+    raw_type out(shape, "slice");
+    if (shape.numel() == 0) return out;
+    copy_layout l = contiguous_out(shape);
+    const Shape xs = strides_of(x.shape());
+    for (int a = 0; a < x.ndim(); ++a) {
+      l.in_offset += start[static_cast<std::size_t>(a)] * xs[a];
+      l.in_strides[a] = step[static_cast<std::size_t>(a)] * xs[a];
+    }
+    thrust_strided_copy<S>(l, x.data(), out.mutable_data(), "slice");
+    return out;
+  }
+
+  /// The result filled with `value`, then x copied into its interior.
+  static raw_type pad(const raw_type& x, std::span<const std::int64_t> before, std::span<const std::int64_t> after,
+                      T value) {
+    Shape shape = x.shape();
+    for (int a = 0; a < shape.size(); ++a)
+      shape[a] += before[static_cast<std::size_t>(a)] + after[static_cast<std::size_t>(a)];
+    raw_type out = thrust_full<S>(shape, value, "pad");
+    const Shape os = strides_of(shape);
+    copy_layout l = contiguous_in(x.shape());
+    for (int a = 0; a < x.ndim(); ++a) {
+      l.out_strides[a] = os[a];
+      l.out_offset += before[static_cast<std::size_t>(a)] * os[a];
+    }
+    thrust_strided_copy<S>(l, x.data(), out.mutable_data(), "pad");
+    return out;
+  }
+
+  /// Each part copied into its block of the result along `axis`.
+  static raw_type concatenate(std::span<const raw_type> parts, int axis) {
+    Shape shape = parts.front().shape();
+    shape[axis] = 0;
+    for (const auto& p : parts) shape[axis] += p.shape()[axis];
+    raw_type out(shape, "concatenate");
+    const Shape os = strides_of(shape);
+    std::int64_t at = 0;
+    for (const auto& p : parts) {
+      copy_layout l = contiguous_in(p.shape());
+      for (int a = 0; a < p.ndim(); ++a) l.out_strides[a] = os[a];
+      l.out_offset = at * os[axis];
+      thrust_strided_copy<S>(l, p.data(), out.mutable_data(), "concatenate");
+      at += p.shape()[axis];
+    }
+    return out;
+  }
+
+  // --- indexing and sorting ------------------------------------------------------------------
+
+  /// x[index] for a 1-D x (thrust::gather).
+  static raw_type take(const raw_type& x, const index_raw& index) {
+    return thrust_take<S, T>(x, index, "take");
+  }
+  /// A copy of x with x[index[i]] = values[i]; a repeated index: the last write wins.
+  static raw_type put(const raw_type& x, const index_raw& index, const raw_type& values) {
+    return thrust_put<false, S, T>(x, index, values, "put");
+  }
+  /// A copy of x with x[index[i]] += values[i], repeated indices accumulating (deterministically).
+  static raw_type put_add(const raw_type& x, const index_raw& index, const raw_type& values)
+    requires numeric_dtype<T>
+  {
+    return thrust_put<true, S, T>(x, index, values, "put_add");
+  }
+  /// Ascending, stable, NaN last along `axis`.
+  static raw_type sort(const raw_type& x, int axis) { return thrust_sort<false, S, T>(x, axis, "sort"); }
+  static index_raw argsort(const raw_type& x, int axis) {
+    return thrust_sort<true, S, T>(x, axis, "argsort");
+  }
+
+  // --- linear algebra -----------------------------------------------------------------------
+
+  /// S::gemm (cuBLAS, OpenBLAS) for float and double; a plain loop for integers and bool (OR of ANDs).
+  static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
+    return thrust_matmul<S, T>(a, b, transpose_a, transpose_b, "matmul");
+  }
+
+ private:
+  static constexpr T highest() {
+    if constexpr (is_floating) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+  }
+  static constexpr T lowest() {
+    if constexpr (is_floating) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+  }
+};
+
+}  // namespace ep::detail

@@ -1,0 +1,251 @@
+// eagerpp - the functors of the Thrust backends (ep::cuda, ep::omp): one struct per element-wise op, NumPy semantics
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>      // std::int64_t
+#include <type_traits>  // std::is_floating_point_v, std::is_integral_v, std::make_unsigned_t
+
+#include <cuda/std/cmath>  // ::cuda::std::isnan, ::cuda::std::isinf in device code
+
+#include "eagerpp/detail/numpy_math.hpp"
+
+// Each functor is a generic lambda spelled as a struct (no --extended-lambda needed), callable on the
+// host and, under nvcc, on the device: ep::omp runs them on CPU threads and ep::cuda on the GPU, so
+// a rule fixed here is fixed for both. The math goes through libcu++ (::cuda::std::exp, ...), which
+// is CUDA's math library in device code and the C library on the host. The semantics match
+// ep::eigen's functors exactly.
+namespace ep::detail::thrust_fn {
+
+template <class T>
+inline constexpr bool is_float = std::is_floating_point_v<T>;
+
+template <class T>
+EAGERPP_HOST_DEVICE inline bool is_nan(T x) {
+  if constexpr (is_float<T>) return x != x;
+  else return false;
+}
+
+namespace numpy = ep::detail::numpy;
+using numpy::wrapping_negate;
+
+// --- unary ---------------------------------------------------------------------------------------
+
+struct abs_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    if constexpr (is_float<T>) return ::cuda::std::fabs(x);
+    else return x < 0 ? wrapping_negate(x) : x;
+  }
+};
+struct sign_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    if (is_nan(x)) return x;
+    return static_cast<T>((T{0} < x) - (x < T{0}));
+  }
+};
+struct square_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const { return static_cast<T>(x * x); }
+};
+struct negative_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    if constexpr (is_float<T>) return -x;
+    else return wrapping_negate(x);
+  }
+};
+struct logical_not_fn {
+  EAGERPP_HOST_DEVICE bool operator()(bool x) const { return !x; }
+};
+
+// The floating-point functions: CUDA's math library overloads each for float and double.
+struct sqrt_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::sqrt(x); } };
+struct exp_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::exp(x); } };
+struct log_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log(x); } };
+struct log2_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log2(x); } };
+struct log10_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log10(x); } };
+struct log1p_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log1p(x); } };
+struct sin_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::sin(x); } };
+struct cos_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::cos(x); } };
+struct tan_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::tan(x); } };
+struct arcsin_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::asin(x); } };
+struct arccos_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::acos(x); } };
+struct arctan_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::atan(x); } };
+struct sinh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::sinh(x); } };
+struct cosh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::cosh(x); } };
+struct tanh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::tanh(x); } };
+struct arcsinh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::asinh(x); } };
+struct arccosh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::acosh(x); } };
+struct arctanh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::atanh(x); } };
+/// Half to even: rint under the default rounding mode.
+struct round_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::rint(x); } };
+struct ceil_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::ceil(x); } };
+struct floor_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::floor(x); } };
+
+struct isnan_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T x) const { return is_nan(x); }
+};
+struct isinf_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T x) const { return ::cuda::std::isinf(x); }
+};
+
+/// NumPy clip = minimum(maximum(x, lo), hi): NaN stays NaN, lo > hi gives hi.
+template <class T>
+struct clip_fn {
+  T lo, hi;
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    const T y = x < lo ? lo : x;
+    return y > hi ? hi : y;
+  }
+};
+
+/// static_cast<U>: float to int truncates; to bool tests != 0 (NaN is true).
+template <class U>
+struct cast_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE U operator()(T x) const { return static_cast<U>(x); }
+};
+
+/// start + i * step, as ep::eigen's arange computes it.
+template <class T>
+struct arange_fn {
+  T start, step;
+  EAGERPP_HOST_DEVICE T operator()(std::int64_t i) const { return static_cast<T>(start + static_cast<T>(i) * step); }
+};
+
+// --- binary --------------------------------------------------------------------------------------
+
+struct add_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + b); } };
+struct subtract_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a - b); } };
+struct multiply_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+
+/// IEEE for floats; for integers C++ truncation, with x / 0 == 0 and no overflow trap.
+struct divide_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return numpy::divide(a, b);
+  }
+};
+
+/// NumPy floor_divide (ep::detail::numpy::floor_divide).
+struct floor_divide_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return numpy::floor_divide(a, b);
+  }
+};
+
+/// NumPy remainder (ep::detail::numpy::mod).
+struct mod_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return numpy::mod(a, b);
+  }
+};
+
+/// pow for floats; integer power (ep::detail::numpy::int_power) for integers.
+struct power_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_float<T>) {
+      return ::cuda::std::pow(a, b);
+    } else {
+      return numpy::int_power(a, b);
+    }
+  }
+};
+
+/// NumPy minimum/maximum: NaN propagates; on bool, and/or. Also the reducers of min and max.
+struct minimum_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    if (is_nan(a)) return a;
+    if (is_nan(b)) return b;
+    return b < a ? b : a;
+  }
+};
+struct maximum_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    if (is_nan(a)) return a;
+    if (is_nan(b)) return b;
+    return a < b ? b : a;
+  }
+};
+struct logical_and_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; } };
+struct logical_or_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a || b; } };
+/// The reducers of sum and prod (plus and times in the element type, no promotion).
+struct plus_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + b); } };
+struct times_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+
+struct less_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a < b; } };
+struct less_equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a <= b; } };
+struct greater_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a > b; } };
+struct greater_equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a >= b; } };
+struct equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a == b; } };
+struct not_equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a != b; } };
+
+struct where_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(bool c, T x, T y) const { return c ? x : y; }
+};
+
+// --- argmin / argmax -------------------------------------------------------------------------------
+
+/// A candidate of argmin/argmax: the index within the reduced axis, its value, and whether it is a
+/// real element (the reduction's identity is not).
+template <class T>
+struct arg_pair {
+  std::int64_t idx;
+  T val;
+  bool valid;
+};
+
+/// Picks the better candidate: NaN first (as NumPy), then the smaller (larger) value, ties to the
+/// lower index. Commutative and associative, as CUB requires.
+template <class T, bool IsMax>
+struct arg_op {
+  EAGERPP_HOST_DEVICE arg_pair<T> operator()(const arg_pair<T>& a, const arg_pair<T>& b) const {
+    if (!a.valid) return b;
+    if (!b.valid) return a;
+    const bool an = is_nan(a.val);
+    const bool bn = is_nan(b.val);
+    if (an || bn) {
+      if (an && bn) return a.idx <= b.idx ? a : b;
+      return an ? a : b;
+    }
+    if (a.val == b.val) return a.idx <= b.idx ? a : b;
+    if constexpr (IsMax) return a.val > b.val ? a : b;
+    else return a.val < b.val ? a : b;
+  }
+};
+
+/// Flat index i of a (segments, n) matrix -> the candidate (i % n, x[i]).
+template <class T>
+struct arg_candidate_fn {
+  const T* x;
+  std::int64_t n;
+  EAGERPP_HOST_DEVICE arg_pair<T> operator()(std::int64_t i) const { return {i % n, x[i], true}; }
+};
+
+/// The index of segment i's winner (0 for an empty segment, never reached: the facade rejects it).
+template <class T>
+struct arg_index_fn {
+  const arg_pair<T>* best;
+  EAGERPP_HOST_DEVICE std::int64_t operator()(std::int64_t i) const { return best[i].valid ? best[i].idx : 0; }
+};
+
+/// i -> i * n: the segment offsets of CUB's segmented reduce; also i -> i / n keys for scans.
+struct scale_fn {
+  std::int64_t n;
+  EAGERPP_HOST_DEVICE std::int64_t operator()(std::int64_t i) const { return i * n; }
+};
+struct segment_fn {
+  std::int64_t n;
+  EAGERPP_HOST_DEVICE std::int64_t operator()(std::int64_t i) const { return i / n; }
+};
+
+}  // namespace ep::detail::thrust_fn

@@ -1,0 +1,616 @@
+// eagerpp - the Thrust backends' building blocks, written once over the system: broadcasting transform,
+// strided copy, reductions, cumsum, gather/scatter, sort, integer matmul
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>    // std::find
+#include <cstdint>      // std::int64_t
+#include <span>         // std::span
+#include <string_view>  // std::string_view
+#include <type_traits>  // std::conditional_t, std::is_same_v, std::remove_cvref_t
+#include <tuple>        // std::forward_as_tuple
+#include <utility>      // std::index_sequence, std::pair
+
+#include <cuda/std/tuple>                          // ::cuda::std::tuple in functors (host and device)
+#include <thrust/gather.h>                         // thrust::gather
+#include <thrust/iterator/counting_iterator.h>     // thrust::counting_iterator
+#include <thrust/iterator/permutation_iterator.h>  // thrust::make_permutation_iterator
+#include <thrust/iterator/transform_iterator.h>    // thrust::make_transform_iterator
+#include <thrust/reduce.h>                         // thrust::reduce_by_key
+#include <thrust/scan.h>                           // thrust::inclusive_scan_by_key
+#include <thrust/sort.h>                           // thrust::stable_sort, thrust::stable_sort_by_key
+
+#include "eagerpp/shape.hpp"
+#include "eagerpp/thrust/functors.hpp"
+
+// Every function here is a template over a *system* S, the small part that differs between the GPU
+// and CPU threads (backends/cuda/include/eagerpp/cuda/system.hpp, backends/omp/include/eagerpp/omp/system.hpp):
+//
+//   template <class T> using array = ...;   // the raw tensor: shape() size() ndim() data() mutable_data(),
+//                                           // storage(), constructors (Shape, op) and (storage, Shape)
+//   static auto policy();                   // Thrust's execution policy (sort, scan, gather, reduce_by_key)
+//   static void for_n(std::int64_t n, F f); // f(i) for every i < n, in any order, maybe in parallel
+//   static void copy(T* out, const T* in, std::int64_t n, op);            // within the system's memory
+//   static void segmented_reduce(in, out, segments, length, op, init, name);
+//   static decltype(auto) guard(op, f);     // runs f, turning the system's exceptions into ep errors
+//
+// and, in the backends' own headers, memory transfers and float GEMM (cuBLAS, OpenBLAS).
+namespace ep::detail {
+
+template <class S, class T>
+using thrust_array = typename S::template array<T>;
+
+inline thrust::counting_iterator<std::int64_t> thrust_count(std::int64_t start = 0) {
+  return thrust::counting_iterator<std::int64_t>(start);
+}
+
+/// out[i] = g(i): for_n's body for functors that compute one element from its index.
+template <class Out, class G>
+struct write_fn {
+  Out* out;
+  G g;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = g(i); }
+};
+template <class Out, class G>
+write_fn<Out, G> write_to(Out* out, G g) {
+  return {out, g};
+}
+
+// --- the strided copy: transpose, broadcast_to, flip, slice, pad, concatenate ---------------------
+
+/// out[out_offset + k . out_strides] = in[in_offset + k . in_strides] for every multi-index k < dims.
+/// Strides may be 0 (broadcast) or negative (flip).
+struct copy_layout {
+  int rank = 0;
+  std::int64_t dims[max_rank] = {};
+  std::int64_t in_strides[max_rank] = {};
+  std::int64_t out_strides[max_rank] = {};
+  std::int64_t in_offset = 0;
+  std::int64_t out_offset = 0;
+};
+
+template <class T>
+struct strided_copy_fn {
+  copy_layout l;
+  const T* in;
+  T* out;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const {
+    std::int64_t src = l.in_offset;
+    std::int64_t dst = l.out_offset;
+    for (int a = l.rank - 1; a >= 0; --a) {
+      const std::int64_t q = i / l.dims[a];
+      const std::int64_t k = i - q * l.dims[a];
+      i = q;
+      src += k * l.in_strides[a];
+      dst += k * l.out_strides[a];
+    }
+    out[dst] = in[src];
+  }
+};
+
+/// Merges adjacent axes that are contiguous in both views and drops extents of 1, so that most
+/// copies run at rank 1 or 2 (fewer divisions per element).
+inline copy_layout simplify_layout(const copy_layout& l) {
+  copy_layout s;
+  s.in_offset = l.in_offset;
+  s.out_offset = l.out_offset;
+  for (int a = 0; a < l.rank; ++a) {
+    if (l.dims[a] == 1) continue;
+    if (s.rank > 0) {
+      const int b = s.rank - 1;
+      if (s.in_strides[b] == l.in_strides[a] * l.dims[a] && s.out_strides[b] == l.out_strides[a] * l.dims[a]) {
+        s.dims[b] *= l.dims[a];
+        s.in_strides[b] = l.in_strides[a];
+        s.out_strides[b] = l.out_strides[a];
+        continue;
+      }
+    }
+    s.dims[s.rank] = l.dims[a];
+    s.in_strides[s.rank] = l.in_strides[a];
+    s.out_strides[s.rank] = l.out_strides[a];
+    ++s.rank;
+  }
+  return s;
+}
+
+template <class S, class T>
+void thrust_strided_copy(const copy_layout& layout, const T* in, T* out, std::string_view op) {
+  std::int64_t n = 1;
+  for (int a = 0; a < layout.rank; ++a) n *= layout.dims[a];
+  if (n == 0) return;
+  const copy_layout l = simplify_layout(layout);
+  if (l.rank == 0 || (l.rank == 1 && l.in_strides[0] == 1 && l.out_strides[0] == 1)) {
+    S::copy(out + l.out_offset, in + l.in_offset, n, op);
+    return;
+  }
+  S::guard(op, [&] { S::for_n(n, strided_copy_fn<T>{l, in, out}); });
+}
+
+/// A copy layout over `shape` whose destination is a fresh C-order buffer (in_strides left to fill).
+inline copy_layout contiguous_out(const Shape& shape) {
+  copy_layout l;
+  const Shape s = strides_of(shape);
+  l.rank = shape.size();
+  for (int a = 0; a < l.rank; ++a) {
+    l.dims[a] = shape[a];
+    l.out_strides[a] = s[a];
+  }
+  return l;
+}
+/// A copy layout over `shape` whose source is a C-order buffer (out_strides left to fill).
+inline copy_layout contiguous_in(const Shape& shape) {
+  copy_layout l;
+  const Shape s = strides_of(shape);
+  l.rank = shape.size();
+  for (int a = 0; a < l.rank; ++a) {
+    l.dims[a] = shape[a];
+    l.in_strides[a] = s[a];
+  }
+  return l;
+}
+
+/// The elements of `x` permuted: axis a of the result is axis perm[a] of x.
+template <class S, class T>
+thrust_array<S, T> thrust_permute(const thrust_array<S, T>& x, std::span<const int> perm, std::string_view op) {
+  const Shape xs = strides_of(x.shape());
+  Shape shape;
+  for (int p : perm) shape.push_back(x.shape()[p]);
+  thrust_array<S, T> out(shape, op);
+  const Shape os = strides_of(shape);
+  copy_layout l;
+  l.rank = shape.size();
+  for (int a = 0; a < l.rank; ++a) {
+    l.dims[a] = shape[a];
+    l.in_strides[a] = xs[perm[static_cast<std::size_t>(a)]];
+    l.out_strides[a] = os[a];
+  }
+  thrust_strided_copy<S>(l, x.data(), out.mutable_data(), op);
+  return out;
+}
+
+/// A (d0, d1, d2) tensor transposed to (d0, d2, d1).
+template <class S, class T>
+thrust_array<S, T> thrust_swap_last(const thrust_array<S, T>& x, std::int64_t d0, std::int64_t d1, std::int64_t d2,
+                                    std::string_view op) {
+  const int perm[3] = {0, 2, 1};
+  return thrust_permute<S, T>(thrust_array<S, T>(x.storage(), Shape{d0, d1, d2}), perm, op);
+}
+
+// --- the broadcasting transform: every element-wise op of one, two or three operands --------------
+
+template <int N>
+struct broadcast_layout {
+  int rank = 0;
+  std::int64_t dims[max_rank] = {};
+  std::int64_t strides[N][max_rank] = {};
+};
+
+/// g(i) = f(in_k[offset_k(i)]...), where offset_k follows operand k's strides (0 on broadcast axes).
+template <class F, class... In>
+struct broadcast_fn {
+  F f;
+  broadcast_layout<sizeof...(In)> l;
+  ::cuda::std::tuple<const In*...> in;
+
+  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const { return call(i, std::index_sequence_for<In...>{}); }
+
+  template <std::size_t... K>
+  EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
+    std::int64_t off[sizeof...(In)] = {};
+    for (int a = l.rank - 1; a >= 0; --a) {
+      const std::int64_t q = i / l.dims[a];
+      const std::int64_t k = i - q * l.dims[a];
+      i = q;
+      ((off[K] += k * l.strides[K][a]), ...);
+    }
+    return f(::cuda::std::get<K>(in)[off[K]]...);
+  }
+};
+
+/// Each operand is either the full result shape (step 1) or one element (step 0).
+template <class F, class... In>
+struct flat_fn {
+  F f;
+  std::int64_t step[sizeof...(In)];
+  ::cuda::std::tuple<const In*...> in;
+
+  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const { return call(i, std::index_sequence_for<In...>{}); }
+
+  template <std::size_t... K>
+  EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
+    return f(::cuda::std::get<K>(in)[i * step[K]]...);
+  }
+};
+
+/// The fast path: every operand has the result's shape, so element i reads element i of each.
+template <class Out, class F, class... In>
+struct same_shape_fn {
+  F f;
+  Out* out;
+  ::cuda::std::tuple<const In*...> in;
+
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { call(i, std::index_sequence_for<In...>{}); }
+
+  template <std::size_t... K>
+  EAGERPP_HOST_DEVICE void call(std::int64_t i, std::index_sequence<K...>) const {
+    out[i] = f(::cuda::std::get<K>(in)[i]...);
+  }
+};
+
+/// Two operands, one of them a single element (a scalar operand: `x + 1`, `2 * x`): element i reads
+/// element i of the other and the same element of this one, so the loop stays a plain vector loop.
+template <class Out, class F, class A, class B, bool ScalarLeft>
+struct scalar_operand_fn {
+  F f;
+  Out* out;
+  const A* a;
+  const B* b;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const {
+    if constexpr (ScalarLeft) out[i] = f(a[0], b[i]);
+    else out[i] = f(a[i], b[0]);
+  }
+};
+
+/// f applied element-wise with NumPy broadcasting; Out is the result's element type. Operands of
+/// the result's shape are read at the result's index; a one-element operand through stride 0;
+/// other shapes through broadcast strides.
+/// (Arrays are S's arrays; their element types are not deduced through S::array, which nvcc's front
+/// end cannot do, but read from value_type.)
+template <class S, class Out, class F, class... Arrays>
+thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
+  constexpr int n_in = sizeof...(Arrays);
+  Shape shape;
+  ((shape = broadcast_shapes(shape, xs.shape(), op)), ...);
+  thrust_array<S, Out> out(shape, op);
+  const std::int64_t n = shape.numel();
+  if (n == 0) return out;
+  Out* o = out.mutable_data();
+  if (((xs.shape() == shape) && ...)) {
+    S::guard(op, [&] { S::for_n(n, same_shape_fn<Out, F, typename Arrays::value_type...>{f, o, {xs.data()...}}); });
+    return out;
+  }
+  if constexpr (n_in == 2) {
+    const auto& a = std::get<0>(std::forward_as_tuple(xs...));
+    const auto& b = std::get<1>(std::forward_as_tuple(xs...));
+    using A = typename std::remove_cvref_t<decltype(a)>::value_type;
+    using B = typename std::remove_cvref_t<decltype(b)>::value_type;
+    if (a.shape() == shape && b.size() == 1) {
+      S::guard(op, [&] { S::for_n(n, scalar_operand_fn<Out, F, A, B, false>{f, o, a.data(), b.data()}); });
+      return out;
+    }
+    if (b.shape() == shape && a.size() == 1) {
+      S::guard(op, [&] { S::for_n(n, scalar_operand_fn<Out, F, A, B, true>{f, o, a.data(), b.data()}); });
+      return out;
+    }
+  }
+  if (((xs.shape() == shape || xs.size() == 1) && ...)) {
+    flat_fn<F, typename Arrays::value_type...> fn{f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
+    S::guard(op, [&] { S::for_n(n, write_to(o, fn)); });
+    return out;
+  }
+  broadcast_layout<n_in> l;
+  l.rank = shape.size();
+  for (int a = 0; a < l.rank; ++a) l.dims[a] = shape[a];
+  int k = 0;
+  (
+      [&](const Shape& s) {
+        const Shape st = strides_of(s);
+        const int lead = l.rank - s.size();
+        for (int a = 0; a < s.size(); ++a) l.strides[k][lead + a] = s[a] == 1 ? 0 : st[a];
+        ++k;
+      }(xs.shape()),
+      ...);
+  broadcast_fn<F, typename Arrays::value_type...> fn{f, l, {xs.data()...}};
+  S::guard(op, [&] { S::for_n(n, write_to(o, fn)); });
+  return out;
+}
+
+template <class T>
+struct fill_fn {
+  T* out;
+  T value;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = value; }
+};
+
+template <class S, class T>
+thrust_array<S, T> thrust_full(const Shape& shape, T value, std::string_view op) {
+  thrust_array<S, T> out(shape, op);
+  const std::int64_t n = shape.numel();
+  if (n > 0) S::guard(op, [&] { S::for_n(n, fill_fn<T>{out.mutable_data(), value}); });
+  return out;
+}
+
+// --- reductions ---------------------------------------------------------------------------------------
+
+/// `x` seen as (outer, reduced, inner) for one block of consecutive axes [first, last].
+struct axis_split {
+  std::int64_t outer = 1, reduced = 1, inner = 1;
+};
+inline axis_split split_at(const Shape& s, int first, int last) {
+  axis_split r;
+  for (int a = 0; a < s.size(); ++a) (a < first ? r.outer : a > last ? r.inner : r.reduced) *= s[a];
+  return r;
+}
+
+/// `x` rearranged so that each result element's inputs are one contiguous segment: returns the
+/// (possibly transposed) data and the segment length. Axes are sorted and unique.
+template <class S, class T>
+std::pair<thrust_array<S, T>, std::int64_t> thrust_segments(const thrust_array<S, T>& x, std::span<const int> axes,
+                                                            std::string_view op) {
+  const Shape& s = x.shape();
+  const int first = axes.front();
+  const int last = axes.back();
+  if (last - first + 1 == static_cast<int>(axes.size())) {  // one block: (outer, reduced, inner)
+    const axis_split sp = split_at(s, first, last);
+    if (sp.inner == 1) return {x, sp.reduced};
+    return {thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, op), sp.reduced};
+  }
+  int perm[max_rank];  // kept axes first, reduced axes last
+  int k = 0;
+  std::int64_t reduced = 1;
+  for (int a = 0; a < s.size(); ++a)
+    if (std::find(axes.begin(), axes.end(), a) == axes.end()) perm[k++] = a;
+  for (int a : axes) {
+    perm[k++] = a;
+    reduced *= s[a];
+  }
+  return {thrust_permute<S, T>(x, std::span<const int>(perm, static_cast<std::size_t>(k)), op), reduced};
+}
+
+inline Shape kept_shape(const Shape& s, std::span<const int> axes) {
+  Shape out;
+  for (int a = 0; a < s.size(); ++a)
+    if (std::find(axes.begin(), axes.end(), a) == axes.end()) out.push_back(s[a]);
+  return out;
+}
+
+/// The reduction of `x` over `axes` with `op`, whose identity is `init`.
+template <class S, class T, class Op>
+thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const int> axes, Op op, T init,
+                                 std::string_view name) {
+  const Shape shape = kept_shape(x.shape(), axes);
+  const std::int64_t segments = shape.numel();
+  if (segments == 0) return thrust_array<S, T>(shape, name);
+  if (x.size() == 0) return thrust_full<S>(shape, init, name);
+  const auto [src, length] = thrust_segments<S, T>(x, axes, name);
+  thrust_array<S, T> out(shape, name);
+  S::segmented_reduce(src.data(), out.mutable_data(), segments, length, op, init, name);
+  return out;
+}
+
+/// argmin (IsMax = false) or argmax along `axis`: the first index of the extreme, NaN first.
+template <bool IsMax, class S, class T>
+thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int axis, std::string_view name) {
+  const int axes[1] = {axis};
+  const Shape shape = kept_shape(x.shape(), axes);
+  const std::int64_t segments = shape.numel();
+  if (segments == 0) return thrust_array<S, std::int64_t>(shape, name);
+  if (x.size() == 0) return thrust_full<S, std::int64_t>(shape, 0, name);
+  const auto [src, length] = thrust_segments<S, T>(x, axes, name);
+  using pair = thrust_fn::arg_pair<T>;
+  thrust_array<S, pair> best(Shape{segments}, name);
+  const auto in = thrust::make_transform_iterator(thrust_count(), thrust_fn::arg_candidate_fn<T>{src.data(), length});
+  S::segmented_reduce(in, best.mutable_data(), segments, length, thrust_fn::arg_op<T, IsMax>{}, pair{0, T{}, false},
+                      name);
+  thrust_array<S, std::int64_t> out(shape, name);
+  const pair* b = best.data();
+  S::guard(name, [&] {
+    S::for_n(segments, write_to(out.mutable_data(), thrust_fn::arg_index_fn<T>{b}));
+  });
+  return out;
+}
+
+/// Cumulative sum along `axis`: a segmented inclusive scan (thrust::inclusive_scan_by_key with key
+/// i / n) over the data with `axis` made last.
+template <class S, class T>
+thrust_array<S, T> thrust_cumsum(const thrust_array<S, T>& x, int axis, std::string_view name) {
+  const axis_split sp = split_at(x.shape(), axis, axis);
+  if (x.size() == 0) return thrust_array<S, T>(x.shape(), name);
+  const thrust_array<S, T> src = sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
+  thrust_array<S, T> scanned(src.shape(), name);
+  const std::int64_t n = x.size();
+  const auto keys = thrust::make_transform_iterator(thrust_count(), thrust_fn::segment_fn{sp.reduced});
+  S::guard(name, [&] {
+    thrust::inclusive_scan_by_key(S::policy(), keys, keys + n, src.data(), scanned.mutable_data());
+  });
+  if (sp.inner == 1) return scanned;
+  return thrust_array<S, T>(thrust_swap_last<S, T>(scanned, sp.outer, sp.inner, sp.reduced, name).storage(),
+                            x.shape());
+}
+
+// --- indexing: take, put, put_add -----------------------------------------------------------------
+
+/// out = x[index] (thrust::gather); x is 1-D, the indices are in range.
+template <class S, class T>
+thrust_array<S, T> thrust_take(const thrust_array<S, T>& x, const thrust_array<S, std::int64_t>& index,
+                               std::string_view name) {
+  thrust_array<S, T> out(index.shape(), name);
+  const std::int64_t n = index.size();
+  if (n > 0)
+    S::guard(name, [&] { thrust::gather(S::policy(), index.data(), index.data() + n, x.data(), out.mutable_data()); });
+  return out;
+}
+
+/// After a stable sort of the indices: position i of each run of equal indices that is last (the
+/// last write in the original order) writes x[key] = values[pos].
+template <class T>
+struct put_last_fn {
+  const std::int64_t* keys;
+  const std::int64_t* pos;
+  const T* values;
+  T* x;
+  std::int64_t n;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const {
+    if (i + 1 == n || keys[i] != keys[i + 1]) x[keys[i]] = values[pos[i]];
+  }
+};
+template <class T>
+struct add_at_fn {
+  const std::int64_t* keys;
+  const T* sums;
+  T* x;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { x[keys[i]] = static_cast<T>(x[keys[i]] + sums[i]); }
+};
+struct iota_fn {
+  std::int64_t* out;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = i; }
+};
+
+/// A copy of x with x[index[i]] = values[i] (Add: +=), deterministic with repeated indices: the
+/// indices are stably sorted with their positions, then put keeps the last write of each run and
+/// put_add adds each run's sum (thrust::reduce_by_key), so no two threads touch one element.
+template <bool Add, class S, class T>
+thrust_array<S, T> thrust_put(const thrust_array<S, T>& x, const thrust_array<S, std::int64_t>& index,
+                              const thrust_array<S, T>& values, std::string_view name) {
+  thrust_array<S, T> out(x.shape(), name);
+  if (x.size() > 0) S::copy(out.mutable_data(), x.data(), x.size(), name);
+  const std::int64_t n = index.size();
+  if (n == 0) return out;
+  thrust_array<S, std::int64_t> keys(Shape{n}, name);
+  thrust_array<S, std::int64_t> pos(Shape{n}, name);
+  std::int64_t* k = keys.mutable_data();
+  std::int64_t* p = pos.mutable_data();
+  S::copy(k, index.data(), n, name);
+  S::guard(name, [&] {
+    S::for_n(n, iota_fn{p});
+    thrust::stable_sort_by_key(S::policy(), k, k + n, p);
+    if constexpr (!Add) {
+      S::for_n(n, put_last_fn<T>{k, p, values.data(), out.mutable_data(), n});
+    } else {
+      thrust_array<S, std::int64_t> unique(Shape{n}, name);
+      thrust_array<S, T> sums(Shape{n}, name);
+      const auto in = thrust::make_permutation_iterator(values.data(), p);
+      const auto ends = thrust::reduce_by_key(S::policy(), k, k + n, in, unique.mutable_data(), sums.mutable_data());
+      const std::int64_t m = ends.first - unique.mutable_data();
+      S::for_n(m, add_at_fn<T>{unique.data(), sums.data(), out.mutable_data()});
+    }
+  });
+  return out;
+}
+
+// --- sorting ----------------------------------------------------------------------------------------
+
+/// NumPy's order within each run of n elements: ascending, NaN last; runs stay in order.
+template <class T>
+struct segment_less_fn {
+  const T* x;
+  std::int64_t n;
+  EAGERPP_HOST_DEVICE bool operator()(std::int64_t a, std::int64_t b) const {
+    const std::int64_t sa = a / n;
+    const std::int64_t sb = b / n;
+    if (sa != sb) return sa < sb;
+    const T u = x[a];
+    const T v = x[b];
+    if (thrust_fn::is_nan(u)) return false;
+    if (thrust_fn::is_nan(v)) return true;
+    return u < v;
+  }
+};
+template <class T>
+struct modulo_fn {
+  const std::int64_t* order;
+  std::int64_t n;
+  EAGERPP_HOST_DEVICE std::int64_t operator()(std::int64_t i) const { return order[i] % n; }
+};
+template <class T>
+struct gather_fn {
+  const std::int64_t* order;
+  const T* x;
+  EAGERPP_HOST_DEVICE T operator()(std::int64_t i) const { return x[order[i]]; }
+};
+
+/// sort (Arg = false) or argsort (Arg = true) along `axis`: the axis is made last, the positions
+/// 0..N-1 are stably sorted by (run, value), then gathered (sort) or taken modulo the run (argsort).
+template <bool Arg, class S, class T>
+auto thrust_sort(const thrust_array<S, T>& x, int axis, std::string_view name) {
+  using Out = std::conditional_t<Arg, std::int64_t, T>;
+  const axis_split sp = split_at(x.shape(), axis, axis);
+  if (x.size() == 0) return thrust_array<S, Out>(x.shape(), name);
+  const thrust_array<S, T> src = sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
+  const std::int64_t n = x.size();
+  thrust_array<S, std::int64_t> order(Shape{n}, name);
+  std::int64_t* o = order.mutable_data();
+  thrust_array<S, Out> sorted(src.shape(), name);
+  S::guard(name, [&] {
+    S::for_n(n, iota_fn{o});
+    thrust::stable_sort(S::policy(), o, o + n, segment_less_fn<T>{src.data(), sp.reduced});
+    if constexpr (Arg) S::for_n(n, write_to(sorted.mutable_data(), modulo_fn<T>{o, sp.reduced}));
+    else S::for_n(n, write_to(sorted.mutable_data(), gather_fn<T>{o, src.data()}));
+  });
+  if (sp.inner == 1) return sorted;
+  return thrust_array<S, Out>(thrust_swap_last<S, Out>(sorted, sp.outer, sp.inner, sp.reduced, name).storage(),
+                              x.shape());
+}
+
+// --- matmul ---------------------------------------------------------------------------------------------
+
+/// The sizes of op(a) op(b) for a stored as (..., n, k) or, transposed, (..., k, n), and b as
+/// (..., k, m) or (..., m, k).
+struct gemm_dims {
+  std::int64_t batch, n, k, m;
+  Shape shape;
+};
+inline gemm_dims gemm_dims_of(const Shape& as, const Shape& bs, bool transpose_a, bool transpose_b) {
+  const int r = as.size();
+  gemm_dims d{};
+  d.n = as[r - (transpose_a ? 1 : 2)];
+  d.k = as[r - (transpose_a ? 2 : 1)];
+  d.m = bs[r - (transpose_b ? 2 : 1)];
+  d.shape = as;
+  d.shape[r - 2] = d.n;
+  d.shape[r - 1] = d.m;
+  d.batch = d.shape.numel() / (d.n * d.m == 0 ? 1 : d.n * d.m);
+  return d;
+}
+
+/// C[b] = op(A[b]) op(B[b]) for integer and bool types, one call per output element (NumPy's bool
+/// matmul is the OR of ANDs); a transposed operand is read in place. BLAS serves float and double.
+template <class T>
+struct int_matmul_fn {
+  const T* a;
+  const T* b;
+  T* c;
+  std::int64_t n, k, m;
+  bool transpose_a, transpose_b;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t idx) const {
+    const std::int64_t batch = idx / (n * m);
+    const std::int64_t r = idx - batch * n * m;
+    const std::int64_t i = r / m;
+    const std::int64_t j = r - i * m;
+    // Element (i, t) of op(A) and (t, j) of op(B): pa[t * sa], pb[t * sb].
+    const T* pa = a + batch * n * k + (transpose_a ? i : i * k);
+    const T* pb = b + batch * k * m + (transpose_b ? j * k : j);
+    const std::int64_t sa = transpose_a ? n : 1;
+    const std::int64_t sb = transpose_b ? 1 : m;
+    if constexpr (std::is_same_v<T, bool>) {
+      bool acc = false;
+      for (std::int64_t t = 0; t < k && !acc; ++t) acc = pa[t * sa] && pb[t * sb];
+      c[idx] = acc;
+    } else {
+      T acc = 0;
+      for (std::int64_t t = 0; t < k; ++t) acc = static_cast<T>(acc + pa[t * sa] * pb[t * sb]);
+      c[idx] = acc;
+    }
+  }
+};
+
+/// op(a) op(b): S::gemm (cuBLAS, OpenBLAS) for float and double, int_matmul_fn for the others.
+template <class S, class T>
+thrust_array<S, T> thrust_matmul(const thrust_array<S, T>& a, const thrust_array<S, T>& b, bool transpose_a,
+                                 bool transpose_b, std::string_view name) {
+  const gemm_dims d = gemm_dims_of(a.shape(), b.shape(), transpose_a, transpose_b);
+  if (d.shape.numel() == 0) return thrust_array<S, T>(d.shape, name);
+  if (d.k == 0) return thrust_full<S>(d.shape, T{0}, name);
+  thrust_array<S, T> out(d.shape, name);
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    S::gemm(a.data(), b.data(), out.mutable_data(), d.batch, d.n, d.k, d.m, transpose_a, transpose_b, name);
+  } else {
+    S::guard(name, [&] {
+      S::for_n(d.shape.numel(),
+               int_matmul_fn<T>{a.data(), b.data(), out.mutable_data(), d.n, d.k, d.m, transpose_a, transpose_b});
+    });
+  }
+  return out;
+}
+
+}  // namespace ep::detail
