@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <new>        // std::bad_alloc
 #include <stdexcept>  // std::invalid_argument, std::runtime_error
 #include <string>     // std::string
+#include <utility>    // std::move
 
 namespace ep {
 
@@ -42,6 +44,17 @@ class io_error : public std::runtime_error, public error {
  public:
   explicit io_error(const std::string& msg) : std::runtime_error(msg) {}
   [[nodiscard]] const char* what() const noexcept override { return std::runtime_error::what(); }
+};
+
+/// Memory that cannot be allocated: a byte count past the address space, or more than the system
+/// gives. Also a std::bad_alloc, so that code catching the standard exception still does.
+class memory_error : public std::bad_alloc, public error {
+ public:
+  explicit memory_error(std::string msg) : msg_(std::move(msg)) {}
+  [[nodiscard]] const char* what() const noexcept override { return msg_.c_str(); }
+
+ private:
+  std::string msg_;
 };
 
 }  // namespace ep

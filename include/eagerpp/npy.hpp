@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>   // std::reverse
 #include <bit>         // std::endian
 #include <cstdint>     // std::uint8_t, std::uint32_t
 #include <cstring>     // std::memcpy
@@ -10,6 +9,7 @@
 #include <fstream>     // std::ifstream, std::ofstream
 #include <iterator>    // std::istreambuf_iterator
 #include <string>      // std::string
+#include <utility>     // std::pair, std::move
 #include <vector>      // std::vector
 
 #include <fmt/format.h>
@@ -144,6 +144,68 @@ void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
   if (!out) throw io_error(fmt::format("save_npy: {}: write failed", path.string()));
 }
 
+namespace detail {
+
+/// The elements (in C order) and the shape of a .npy file's `bytes`, of dtype T: the whole reader
+/// but the backend, so that a fuzzer can feed it every input (tests/fuzz/npy_fuzz.cpp). `name`
+/// names the file in the errors. Throws ep::io_error, and nothing else but std::bad_alloc, for any
+/// input; it never allocates more than the input's size calls for, whatever its header claims.
+template <class T>
+std::pair<std::vector<T>, Shape> read_npy(const std::filesystem::path& name, const std::string& bytes) {
+  const auto h = parse_npy_header(name, bytes);
+  if (h.descr != npy_descr<T>())
+    npy_fail(name, fmt::format("dtype mismatch: the file holds '{}', expected '{}' ({})", h.descr, npy_descr<T>(),
+                               dtype_name<T>()));
+  // The element count, checked: a lying header may claim extents whose product overflows 64 bits
+  // (NumPy: "array is too big"). Extents of 0 make an empty array, but the others must still make
+  // a shape that a tensor can have.
+  std::size_t n = 1, nonzero = 1;
+  for (const auto d : h.shape) {
+    const auto e = static_cast<std::size_t>(d);
+    if (e != 0 && __builtin_mul_overflow(nonzero, e, &nonzero))
+      npy_fail(name, fmt::format("shape {} is too large; expected at most 2^63 elements", h.shape.str()));
+    n *= e;
+  }
+  std::size_t needed = 0;
+  if (__builtin_mul_overflow(nonzero, sizeof(T), &needed) || needed > std::size_t{1} << 62)
+    npy_fail(name, fmt::format("shape {} is too large: over 2^62 bytes", h.shape.str()));
+  needed = n * sizeof(T);
+  const std::size_t available = bytes.size() - h.data_offset;
+  if (available < needed)
+    npy_fail(name, fmt::format("truncated data: shape {} needs {} bytes, the file has {}", h.shape.str(), needed, available));
+  std::vector<T> values(n);
+  if constexpr (std::same_as<T, bool>) {
+    for (std::size_t i = 0; i < n; ++i) values[i] = bytes[h.data_offset + i] != 0;
+  } else if (n > 0) {
+    std::memcpy(values.data(), bytes.data() + h.data_offset, n * sizeof(T));
+  }
+  if (!h.fortran_order || h.shape.size() < 2 || n == 0) return {std::move(values), h.shape};
+  // Fortran order: element (i0, ..., ik) is at i0 + d0 * (i1 + d1 * (...)). Walk the C-order
+  // indices with a counter and the Fortran strides.
+  const int rank = h.shape.size();
+  Shape fstride = h.shape, index = h.shape;
+  std::size_t acc = 1;
+  for (int a = 0; a < rank; ++a) {
+    fstride[a] = static_cast<std::int64_t>(acc);
+    acc *= static_cast<std::size_t>(h.shape[a]);
+    index[a] = 0;
+  }
+  std::vector<T> c_order(n);
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    c_order[i] = values[from];
+    for (int a = rank - 1; a >= 0; --a) {  // next C-order index: the last axis runs fastest
+      from += static_cast<std::size_t>(fstride[a]);
+      if (++index[a] < h.shape[a]) break;
+      from -= static_cast<std::size_t>(fstride[a] * h.shape[a]);
+      index[a] = 0;
+    }
+  }
+  return {std::move(c_order), h.shape};
+}
+
+}  // namespace detail
+
 /// Reads a .npy file written by NumPy or `save_npy` into a tensor of backend B. Throws ep::io_error
 /// naming the file and the problem when it is missing, corrupt, truncated, or of another dtype.
 template <backend B>
@@ -152,24 +214,8 @@ Tensor<B> load_npy(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io_error(fmt::format("load_npy: {}: cannot open the file", path.string()));
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto h = detail::parse_npy_header(path, bytes);
-  if (h.descr != detail::npy_descr<T>())
-    detail::npy_fail(path, fmt::format("dtype mismatch: the file holds '{}', expected '{}' ({})", h.descr, detail::npy_descr<T>(),
-                                       dtype_name<T>()));
-  const auto n = static_cast<std::size_t>(h.shape.numel());
-  if (bytes.size() - h.data_offset < n * sizeof(T))
-    detail::npy_fail(path, fmt::format("truncated data: shape {} needs {} bytes, the file has {}", h.shape.str(), n * sizeof(T),
-                                       bytes.size() - h.data_offset));
-  std::vector<T> values(n);
-  if constexpr (std::same_as<T, bool>) {
-    for (std::size_t i = 0; i < n; ++i) values[i] = bytes[h.data_offset + i] != 0;
-  } else if (n > 0) {
-    std::memcpy(values.data(), bytes.data() + h.data_offset, n * sizeof(T));
-  }
-  if (!h.fortran_order) return from_vector<B>(values, h.shape);
-  Shape reversed(h.shape.begin(), h.shape.end());
-  std::reverse(reversed.begin(), reversed.end());
-  return from_vector<B>(values, reversed).transpose();
+  auto [values, shape] = detail::read_npy<T>(path, bytes);
+  return from_vector<B>(values, shape);
 }
 
 }  // namespace ep

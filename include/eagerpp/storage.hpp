@@ -8,11 +8,19 @@
 #include <cstddef>  // std::size_t
 #include <cstdlib>  // std::aligned_alloc, std::free
 #include <memory>   // std::shared_ptr
+#include <limits>   // std::numeric_limits
 #include <mutex>    // std::lock_guard
 #include <new>      // std::bad_alloc, placement new
+#include <string>   // std::string, std::to_string
+#include <string_view>  // std::string_view
 #include <thread>   // std::this_thread::yield
 #include <utility>  // std::exchange, std::swap
 #include <vector>   // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/error.hpp"
+#include "eagerpp/shape.hpp"
 
 namespace ep {
 
@@ -66,6 +74,81 @@ inline void reset_peak_memory() noexcept {
 }
 
 namespace detail {
+
+/// The op whose result is being allocated on this thread, for the message of ep::memory_error:
+/// set by an allocation_scope around the backend call (the facade's creation ops), "allocate" else.
+inline std::string_view& allocation_op() noexcept {
+  thread_local constinit std::string_view op{};
+  return op;
+}
+
+/// Names `op` in the memory_error of every allocation made on this thread during its lifetime.
+class allocation_scope {
+ public:
+  explicit allocation_scope(std::string_view op) noexcept : saved_(std::exchange(allocation_op(), op)) {}
+  ~allocation_scope() { allocation_op() = saved_; }
+  allocation_scope(const allocation_scope&) = delete;
+  allocation_scope& operator=(const allocation_scope&) = delete;
+
+ private:
+  std::string_view saved_;
+};
+
+inline std::string_view current_allocation_op() noexcept {
+  const std::string_view op = allocation_op();
+  return op.empty() ? std::string_view("allocate") : op;
+}
+
+/// The most bytes one buffer may have: 2^56, the user half of the largest virtual address space of
+/// a 64-bit machine today (x86-64 with 5-level paging), so no system could give more. Refusing
+/// such a request here, before the system allocator sees it, keeps its size classes representable
+/// and keeps AddressSanitizer, which aborts on requests past its own limit, out of it.
+inline constexpr std::size_t max_storage_bytes = std::size_t{1} << 56;
+
+/// `n * size + extra` bytes, or ep::memory_error naming the op when that passes max_storage_bytes
+/// (the byte count of a huge shape may not even fit in a size_t).
+inline std::size_t storage_bytes(std::size_t n, std::size_t size, std::size_t extra = 0) {
+  std::size_t bytes = 0;
+  const bool overflow = __builtin_mul_overflow(n, size, &bytes) || __builtin_add_overflow(bytes, extra, &bytes);
+  if (overflow || bytes > max_storage_bytes) [[unlikely]]
+    throw memory_error(fmt::format("{}: cannot allocate {} elements of {} bytes: {} bytes, more than the {} one buffer "
+                                   "may have; expected a smaller tensor",
+                                   current_allocation_op(), n, size, overflow ? std::string("over 2^64") : std::to_string(bytes),
+                                   max_storage_bytes));
+  return bytes;
+}
+
+/// The number of elements of `shape` (a range of non-negative extents) as a size_t, for elements
+/// of `size` bytes; ep::memory_error naming the op and the shape when their bytes would pass
+/// max_storage_bytes (the product may not even fit in 64 bits). Overflow checks, not divisions:
+/// this runs for every result the xtensor backend allocates.
+template <class Extents>
+std::size_t storage_elements(const Extents& shape, std::size_t size) {
+  std::size_t n = 1;
+  bool overflow = false;
+  for (const auto d : shape) overflow |= __builtin_mul_overflow(n, static_cast<std::size_t>(d), &n);
+  if (n == 0) return 0;  // an empty tensor, whatever its other extents
+  std::size_t bytes = 0;
+  if (overflow || __builtin_mul_overflow(n, size, &bytes) || bytes > max_storage_bytes) [[unlikely]] {
+    std::string extents;
+    for (const auto d : shape) extents += fmt::format("{}{}", extents.empty() ? "" : ", ", d);
+    throw memory_error(fmt::format("{}: cannot allocate a tensor of shape ({}) with elements of {} bytes: {} bytes, more "
+                                   "than the {} one buffer may have; expected a smaller shape",
+                                   current_allocation_op(), extents, size,
+                                   overflow || n > std::numeric_limits<std::size_t>::max() / size
+                                       ? std::string("over 2^64")
+                                       : std::to_string(n * size),
+                                   max_storage_bytes));
+  }
+  return n;
+}
+
+/// The memory_error of a failed allocation of `bytes` bytes.
+[[noreturn]] inline void throw_out_of_memory(std::size_t bytes) {
+  throw memory_error(fmt::format("{}: cannot allocate {} bytes: the system has no more memory for this tensor; expected "
+                                 "a smaller tensor or less live data",
+                                 current_allocation_op(), bytes));
+}
 
 /// A lock held for a few instructions: cheaper than std::mutex when, as here, it is almost never
 /// contended.
@@ -152,7 +235,7 @@ class host_cache {
     if (p == nullptr) {
       release_all();
       p = std::aligned_alloc(storage_alignment, size);
-      if (p == nullptr) throw std::bad_alloc();
+      if (p == nullptr) throw_out_of_memory(size);
     }
     return p;
   }
@@ -299,8 +382,10 @@ class buffer {
  public:
   buffer() = default;
   /// Storage for `n` elements, from the cache.
+  /// Throws ep::memory_error (naming the op of the innermost detail::allocation_scope and the byte
+  /// count) when the bytes pass detail::max_storage_bytes or the system has not that much memory.
   static buffer allocate(std::size_t n) {
-    const std::size_t c = detail::host_cache::class_of(storage_alignment + n * sizeof(T));
+    const std::size_t c = detail::host_cache::class_of(detail::storage_bytes(n, sizeof(T), storage_alignment));
     void* block = detail::host_cache::allocate_class(c);
     auto* h = ::new (block) detail::buffer_header;
     h->size_class = c;
@@ -361,9 +446,10 @@ class buffer {
 /// Copies share the buffer; the last owner gives it back to the cache. The buffer and its
 /// reference count are one block from the cache: once the cache is warm, a new tensor costs a pop
 /// from a free list, and for small tensors not even a lock.
+/// Throws ep::memory_error as buffer<T>::allocate does.
 template <class T>
 std::shared_ptr<T> allocate_storage(std::size_t n) {
-  const std::size_t blocks = (n * sizeof(T) + storage_alignment - 1) / storage_alignment;
+  const std::size_t blocks = (detail::storage_bytes(n, sizeof(T)) + storage_alignment - 1) / storage_alignment;
   auto owner = std::allocate_shared_for_overwrite<detail::storage_block[]>(
       detail::cache_allocator<detail::storage_block>{}, blocks == 0 ? 1 : blocks);
   T* data = reinterpret_cast<T*>(owner.get());

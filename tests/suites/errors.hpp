@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstdint>    // std::int64_t
+#include <cstdint>    // std::int64_t, std::uint64_t
+#include <new>        // std::bad_alloc
 #include <stdexcept>  // std::invalid_argument
 #include <string>     // std::string
 #include <vector>     // std::vector
@@ -267,9 +268,28 @@ TYPED_TEST_P(Errors, FailedOpsLeaveInputsUsable) {
   ep::test::expect_equal(b + 1, {4}, std::vector<double>{1, 1, 1, 1});
 }
 
+// An allocation no machine can satisfy is an ep::memory_error (also a std::bad_alloc) naming the op
+// and the bytes, from the facade's creation ops and from each backend's own allocation path (a
+// broadcast result); the byte count of (2^40, 2^40) does not even fit in 64 bits. LeakSanitizer
+// (the CI build) checks that nothing leaks on the way out.
+TYPED_TEST_P(Errors, UnsatisfiableAllocationNamesOpAndBytes) {
+  using B = TypeParam;
+  using T = typename B::value_type;
+  constexpr std::int64_t big = std::int64_t{1} << 40, mid = std::int64_t{1} << 20;
+  const std::string bytes = std::to_string((std::uint64_t{1} << 60) * sizeof(T));
+  ep::test::expect_throws_with<ep::memory_error>([&] { (void)ep::zeros<B>({big, mid}); }, {"full", "(1099511627776, 1048576)", bytes});
+  ep::test::expect_throws_with<ep::error>([&] { (void)ep::ones<B>({big, big}); }, {"full", "over 2^64"});
+  ep::test::expect_throws_with<std::bad_alloc>([&] { (void)ep::full<B>({mid, mid, mid}, T(1)); }, {"full"});
+  const auto one = ep::ones<B>({1, 1});
+  ep::test::expect_throws_with<ep::memory_error>([&] { (void)one.broadcast_to({big, mid}); }, {"bytes"});
+  ep::test::expect_throws_with<ep::memory_error>([&] { (void)one.tile({big, mid}); }, {"bytes"});
+  EXPECT_EQ(one.sum().item(), T(1));  // and the tensors stay usable
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Errors, BroadcastingMismatchNamesOpAndShapes, AxisOutOfRangeNamesOpAxisAndShape,
                             RepeatedAxisIsRejected, ReshapeToWrongSize, ItemNeedsExactlyOneElement,
                             MatmulInnerDimensionMismatch, ConcatenateAndStackMismatch, TileNeedsOneMultiplePerAxis,
                             PadArgumentsAreChecked, SqueezeOfAxisNotOfExtentOne, TransposeNeedsAPermutation,
                             MinMaxOfEmptyAxis, OnehotAndCrossentropyShapes, BroadcastToIncompatibleShape,
-                            WhereWithMismatchedShapes, CreationArgumentsAreChecked, FailedOpsLeaveInputsUsable);
+                            WhereWithMismatchedShapes, CreationArgumentsAreChecked, FailedOpsLeaveInputsUsable,
+                            UnsatisfiableAllocationNamesOpAndBytes);

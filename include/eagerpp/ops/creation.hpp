@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "eagerpp/storage.hpp"
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
@@ -56,6 +57,8 @@ template <backend B>
 Tensor<B> Tensor<B>::full(const Shape& shape, value_type value) const {
   for (auto d : shape)
     if (d < 0) throw value_error(fmt::format("full: negative extent in shape {}; expected extents >= 0", shape.str()));
+  const detail::allocation_scope scope("full");  // names the op in a memory_error
+  (void)detail::storage_elements(shape, sizeof(value_type));  // a shape past the address space
   return Tensor(B::full(shape, value));
 }
 

@@ -73,8 +73,7 @@ struct xtensor {
   /// An uninitialized row-major array of `shape`, in a buffer from ep::allocate_storage.
   template <class U = T, class S>
   static xtensor_array<U> empty(const S& shape) {
-    std::size_t n = 1;
-    for (auto d : shape) n *= static_cast<std::size_t>(d);
+    const std::size_t n = detail::storage_elements(shape, sizeof(U));  // ep::memory_error past 2^62 bytes
     shape_type xs(shape.begin(), shape.end());
     std::shared_ptr<U> buf = allocate_storage<U>(n);
     U* p = buf.get();
