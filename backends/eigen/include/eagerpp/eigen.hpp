@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cmath>        // std::sqrt
 #include <cstdint>      // std::int64_t
 #include <cstring>      // std::memcpy
 #include <span>         // std::span
@@ -121,7 +122,15 @@ struct eigen {
 
   static raw_type abs(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.abs(); }); }
   static raw_type sign(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.sign(); }); }
-  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.sqrt(); }); }
+  // Not Eigen's sqrt for float: with EIGEN_FAST_MATH (Eigen's default) its SSE/AVX packets take
+  // _mm_rsqrt_ps and one Newton step, 1 ulp off the correctly rounded root, NaN for +inf and 0 for
+  // denormals (Eigen/src/Core/arch/SSE/MathFunctions.h); NumPy's sqrt is IEEE's (found by tests/fuzz).
+  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> {
+    if constexpr (std::same_as<T, float>)
+      return map(x, [](const auto& v) { return v.unaryExpr([](float a) { return std::sqrt(a); }); });
+    else
+      return map(x, [](const auto& v) { return v.sqrt(); });
+  }
   static raw_type square(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.square(); }); }
   static raw_type exp(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.exp(); }); }
   static raw_type log(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log(); }); }

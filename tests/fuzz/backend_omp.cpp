@@ -1,0 +1,9 @@
+// eagerpp - the differential fuzzer's interpreter instantiated for the OpenMP (ep::omp) backend only
+// SPDX-License-Identifier: MIT
+#include <eagerpp/omp.hpp>
+
+#include "fuzz/interpret.hpp"
+
+namespace {
+const ep::fuzz::registrar omp_registrar({"omp", &ep::fuzz::machine<ep::omp>::run});
+}  // namespace

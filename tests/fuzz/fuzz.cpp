@@ -1,0 +1,193 @@
+// eagerpp - the differential fuzzer: random programs on every CPU backend must agree
+// SPDX-License-Identifier: MIT
+//
+// Usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] [--quiet]
+//   Generates N random programs (or as many as fit in T seconds) and runs each on every backend
+//   linked in (backend_<name>.cpp: Eigen, xtensor, and ep::omp where it is built). Every K-th
+//   program (default 4) is a gradient program, checked across backends and against central
+//   differences in double. On a disagreement it prints the program as C++ and exits with 1.
+//
+// What "agree" means (the comparer below):
+//   - the same values up to the same instruction, and there the same ep::error type;
+//   - integer and bool values exactly; floating values exactly (NaN = NaN, -0 = +0) where they come
+//     from correctly rounded operations on exact inputs, else within kUlps units in the last place
+//     of the larger of |a|, |b| and the magnitude of the terms whose rounding reaches them;
+//   - in gradient mode, the loss and gradient within 1e-9 (relative) across backends, and the
+//     gradient within 1e-5 (relative, plus 1e-6 absolute) of central differences with h = 1e-6.
+#include <chrono>   // std::chrono::steady_clock
+#include <cmath>    // std::abs, std::isnan, std::isinf
+#include <cstdio>   // std::printf
+#include <cstdlib>  // std::strtoull
+#include <limits>   // std::numeric_limits
+#include <optional>  // std::optional
+#include <string>   // std::string
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "fuzz/generate.hpp"
+
+namespace {
+
+using namespace ep::fuzz;
+
+constexpr double kUlps = 16;
+
+double epsilon(dtype t) {
+  return t == dtype::float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+}
+
+std::string describe(const value& v) {
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < v.f.size() && i < 24; ++i) shown.push_back(fmt::format("{:.9g}", v.f[i]));
+  return fmt::format("{} {} [{}{}]", dtype_name(v.type), v.shape.str(), fmt::join(shown, ", "), v.f.size() > 24 ? ", ..." : "");
+}
+
+/// Why `b` disagrees with `a` on value k, or nothing.
+std::optional<std::string> compare_value(const value& a, const value& b, const value_info& info) {
+  if (a.type != b.type || !(a.shape == b.shape))
+    return fmt::format("dtype/shape {} {} vs {} {}", dtype_name(a.type), a.shape.str(), dtype_name(b.type), b.shape.str());
+  if (info.tag == 2) return std::nullopt;
+  if (!is_floating(a.type)) {
+    if (a.i != b.i) return fmt::format("values {} vs {}", describe(a), describe(b));
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < a.f.size(); ++i) {
+    const double x = a.f[i], y = b.f[i];
+    if (std::isnan(x) || std::isnan(y)) {
+      if (std::isnan(x) && std::isnan(y)) continue;
+      if (info.tag == 1 && (std::isinf(x) || std::isinf(y) || info.has_nan)) continue;  // inf - inf in some order
+      return fmt::format("element {}: {} vs {} (NaN on one side)\n  {}\n  {}", i, x, y, describe(a), describe(b));
+    }
+    if (x == y) continue;
+    if (info.tag == 0) return fmt::format("element {}: {:.17g} vs {:.17g} (exact)\n  {}\n  {}", i, x, y, describe(a), describe(b));
+    const double bound = kUlps * epsilon(a.type) * (std::max(std::abs(x), std::abs(y)) + info.scale);
+    if (!(std::abs(x - y) <= bound))
+      return fmt::format("element {}: {:.17g} vs {:.17g}, off by {:.3g} > {:.3g}\n  {}\n  {}", i, x, y, std::abs(x - y), bound,
+                         describe(a), describe(b));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> compare(const outcome& a, const outcome& b, const std::vector<value_info>& info) {
+  if (a.failed_at != b.failed_at || a.error_type != b.error_type)
+    return fmt::format("errors differ: instruction {} '{}' ({}) vs instruction {} '{}' ({})", a.failed_at, a.error_type,
+                       a.error_message, b.failed_at, b.error_type, b.error_message);
+  if (a.values.size() != b.values.size()) return std::string("value counts differ");
+  for (std::size_t k = 0; k < a.values.size() && k < info.size(); ++k)
+    if (auto why = compare_value(a.values[k], b.values[k], info[k])) return fmt::format("value v{}: {}", k, *why);
+  return std::nullopt;
+}
+
+bool close(double x, double y, double rel, double abs) {
+  if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+  return x == y || std::abs(x - y) <= abs + rel * std::max(std::abs(x), std::abs(y));
+}
+
+/// The gradient of `p` against central differences of its forward program on `ref`.
+std::optional<std::string> check_gradient(const program& p, const outcome& g, const interpreter& ref) {
+  program fwd = p;
+  fwd.grad = false;
+  auto loss = [&](const program& q) {
+    const outcome o = ref.run(q);
+    double s = 0;
+    for (double v : o.values.back().f) s += v;
+    return s;
+  };
+  const auto& x = p.inputs[0].values;
+  if (g.grad.size() != x.size()) return fmt::format("gradient has {} elements, x has {}", g.grad.size(), x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double h = 1e-6;
+    program plus = fwd, minus = fwd;
+    plus.inputs[0].values[i] += h;
+    minus.inputs[0].values[i] -= h;
+    const double fd = (loss(plus) - loss(minus)) / (2 * h);
+    if (!std::isfinite(g.grad[i]) || !close(g.grad[i], fd, 1e-5, 1e-6 * (1 + std::abs(g.loss) * 1e-3)))
+      return fmt::format("gradient element {}: {:.12g}, central difference {:.12g}", i, g.grad[i], fd);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  unsigned long long programs = 1000, seed = 1, grad_every = 4;
+  double seconds = 0;
+  bool quiet = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&] { return i + 1 < argc ? std::strtoull(argv[++i], nullptr, 10) : 0ULL; };
+    if (a == "--programs") programs = next();
+    else if (a == "--seed") seed = next();
+    else if (a == "--seconds") seconds = static_cast<double>(next());
+    else if (a == "--grad-every") grad_every = next();
+    else if (a == "--quiet") quiet = true;
+    else {
+      std::fprintf(stderr, "usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] [--quiet]\n");
+      return 2;
+    }
+  }
+  auto& backends = interpreters();
+  if (backends.size() < 2) {
+    std::fprintf(stderr, "eagerpp_fuzz: %zu backend(s) linked in; need two to compare\n", backends.size());
+    return 2;
+  }
+  std::vector<std::string> names;
+  for (const auto& b : backends) names.push_back(b.name);
+  const interpreter& ref = backends[0];
+  generator gen(ref, seed);
+  const auto start = std::chrono::steady_clock::now();
+  unsigned long long done = 0, grads = 0, invalid = 0, values = 0, exact = 0, inexact = 0;
+  for (unsigned long long n = 0; n < programs; ++n) {
+    if (seconds > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) break;
+    const bool grad_mode = grad_every > 0 && n % grad_every == grad_every - 1;
+    const program p = gen.next(grad_mode);
+    const auto& info = gen.info();
+    const outcome r = ref.run(p);
+    std::optional<std::string> why;
+    std::string who;
+    for (std::size_t b = 1; b < backends.size() && !why; ++b) {
+      const outcome o = backends[b].run(p);
+      if (grad_mode) {
+        if (r.failed_at != o.failed_at || r.error_type != o.error_type)
+          why = fmt::format("errors differ: '{}' ({}) vs '{}' ({})", r.error_type, r.error_message, o.error_type, o.error_message);
+        else if (!close(r.loss, o.loss, 1e-9, 1e-12))
+          why = fmt::format("loss {:.17g} vs {:.17g}", r.loss, o.loss);
+        else
+          for (std::size_t i = 0; i < r.grad.size() && !why; ++i)
+            if (!close(r.grad[i], o.grad[i], 1e-9, 1e-12)) why = fmt::format("gradient element {}: {:.17g} vs {:.17g}", i, r.grad[i], o.grad[i]);
+      } else {
+        why = compare(r, o, info);
+      }
+      if (why) who = fmt::format("{} vs {}", ref.name, backends[b].name);
+    }
+    if (!why && grad_mode) {
+      if (r.failed_at >= 0) {
+        why = fmt::format("gradient program failed: {} ({})", r.error_type, r.error_message);
+        who = ref.name;
+      } else if ((why = check_gradient(p, r, ref))) {
+        who = ref.name + " vs central differences";
+      }
+    }
+    if (why) {
+      std::printf("eagerpp_fuzz: DISAGREEMENT (seed %llu, program %llu, %s): %s\n%s", seed, n, who.c_str(), why->c_str(),
+                  to_cpp(p, "ep::" + ref.name).c_str());
+      return 1;
+    }
+    ++done;
+    grads += grad_mode;
+    invalid += !grad_mode && r.failed_at >= 0;
+    if (!grad_mode)
+      for (std::size_t k = p.inputs.size(); k < info.size(); ++k) {
+        ++values;
+        exact += info[k].tag == 0;
+        inexact += info[k].tag == 1;
+      }
+    if (!quiet && done % 10000 == 0) std::printf("eagerpp_fuzz: %llu programs...\n", done), std::fflush(stdout);
+  }
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("eagerpp_fuzz: %llu programs (seed %llu; %llu gradient, %llu ending in an ep::error; %llu op results: %llu "
+              "compared exactly, %llu within %g ulp, the rest by dtype and shape) agree on %s in %.1f s\n",
+              done, seed, grads, invalid, values, exact, inexact, kUlps, fmt::format("{}", fmt::join(names, ", ")).c_str(), took);
+  return 0;
+}
