@@ -26,12 +26,12 @@ endfunction()
 # reference to dispatch on the system type (thrust/detail/reference.h), which UBSan's `null` check
 # reports. Makes that check recoverable for `target` and runs `test` with the suppression of
 # tests/omp/ubsan.supp (only that file; any other report still fails: halt_on_error=1), on 2 threads.
+# Appends to the test's environment, so it combines with eagerpp_add_mpi_test's.
 function(eagerpp_thrust_host_sanitizer target test)
+  set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT OMP_NUM_THREADS=2)
   if(EAGERPP_SANITIZE)
     target_compile_options(${target} PRIVATE -fsanitize-recover=null)
-    set_tests_properties(${test} PROPERTIES ENVIRONMENT
-      "OMP_NUM_THREADS=2;UBSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/omp/ubsan.supp:halt_on_error=1:print_stacktrace=1")
-  else()
-    set_tests_properties(${test} PROPERTIES ENVIRONMENT OMP_NUM_THREADS=2)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT
+      "UBSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/omp/ubsan.supp:halt_on_error=1:print_stacktrace=1")
   endif()
 endfunction()

@@ -1,4 +1,4 @@
-// eagerpp - the MPI collectives on Eigen and xtensor, run by ctest under `mpirun -np 2`
+// eagerpp - the MPI collectives on Eigen, xtensor and omp, run by ctest under `mpirun -np 2`
 // SPDX-License-Identifier: MIT
 //
 // Every rank runs every test; each test calls its collectives unconditionally on every rank before it
@@ -15,6 +15,9 @@
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/mpi.hpp>
 #include <eagerpp/xtensor.hpp>
+#if defined(EAGERPP_TEST_OMP)  // tests/mpi/CMakeLists.txt: where eagerpp::omp is built
+#include <eagerpp/omp.hpp>
+#endif
 
 namespace {
 
@@ -29,7 +32,12 @@ class Collectives : public ::testing::Test {
   [[nodiscard]] T p() const { return static_cast<T>(comm.size()); }
 };
 
-using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::xtensor<float>, ep::xtensor<double>>;
+using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::xtensor<float>, ep::xtensor<double>
+#if defined(EAGERPP_TEST_OMP)
+                                  ,
+                                  ep::omp<float>, ep::omp<double>
+#endif
+                                  >;
 TYPED_TEST_SUITE(Collectives, Backends);
 
 /// Rank r holds x[i] = (r + 1) * (i + 1) * (-1)^i, i < 6, shape (2, 3).

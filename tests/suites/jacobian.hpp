@@ -218,8 +218,8 @@ TYPED_TEST_P(Jacobian, BadInputNamesTheShapes) {
 TYPED_TEST_P(Jacobian, MemoryStatsCountLiveAndPeakBytes) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
-  if constexpr (TypeParam::name != "eigen" && TypeParam::name != "xtensor") {
-    GTEST_SKIP() << "memory_stats counts host storage from eagerpp's allocator: " << TypeParam::name;
+  if constexpr (TypeParam::name == "cuda") {  // every CPU backend takes its storage from ep::buffer
+    GTEST_SKIP() << "memory_stats counts host storage from eagerpp's allocator, not CUDA's device memory";
   } else {
     const T x = rnd<TypeParam>({1000}, -1, 1, 95);
     const ep::memory_statistics before = ep::memory_stats();

@@ -3,7 +3,8 @@
 #pragma once
 
 #if !defined(__CUDACC__)
-#error "<eagerpp/cuda.hpp> holds device code: compile this file with nvcc (a .cu file, or set_source_files_properties(... LANGUAGE CUDA))"
+#error \
+    "<eagerpp/cuda.hpp> holds device code: compile this file with nvcc (a .cu file, or set_source_files_properties(... LANGUAGE CUDA))"
 #endif
 
 #include <string_view>  // std::string_view
@@ -28,16 +29,6 @@ struct cuda : detail::thrust_backend<T, detail::cuda_system> {
   template <class U>
   using rebind = cuda<U>;
   using raw_type = cuda_array<T>;
-};
-
-/// Lets ep::astensor wrap a cuda_array (declared in <eagerpp/astensor.hpp>).
-template <class Native>
-struct native_traits;
-
-template <class T>
-struct native_traits<cuda_array<T>> {
-  using backend = cuda<T>;
-  static cuda_array<T> convert(cuda_array<T> x) { return x; }
 };
 
 }  // namespace ep

@@ -32,14 +32,4 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   }
 };
 
-/// Lets ep::astensor wrap an omp_array.
-template <class Native>
-struct native_traits;
-
-template <class T>
-struct native_traits<omp_array<T>> {
-  using backend = omp<T>;
-  static omp_array<T> convert(omp_array<T> x) { return x; }
-};
-
 }  // namespace ep

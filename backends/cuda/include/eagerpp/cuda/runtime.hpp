@@ -4,7 +4,7 @@
 
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t, std::uint64_t
-#include <memory>       // std::shared_ptr
+#include <memory>       // std::shared_ptr, std::unique_ptr
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 
@@ -20,20 +20,28 @@
 
 namespace ep {
 
-/// Whether a CUDA device can be used: the runtime loads and reports at least one device. Never
-/// throws; the answer is computed once per process.
-inline bool cuda_available() noexcept {
-  static const bool available = [] {
+template <class T>
+struct cuda;
+
+namespace detail {
+/// Why no CUDA device can be used (the runtime's error, or that it reports no device), or empty
+/// where one can; asked once per process.
+inline const std::string& cuda_unavailable_reason() {
+  static const std::string reason = [] {
     int n = 0;
     const cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess) {
-      (void)cudaGetLastError();  // clear the sticky-free error so later calls start clean
-      return false;
-    }
-    return n > 0;
+    (void)cudaGetLastError();  // clear the error so that later calls start clean
+    return e != cudaSuccess ? std::string(cudaGetErrorString(e))
+           : n > 0          ? std::string()
+                            : "the runtime reports 0 devices";
   }();
-  return available;
+  return reason;
 }
+}  // namespace detail
+
+/// Whether a CUDA device can be used: the runtime loads and reports at least one device. Never
+/// throws; the answer is computed once per process.
+inline bool cuda_available() noexcept { return detail::cuda_unavailable_reason().empty(); }
 
 /// The stream every ep::cuda op runs on: CUDA's per-thread default stream, so that ops issued by
 /// different host threads do not serialize, while each thread's ops stay in order. Kernels of your
@@ -56,80 +64,57 @@ inline void cublas_check(cublasStatus_t s, std::string_view op) {
     throw device_error(fmt::format("{}: cuBLAS error {}: {}", op, cublasGetStatusName(s), cublasGetStatusString(s)));
 }
 
-/// Throws ep::device_error `<op>: no CUDA device ...` unless ep::cuda_available().
-inline void require_device(std::string_view op) {
-  if (!cuda_available()) {
-    int n = 0;
-    const cudaError_t e = cudaGetDeviceCount(&n);
-    (void)cudaGetLastError();
-    throw device_error(fmt::format("{}: no CUDA device is available ({}); expected a machine with an NVIDIA GPU",
-                                   op, e == cudaSuccess ? "the runtime reports 0 devices" : cudaGetErrorString(e)));
+/// Keeps freed blocks in the current device's default memory pool (release threshold = unlimited),
+/// so that cudaMallocAsync after cudaFreeAsync is a cheap reuse, as PyTorch's caching allocator
+/// does; the pool also orders reuse across streams with events. Returns true (for a static's
+/// initializer: it runs once).
+inline bool configure_pool() {
+  int device = 0;
+  cudaMemPool_t pool{};
+  if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
+    std::uint64_t threshold = ~std::uint64_t{0};
+    (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
   }
-}
-
-/// Configures the current device's default memory pool once: freed blocks stay in the pool
-/// (release threshold = unlimited), so that cudaMallocAsync after cudaFreeAsync is a cheap reuse,
-/// as PyTorch's caching allocator does; the pool also orders reuse across streams with events.
-inline void configure_pool_once() {
-  static const bool done = [] {
-    int device = 0;
-    cudaMemPool_t pool{};
-    if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
-      std::uint64_t threshold = ~std::uint64_t{0};
-      (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
-    }
-    (void)cudaGetLastError();
-    return true;
-  }();
-  (void)done;
+  (void)cudaGetLastError();
+  return true;
 }
 
 /// Uninitialized device memory for `n` elements of T, stream-ordered on ep::cuda_stream(), owned by
-/// a shared_ptr whose deleter gives it back to the pool (cudaFreeAsync). Throws ep::device_error
-/// without a device or when the allocation fails. `n == 0` gives a null pointer (after the device check).
+/// a shared_ptr whose deleter gives it back to the pool (cudaFreeAsync; also when the shared_ptr's
+/// own allocation throws, as std::shared_ptr guarantees). Throws ep::device_error `<op>: no CUDA
+/// device ...` without a device, and when the allocation fails. `n == 0` gives a null pointer.
 template <class T>
 std::shared_ptr<T> device_allocate(std::size_t n, std::string_view op) {
-  require_device(op);
+  if (!cuda_available())
+    throw device_error(fmt::format("{}: no CUDA device is available ({}); expected a machine with an NVIDIA GPU", op,
+                                   cuda_unavailable_reason()));
   if (n == 0) return std::shared_ptr<T>();
-  configure_pool_once();
+  [[maybe_unused]] static const bool pool_configured = configure_pool();
   void* p = nullptr;
   cuda_check(cudaMallocAsync(&p, n * sizeof(T), cuda_stream()), op);
-  try {
-    // The deleter may run during static destruction, after the runtime shut down: ignore its errors.
-    return std::shared_ptr<T>(static_cast<T*>(p), [](T* q) {
-      if (cudaFreeAsync(q, cuda_stream()) != cudaSuccess) (void)cudaGetLastError();
-    });
-  } catch (...) {
-    (void)cudaFreeAsync(p, cuda_stream());
-    throw;
-  }
+  // The deleter may run during static destruction, after the runtime shut down: ignore its errors.
+  return std::shared_ptr<T>(static_cast<T*>(p), [](T* q) {
+    if (cudaFreeAsync(q, cuda_stream()) != cudaSuccess) (void)cudaGetLastError();
+  });
 }
 
-/// Temporary device bytes (CUB's temp storage), freed when the owner goes out of scope.
-inline std::shared_ptr<unsigned char> device_scratch(std::size_t bytes, std::string_view op) {
-  return device_allocate<unsigned char>(bytes == 0 ? 1 : bytes, op);
-}
-
-/// The calling thread's cuBLAS handle (created on first use, bound to ep::cuda_stream()).
+/// The calling thread's cuBLAS handle (created on first use, destroyed with the thread, bound to
+/// ep::cuda_stream()).
 inline cublasHandle_t cublas_handle(std::string_view op) {
-  struct holder {
+  thread_local std::unique_ptr<cublasContext, cublasStatus_t (*)(cublasHandle_t)> handle(nullptr, cublasDestroy);
+  if (handle == nullptr) {
     cublasHandle_t h = nullptr;
-    ~holder() {
-      if (h != nullptr) (void)cublasDestroy(h);
-    }
-  };
-  thread_local holder handle;
-  if (handle.h == nullptr) cublas_check(cublasCreate(&handle.h), op);
-  cublas_check(cublasSetStream(handle.h, cuda_stream()), op);
-  return handle.h;
+    cublas_check(cublasCreate(&h), op);
+    handle.reset(h);
+  }
+  cublas_check(cublasSetStream(handle.get(), cuda_stream()), op);
+  return handle.get();
 }
 
-}  // namespace detail
-
-namespace detail {
-
-/// Device memory from CUDA's stream-ordered pool, owned by a std::shared_ptr.
+/// Device memory from CUDA's stream-ordered pool, owned by a std::shared_ptr; ep::cuda's.
 struct cuda_memory {
+  template <class T>
+  using backend = cuda<T>;
   template <class T>
   using storage = std::shared_ptr<T>;
   template <class T>

@@ -7,20 +7,21 @@
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::is_same_v
 
-#include <cub/device/device_reduce.cuh>            // cub::DeviceReduce::Reduce
-#include <cub/device/device_segmented_reduce.cuh>  // cub::DeviceSegmentedReduce::Reduce
 #include <thrust/execution_policy.h>               // thrust::cuda::par_nosync
 #include <thrust/for_each.h>                       // thrust::for_each_n
 #include <thrust/iterator/counting_iterator.h>     // thrust::counting_iterator
 #include <thrust/iterator/transform_iterator.h>    // thrust::make_transform_iterator
 #include <thrust/system_error.h>                   // thrust::system_error
+#include <cub/device/device_reduce.cuh>            // cub::DeviceReduce::Reduce
+#include <cub/device/device_segmented_reduce.cuh>  // cub::DeviceSegmentedReduce::Reduce
 
 #include "eagerpp/cuda/runtime.hpp"
 #include "eagerpp/thrust/functors.hpp"
+#include "eagerpp/thrust/system.hpp"
 
 namespace ep::detail {
 
-/// The CUDA system of the Thrust backend (the interface is described in eagerpp/thrust/kernels.hpp):
+/// The CUDA system of the Thrust backend (its contract: eagerpp/thrust/system.hpp):
 /// every algorithm runs on ep::cuda_stream() and none synchronizes, except the copy to the host.
 /// This file and runtime.hpp are the only code of ep::cuda that ep::omp's tests do not run.
 struct cuda_system {
@@ -36,29 +37,15 @@ struct cuda_system {
     if (n > 0) thrust::for_each_n(policy(), thrust::counting_iterator<std::int64_t>(0), n, f);
   }
 
+  /// Asynchronous within device memory; from or to the host it synchronizes the stream (errors of
+  /// earlier asynchronous ops surface there).
   template <class T>
-  static void copy(T* out, const T* in, std::int64_t n, std::string_view op) {
-    if (n > 0)
-      cuda_check(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToDevice,
-                                 cuda_stream()),
-                 op);
-  }
-  /// Synchronous: `in` may be reused on return.
-  template <class T>
-  static void from_host(T* out, const T* in, std::int64_t n, std::string_view op) {
-    cuda_check(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyHostToDevice,
-                               cuda_stream()),
-               op);
-    cuda_check(cudaStreamSynchronize(cuda_stream()), op);
-  }
-  /// After every queued op finished; errors of earlier asynchronous ops surface here.
-  template <class T>
-  static void to_host(T* out, const T* in, std::int64_t n, std::string_view op) {
-    if (n > 0)
-      cuda_check(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), cudaMemcpyDeviceToHost,
-                                 cuda_stream()),
-                 op);
-    cuda_check(cudaStreamSynchronize(cuda_stream()), op);
+  static void copy(T* out, const T* in, std::int64_t n, copy_kind kind, std::string_view op) {
+    const cudaMemcpyKind how = kind == copy_kind::within      ? cudaMemcpyDeviceToDevice
+                               : kind == copy_kind::from_host ? cudaMemcpyHostToDevice
+                                                              : cudaMemcpyDeviceToHost;
+    if (n > 0) cuda_check(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), how, cuda_stream()), op);
+    if (kind != copy_kind::within) cuda_check(cudaStreamSynchronize(cuda_stream()), op);
   }
 
   /// Runs `f`, turning Thrust's exceptions (system_error, bad_alloc) into ep::device_error naming `op`.
@@ -78,51 +65,36 @@ struct cuda_system {
   template <class Out, class InIt, class Op, class Init>
   static void segmented_reduce(InIt in, Out* out, std::int64_t segments, std::int64_t length, Op op, Init init,
                                std::string_view name) {
-    std::size_t bytes = 0;
     const cudaStream_t s = cuda_stream();
-    if (segments == 1) {
-      cuda_check(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, length, op, init, s), name);
-      const auto scratch = device_scratch(bytes, name);
-      cuda_check(cub::DeviceReduce::Reduce(scratch.get(), bytes, in, out, length, op, init, s), name);
-    } else {
-      const auto begin = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
-                                                         thrust_fn::scale_fn{length});
-      cuda_check(cub::DeviceSegmentedReduce::Reduce(nullptr, bytes, in, out, segments, begin, begin + 1, op, init, s),
-                 name);
-      const auto scratch = device_scratch(bytes, name);
-      cuda_check(
-          cub::DeviceSegmentedReduce::Reduce(scratch.get(), bytes, in, out, segments, begin, begin + 1, op, init, s),
-          name);
-    }
+    const auto begin =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), thrust_fn::scale_fn{length});
+    // CUB's two calls: the scratch size (scratch == nullptr), then the work.
+    const auto reduce = [&](void* scratch, std::size_t& bytes) {
+      return segments == 1
+                 ? cub::DeviceReduce::Reduce(scratch, bytes, in, out, length, op, init, s)
+                 : cub::DeviceSegmentedReduce::Reduce(scratch, bytes, in, out, segments, begin, begin + 1, op, init, s);
+    };
+    std::size_t bytes = 0;
+    cuda_check(reduce(nullptr, bytes), name);
+    const auto scratch = device_allocate<unsigned char>(bytes == 0 ? 1 : bytes, name);
+    cuda_check(reduce(scratch.get(), bytes), name);
   }
 
-  /// C[b] = op(A[b]) op(B[b]) for `batch` row-major blocks: cuBLAS's strided batched GEMM.
+  /// C[b] = op(A[b]) op(B[b]) for every block: cuBLAS's strided batched GEMM.
   template <class T>
-  static void gemm(const T* a, const T* b, T* c, std::int64_t batch, std::int64_t n, std::int64_t k, std::int64_t m,
-                   bool transpose_a, bool transpose_b, std::string_view name) {
-    // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: cuBLAS computes
-    // (m x n) = (m x k)(k x n). A row-major block read column-major is its transpose, so an operand
-    // stored untransposed is passed as is (OP_N) and a transposed one as OP_T.
-    const T one = 1;
-    const T zero = 0;
-    cublasHandle_t h = cublas_handle(name);
-    const auto mi = static_cast<int>(m);
-    const auto ni = static_cast<int>(n);
-    const auto ki = static_cast<int>(k);
-    const auto bi = static_cast<int>(batch);
-    const cublasOperation_t op_a = transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const cublasOperation_t op_b = transpose_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-    const int lda = transpose_a ? ni : ki;
-    const int ldb = transpose_b ? ki : mi;
-    if constexpr (std::is_same_v<T, float>) {
-      cublas_check(cublasSgemmStridedBatched(h, op_b, op_a, mi, ni, ki, &one, b, ldb, k * m, a, lda, n * k, &zero, c,
-                                             mi, n * m, bi),
+  static void gemm(const T* a, const T* b, T* c, const gemm_layout& g, std::string_view name) {
+    const T one = 1, zero = 0;
+    const auto flag = [](bool transpose) { return transpose ? CUBLAS_OP_T : CUBLAS_OP_N; };
+    const auto call = [&](auto blas) {
+      cublas_check(blas(cublas_handle(name), flag(g.transpose_first), flag(g.transpose_second), g.rows, g.cols, g.inner,
+                        &one, b, g.ld_first, g.stride_first, a, g.ld_second, g.stride_second, &zero, c, g.ld_out,
+                        g.stride_out, static_cast<int>(g.batch)),
                    name);
-    } else {
-      cublas_check(cublasDgemmStridedBatched(h, op_b, op_a, mi, ni, ki, &one, b, ldb, k * m, a, lda, n * k, &zero, c,
-                                             mi, n * m, bi),
-                   name);
-    }
+    };
+    if constexpr (std::is_same_v<T, float>)
+      call(cublasSgemmStridedBatched);
+    else
+      call(cublasDgemmStridedBatched);
   }
 };
 

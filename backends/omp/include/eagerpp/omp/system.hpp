@@ -3,7 +3,8 @@
 #pragma once
 
 #if defined(__CUDACC__)
-#error "<eagerpp/omp.hpp> is the host instance of the Thrust backend: compile it with a host compiler (g++, clang++), not nvcc"
+#error \
+    "<eagerpp/omp.hpp> is the host instance of the Thrust backend: compile it with a host compiler (g++, clang++), not nvcc"
 #endif
 // Thrust's default device system is CUDA; eagerpp::omp sets this definition, and so does this line
 // for code that includes the header without the target.
@@ -14,8 +15,8 @@
 #include <cstdint>      // std::int64_t
 #include <cstring>      // std::memcpy
 #include <memory>       // std::unique_ptr
-#include <type_traits>  // std::is_same_v
 #include <string_view>  // std::string_view
+#include <type_traits>  // std::is_same_v
 
 #include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS)
 #include <omp.h>    // omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
@@ -25,6 +26,7 @@
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
 #include "eagerpp/thrust/array.hpp"
+#include "eagerpp/thrust/system.hpp"
 
 // glibc's vector math library (libmvec, linked through libm) has 4-, 8- and 16-lane versions of
 // the C library's math functions; math.h declares them (OpenMP `declare simd`) only under
@@ -32,8 +34,8 @@
 // libcu++'s ::cuda::std:: functions) calls them a vector at a time, as Eigen's and xsimd's
 // vectorized functions do (glibc documents at most 4 ulp of error for them).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-#define EAGERPP_OMP_SIMD_MATH(name)                                                       \
-  extern "C" float name##f(float) noexcept __attribute__((__simd__("notinbranch")));    \
+#define EAGERPP_OMP_SIMD_MATH(name)                                                  \
+  extern "C" float name##f(float) noexcept __attribute__((__simd__("notinbranch"))); \
   extern "C" double name(double) noexcept __attribute__((__simd__("notinbranch")));
 EAGERPP_OMP_SIMD_MATH(exp)
 EAGERPP_OMP_SIMD_MATH(log)
@@ -57,10 +59,16 @@ EAGERPP_OMP_SIMD_MATH(atanh)
 
 namespace ep {
 
+template <class T>
+struct omp;
+
 namespace detail {
 
-/// Host memory from eagerpp's caching allocator (ep::buffer: 64-byte aligned, as the other CPU backends use).
+/// Host memory from eagerpp's caching allocator (ep::buffer: 64-byte aligned, as the other CPU
+/// backends use); ep::omp's.
 struct omp_memory {
+  template <class T>
+  using backend = omp<T>;
   template <class T>
   using storage = buffer<T>;
   template <class T>
@@ -77,7 +85,7 @@ using omp_array = thrust_array<T, detail::omp_memory>;
 
 namespace detail {
 
-/// The OpenMP system of the Thrust backend (the interface is described in eagerpp/thrust/kernels.hpp).
+/// The OpenMP system of the Thrust backend (its contract: eagerpp/thrust/system.hpp).
 struct omp_system {
   template <class T>
   using array = omp_array<T>;
@@ -102,17 +110,10 @@ struct omp_system {
     for (std::int64_t i = 0; i < n; ++i) f(i);
   }
 
+  /// Host memory on both sides of every kind of copy: a memcpy.
   template <class T>
-  static void copy(T* out, const T* in, std::int64_t n, std::string_view /*op*/) {
+  static void copy(T* out, const T* in, std::int64_t n, copy_kind /*kind*/, std::string_view /*op*/) {
     if (n > 0) std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
-  }
-  template <class T>
-  static void from_host(T* out, const T* in, std::int64_t n, std::string_view op) {
-    copy(out, in, n, op);
-  }
-  template <class T>
-  static void to_host(T* out, const T* in, std::int64_t n, std::string_view op) {
-    copy(out, in, n, op);
   }
 
   /// Host code throws only std::bad_alloc, which is already the right error.
@@ -170,26 +171,20 @@ struct omp_system {
     }
   }
 
-  /// C[b] = op(A[b]) op(B[b]) for each of `batch` row-major blocks, through OpenBLAS (which threads
-  /// the product itself).
+  /// C[b] = op(A[b]) op(B[b]) for each block, through OpenBLAS (which threads the product itself).
   template <class T>
-  static void gemm(const T* a, const T* b, T* c, std::int64_t batch, std::int64_t n, std::int64_t k, std::int64_t m,
-                   bool transpose_a, bool transpose_b, std::string_view /*op*/) {
-    const auto ta = transpose_a ? CblasTrans : CblasNoTrans;
-    const auto tb = transpose_b ? CblasTrans : CblasNoTrans;
-    const auto ni = static_cast<blasint>(n);
-    const auto ki = static_cast<blasint>(k);
-    const auto mi = static_cast<blasint>(m);
-    const blasint lda = transpose_a ? ni : ki;
-    const blasint ldb = transpose_b ? ki : mi;
-    for (std::int64_t i = 0; i < batch; ++i) {
-      if constexpr (std::is_same_v<T, float>)
-        cblas_sgemm(CblasRowMajor, ta, tb, ni, mi, ki, 1.0F, a + i * n * k, lda, b + i * k * m, ldb, 0.0F,
-                    c + i * n * m, mi);
-      else
-        cblas_dgemm(CblasRowMajor, ta, tb, ni, mi, ki, 1.0, a + i * n * k, lda, b + i * k * m, ldb, 0.0,
-                    c + i * n * m, mi);
-    }
+  static void gemm(const T* a, const T* b, T* c, const gemm_layout& g, std::string_view /*op*/) {
+    const auto flag = [](bool transpose) { return transpose ? CblasTrans : CblasNoTrans; };
+    const auto call = [&](auto blas, T one, T zero) {
+      for (std::int64_t i = 0; i < g.batch; ++i)
+        blas(CblasColMajor, flag(g.transpose_first), flag(g.transpose_second), g.rows, g.cols, g.inner, one,
+             b + i * g.stride_first, g.ld_first, a + i * g.stride_second, g.ld_second, zero, c + i * g.stride_out,
+             g.ld_out);
+    };
+    if constexpr (std::is_same_v<T, float>)
+      call(cblas_sgemm, 1.0F, 0.0F);
+    else
+      call(cblas_dgemm, 1.0, 0.0);
   }
 };
 

@@ -11,6 +11,7 @@
 #include "eagerpp/backend.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
+#include "eagerpp/thrust/array.hpp"
 #include "eagerpp/thrust/functors.hpp"
 #include "eagerpp/thrust/kernels.hpp"
 
@@ -56,12 +57,14 @@ struct thrust_backend {
   /// Copies C-order host memory in (synchronously: `data` may be reused on return).
   static raw_type from_data(const T* data, const Shape& shape) {
     raw_type out(shape, "from_data");
-    if (out.size() > 0) S::from_host(out.mutable_data(), data, out.size(), "from_data");
+    if (out.size() > 0) S::copy(out.mutable_data(), data, out.size(), copy_kind::from_host, "from_data");
     return out;
   }
 
   /// Copies to host memory after every queued op finished; errors of earlier asynchronous ops surface here.
-  static void to_data(const raw_type& x, T* out) { S::to_host(out, x.data(), x.size(), "to_data"); }
+  static void to_data(const raw_type& x, T* out) {
+    S::copy(out, x.data(), x.size(), copy_kind::to_host, "to_data");
+  }
 
   // --- creation -----------------------------------------------------------------------------
 
@@ -358,3 +361,18 @@ struct thrust_backend {
 };
 
 }  // namespace ep::detail
+
+namespace ep {
+
+template <class Native>
+struct native_traits;
+
+/// Lets ep::astensor wrap the raw tensor of a Thrust backend (ep::cuda_array, ep::omp_array): its
+/// memory names the backend.
+template <class T, class Memory>
+struct native_traits<thrust_array<T, Memory>> {
+  using backend = typename Memory::template backend<T>;
+  static thrust_array<T, Memory> convert(thrust_array<T, Memory> x) { return x; }
+};
+
+}  // namespace ep

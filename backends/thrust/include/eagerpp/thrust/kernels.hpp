@@ -22,19 +22,9 @@
 
 #include "eagerpp/shape.hpp"
 #include "eagerpp/thrust/functors.hpp"
+#include "eagerpp/thrust/system.hpp"
 
-// Every function here is a template over a *system* S, the small part that differs between the GPU
-// and CPU threads (backends/cuda/include/eagerpp/cuda/system.hpp, backends/omp/include/eagerpp/omp/system.hpp):
-//
-//   template <class T> using array = ...;   // the raw tensor: shape() size() ndim() data() mutable_data(),
-//                                           // storage(), constructors (Shape, op) and (storage, Shape)
-//   static auto policy();                   // Thrust's execution policy (sort, scan, gather, reduce_by_key)
-//   static void for_n(std::int64_t n, F f); // f(i) for every i < n, in any order, maybe in parallel
-//   static void copy(T* out, const T* in, std::int64_t n, op);            // within the system's memory
-//   static void segmented_reduce(in, out, segments, length, op, init, name);
-//   static decltype(auto) guard(op, f);     // runs f, turning the system's exceptions into ep errors
-//
-// and, in the backends' own headers, memory transfers and float GEMM (cuBLAS, OpenBLAS).
+// Every function here is a template over a Thrust system S: its contract is in eagerpp/thrust/system.hpp.
 namespace ep::detail {
 
 template <class S, class T>
@@ -120,7 +110,7 @@ void thrust_strided_copy(const copy_layout& layout, const T* in, T* out, std::st
   if (n == 0) return;
   const copy_layout l = simplify_layout(layout);
   if (l.rank == 0 || (l.rank == 1 && l.in_strides[0] == 1 && l.out_strides[0] == 1)) {
-    S::copy(out + l.out_offset, in + l.in_offset, n, op);
+    S::copy(out + l.out_offset, in + l.in_offset, n, copy_kind::within, op);
     return;
   }
   S::guard(op, [&] { S::for_n(n, strided_copy_fn<T>{l, in, out}); });
@@ -463,14 +453,14 @@ template <bool Add, class S, class T>
 thrust_array<S, T> thrust_put(const thrust_array<S, T>& x, const thrust_array<S, std::int64_t>& index,
                               const thrust_array<S, T>& values, std::string_view name) {
   thrust_array<S, T> out(x.shape(), name);
-  if (x.size() > 0) S::copy(out.mutable_data(), x.data(), x.size(), name);
+  if (x.size() > 0) S::copy(out.mutable_data(), x.data(), x.size(), copy_kind::within, name);
   const std::int64_t n = index.size();
   if (n == 0) return out;
   thrust_array<S, std::int64_t> keys(Shape{n}, name);
   thrust_array<S, std::int64_t> pos(Shape{n}, name);
   std::int64_t* k = keys.mutable_data();
   std::int64_t* p = pos.mutable_data();
-  S::copy(k, index.data(), n, name);
+  S::copy(k, index.data(), n, copy_kind::within, name);
   S::guard(name, [&] {
     S::for_n(n, iota_fn{p});
     thrust::stable_sort_by_key(S::policy(), k, k + n, p);
@@ -603,7 +593,8 @@ thrust_array<S, T> thrust_matmul(const thrust_array<S, T>& a, const thrust_array
   if (d.k == 0) return thrust_full<S>(d.shape, T{0}, name);
   thrust_array<S, T> out(d.shape, name);
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    S::gemm(a.data(), b.data(), out.mutable_data(), d.batch, d.n, d.k, d.m, transpose_a, transpose_b, name);
+    S::gemm(a.data(), b.data(), out.mutable_data(), gemm_layout::of(d.batch, d.n, d.k, d.m, transpose_a, transpose_b),
+            name);
   } else {
     S::guard(name, [&] {
       S::for_n(d.shape.numel(),
