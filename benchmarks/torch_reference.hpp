@@ -9,4 +9,8 @@ namespace ep::bench {
 /// is compiled only when CMake finds libtorch (find_package(Torch QUIET)).
 void register_torch_benchmarks();
 
+/// Registers "mlp_forward/torch" and "mlp_step/torch" (mlp_bench's MLP; defined in mlp_torch.cpp,
+/// compiled only when CMake finds libtorch).
+void register_mlp_torch_benchmarks();
+
 }  // namespace ep::bench

@@ -37,8 +37,19 @@ Tensor<B> Tensor<B>::crossentropy(const Tensor<I>& labels) const {
   if (s.size() != 2 || ls.size() != 1 || ls[0] != s[0])
     throw value_error(fmt::format("crossentropy: got logits of shape {} and labels of shape {}; expected (N, C) and (N,)",
                                   s.str(), ls.str()));
-  const Tensor picked = (onehot_like(labels) * *this).sum(1);
-  return logsumexp(1) - picked;
+  // One recorded op with the textbook gradient (softmax(x) - onehot) * g, instead of the nine that
+  // compute it (logsumexp's subtract, exp, sum, log, add and reshape, the product with the one-hot
+  // matrix, its sum, the difference) and their vjps. The one-hot matrix is a constant the rule
+  // captures, as `where` captures its condition.
+  const Tensor onehot = onehot_like(labels);
+  const Tensor loss = [&] {
+    detail::no_record_scope quiet;
+    return logsumexp(1) - (onehot * *this).sum(1);
+  }();
+  return detail::make_result<Tensor>(
+      typename B::raw_type(loss.raw()),
+      [onehot](const auto& g, const auto&, const auto& x) { return (x.softmax(1) - onehot) * g.reshape({-1, 1}); },
+      *this);
   }
 }
 

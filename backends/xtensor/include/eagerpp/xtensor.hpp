@@ -29,6 +29,16 @@
 #include <xtensor/xoperation.hpp>
 #include <xtensor/xtensor.hpp>
 
+// xtensor-blas bundles FLENS's own prototypes of the CBLAS functions (xflens/cxxblas/drivers/cblas.h),
+// whose enums collide with OpenBLAS's <cblas.h> ("multiple definition of 'enum CBLAS_ORDER'"), so a
+// translation unit could not include this backend and ep::omp (or any user of <cblas.h>). The library
+// we link is OpenBLAS: its <cblas.h> declares what xtensor-blas calls, and FLENS's copy is skipped.
+#include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS), before xtensor-blas
+#ifndef CXXBLAS_DRIVERS_CBLAS_H
+#define CXXBLAS_DRIVERS_CBLAS_H 1
+#endif
+#include <xtensor-blas/xblas.hpp>  // xt::blas::gemm
+
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
 #include "eagerpp/detail/fusion.hpp"
@@ -370,13 +380,13 @@ struct xtensor {
       };
       return where(grow(cond), grow(x), grow(y));
     }
+    // A loop GCC vectorizes into blends (-O3): xt::where over a bool mask is a branch per element
+    // in xtensor 0.24, mispredicted half the time on a ReLU's mask (11% of mlp_bench's training
+    // step). The mask is read as bytes and the pointers are restrict: with bool loads or possible
+    // aliasing GCC 12 keeps the branch.
     raw_type out = empty(x.shape());
-    auto o = flat(out.data(), out.size());
-    const auto c = flat(cond.data(), cond.size()), a = flat(x.data(), x.size()), b = flat(y.data(), y.size());
-    if constexpr (std::is_same_v<T, bool>)
-      xt::noalias(o) = xt::make_lambda_xfunction(detail::xt_functors::where_fn{}, c, a, b);
-    else
-      xt::noalias(o) = xt::where(c, a, b);
+    detail::xt_kernels::select(out.data(), reinterpret_cast<const unsigned char*>(cond.data()), x.data(), y.data(),
+                               out.size());
     return out;
   }
 
@@ -562,6 +572,10 @@ struct xtensor {
 
   // --- linear algebra ---------------------------------------------------------------------------
 
+  /// xtensor-blas's gemm (OpenBLAS's sgemm, dgemm) per batch for float and double, or its gemv where
+  /// one side is a vector (OpenBLAS forwards such a gemm to gemv only from 0.3.28; Debian 12 has 0.3.21),
+  /// reading a transposed operand in place through BLAS's transpose flag; a plain loop for int32
+  /// and int64.
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b)
     requires numeric_dtype<T>
   {
@@ -573,9 +587,39 @@ struct xtensor {
     s[r - 1] = m;
     raw_type out = empty(s);
     const std::size_t batches = n * m == 0 ? 0 : out.size() / (n * m);
-    for (std::size_t i = 0; i < batches; ++i)
-      detail::xt_kernels::gemm(a.data() + i * n * k, transpose_a, b.data() + i * k * m, transpose_b,
-                               out.data() + i * n * m, n, k, m);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (k == 0) {  // BLAS rejects a leading dimension of 0
+        std::fill_n(out.data(), out.size(), T(0));
+        return out;
+      }
+      using matrix = std::array<std::size_t, 2>;
+      using vector = std::array<std::size_t, 1>;
+      const matrix sa = transpose_a ? matrix{k, n} : matrix{n, k};
+      const matrix sb = transpose_b ? matrix{m, k} : matrix{k, m};
+      for (std::size_t i = 0; i < batches; ++i) {
+        // Row-major adaptors of each stored block: BLAS reads them in place, no copy.
+        const T* pa = a.data() + i * n * k;
+        const T* pb = b.data() + i * k * m;
+        T* pc = out.data() + i * n * m;
+        if (m == 1) {  // op(B) is a contiguous column: C = op(A) b (X.matmul(w) and its gradient)
+          auto c = xt::adapt(pc, n, xt::no_ownership(), vector{n});
+          xt::blas::gemv(xt::adapt(pa, n * k, xt::no_ownership(), sa), xt::adapt(pb, k, xt::no_ownership(), vector{k}),
+                         c, transpose_a);
+        } else if (n == 1) {  // op(A) is a contiguous row: C^T = op(B)^T a
+          auto c = xt::adapt(pc, m, xt::no_ownership(), vector{m});
+          xt::blas::gemv(xt::adapt(pb, k * m, xt::no_ownership(), sb), xt::adapt(pa, k, xt::no_ownership(), vector{k}),
+                         c, !transpose_b);
+        } else {
+          auto c = xt::adapt(pc, n * m, xt::no_ownership(), matrix{n, m});
+          xt::blas::gemm(xt::adapt(pa, n * k, xt::no_ownership(), sa), xt::adapt(pb, k * m, xt::no_ownership(), sb), c,
+                         transpose_a, transpose_b);
+        }
+      }
+    } else {
+      for (std::size_t i = 0; i < batches; ++i)
+        detail::xt_kernels::int_gemm(a.data() + i * n * k, transpose_a, b.data() + i * k * m, transpose_b,
+                                     out.data() + i * n * m, n, k, m);
+    }
     return out;
   }
 

@@ -178,11 +178,5 @@ struct not_equal_fn {
     return a != b;
   }
 };
-struct where_fn {
-  template <scalar A>
-  A operator()(bool c, A x, A y) const {
-    return c ? x : y;
-  }
-};
 
 }  // namespace ep::detail::xt_functors

@@ -1,4 +1,4 @@
-// eagerpp - xsimd kernels of the xtensor backend: reductions, cumsum, argmin/argmax and matmul
+// eagerpp - xsimd kernels of the xtensor backend: reductions, cumsum, argmin/argmax, integer matmul
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -7,14 +7,12 @@
 // transpose and, for 1-D input, always return the argmin. These kernels replace them, working on
 // contiguous row-major data normalized to (outer, reduced, inner).
 
-#include <algorithm>    // std::fill_n, std::copy_n, std::min
+#include <algorithm>    // std::fill_n, std::copy_n
 #include <array>        // std::array
 #include <cmath>        // std::abs
 #include <cstddef>      // std::size_t, std::ptrdiff_t
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <type_traits>  // std::is_floating_point_v, std::is_same_v
-#include <utility>      // std::index_sequence
-#include <vector>       // std::vector
 
 #include <xsimd/xsimd.hpp>
 
@@ -262,145 +260,28 @@ void arg_reduce(const T* in, std::int64_t* out, std::size_t outer, std::size_t r
   }
 }
 
-// C[i:i+Rows, j:j+2w] += A[i:i+Rows, p0:p1] * panel, where `panel` holds B[p0:p1, j:j+2w] packed
-// contiguously (2w elements per p); the 2 * Rows accumulators stay in registers. A's element (i, p)
-// is a[i * as.row + p * as.col], so a transposed A is read in place.
-struct gemm_strides {
-  std::size_t row, col;
-};
-
-template <std::size_t Rows, class T>
-void gemm_tile(const T* a, gemm_strides as, const T* panel, T* c, std::size_t m, std::size_t i, std::size_t j,
-               std::size_t p0, std::size_t p1) {
-  using batch = xsimd::batch<T>;
-  constexpr std::size_t w = batch::size;
-  // The row loops are unrolled by a fold over an index sequence, so that the accumulators live in
-  // registers at -O2 too (GCC does not unroll a loop over an array of batches there, and the
-  // spills made this kernel 5x slower).
-  [&]<std::size_t... R>(std::index_sequence<R...>) {
-    batch acc0[Rows] = {batch::load_unaligned(c + (i + R) * m + j)...};
-    batch acc1[Rows] = {batch::load_unaligned(c + (i + R) * m + j + w)...};
-    const T* arow = a + i * as.row;
-    for (std::size_t p = p0; p < p1; ++p, panel += 2 * w) {
-      const batch b0 = batch::load_unaligned(panel);
-      const batch b1 = batch::load_unaligned(panel + w);
-      ((acc0[R] = xsimd::fma(batch(arow[R * as.row + p * as.col]), b0, acc0[R]),
-        acc1[R] = xsimd::fma(batch(arow[R * as.row + p * as.col]), b1, acc1[R])),
-       ...);
-    }
-    (acc0[R].store_unaligned(c + (i + R) * m + j), ...);
-    (acc1[R].store_unaligned(c + (i + R) * m + j + w), ...);
-  }
-  (std::make_index_sequence<Rows>{});
+/// o[i] = c[i] ? a[i] : b[i] for a mask of bytes 0 or 1 (a bool array read as bytes), o not
+/// overlapping the inputs.
+template <class T>
+void select(T* __restrict o, const unsigned char* __restrict c, const T* __restrict a, const T* __restrict b,
+            std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
 }
 
-/// c = op(A) b for a contiguous b of k elements (a matrix product with m = 1, as in `X.matmul(w)`
-/// and its gradient `X^T g`): dot products along A's rows, or, for a transposed A, one vectorized
-/// c += b[p] * A[p, :] per row of the stored matrix. Both read A once, contiguously.
+/// C = op(A) op(B) for the element types BLAS does not serve (int32, int64): a plain i-p-j loop over
+/// row-major C (n, m), with A, B stored row-major as (n, k) and (k, m), or as (k, n) and (m, k) when
+/// transposed (read in place through strides). Float and double go to BLAS (xtensor.hpp).
 template <class T>
-void gemv(const T* a, bool transpose_a, const T* b, T* c, std::size_t n, std::size_t k) {
-  using batch = xsimd::batch<T>;
-  constexpr std::size_t w = batch::size;
-  if (!transpose_a) {  // four rows at a time share the loads of b
-    std::size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      const T* r = a + i * k;
-      batch acc[4] = {batch(T(0)), batch(T(0)), batch(T(0)), batch(T(0))};
-      std::size_t p = 0;
-      for (; p + w <= k; p += w) {
-        const batch x = batch::load_unaligned(b + p);
-        for (std::size_t q = 0; q < 4; ++q) acc[q] = xsimd::fma(batch::load_unaligned(r + q * k + p), x, acc[q]);
-      }
-      for (std::size_t q = 0; q < 4; ++q) {
-        T sum = xsimd::hadd(acc[q]);
-        for (std::size_t t = p; t < k; ++t) sum += r[q * k + t] * b[t];
-        c[i + q] = sum;
-      }
-    }
-    for (; i < n; ++i) {
-      T sum = T(0);
-      for (std::size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[p];
-      c[i] = sum;
-    }
-  } else {  // A stored (k, n): c[i] = sum over p of A[p, i] b[p], four stored rows per pass over c
-    std::size_t p = 0;
-    for (; p + 4 <= k; p += 4) {
-      const T* r = a + p * n;
-      const batch s0(b[p]), s1(b[p + 1]), s2(b[p + 2]), s3(b[p + 3]);
-      std::size_t i = 0;
-      for (; i + w <= n; i += w) {
-        batch acc = batch::load_unaligned(c + i);
-        acc = xsimd::fma(s0, batch::load_unaligned(r + i), acc);
-        acc = xsimd::fma(s1, batch::load_unaligned(r + n + i), acc);
-        acc = xsimd::fma(s2, batch::load_unaligned(r + 2 * n + i), acc);
-        acc = xsimd::fma(s3, batch::load_unaligned(r + 3 * n + i), acc);
-        acc.store_unaligned(c + i);
-      }
-      for (; i < n; ++i) c[i] += b[p] * r[i] + b[p + 1] * r[n + i] + b[p + 2] * r[2 * n + i] + b[p + 3] * r[3 * n + i];
-    }
-    for (; p < k; ++p)
-      for (std::size_t i = 0; i < n; ++i) c[i] += b[p] * a[p * n + i];
-  }
-}
-
-/// C = op(A) op(B) for row-major C (n, m) and A, B stored row-major as (n, k) and (k, m), or as
-/// (k, n) and (m, k) when transposed (read in place through strides). Each (kc, nc) block of op(B)
-/// is packed into contiguous strips of 2 batches (row strides of B that are powers of two would
-/// otherwise thrash the cache) and stays in L2 while (4, 2 batches) tiles of C accumulate in registers.
-template <class T>
-void gemm(const T* a, bool transpose_a, const T* b, bool transpose_b, T* c, std::size_t n, std::size_t k,
-          std::size_t m) {
+void int_gemm(const T* a, bool transpose_a, const T* b, bool transpose_b, T* c, std::size_t n, std::size_t k,
+              std::size_t m) {
   std::fill_n(c, n * m, T(0));
-  if (n == 0 || m == 0 || k == 0) return;
-  const gemm_strides as = transpose_a ? gemm_strides{1, n} : gemm_strides{k, 1};
-  const gemm_strides bs = transpose_b ? gemm_strides{1, k} : gemm_strides{m, 1};
-  if constexpr (has_batch<T>) {
-    if (m == 1) return gemv(a, transpose_a, b, c, n, k);  // op(B) is a contiguous column
-  }
-  constexpr std::size_t kc = 256, nc = 256, mc = 72, mr = 4;
-  constexpr std::size_t nr = has_batch<T> ? 2 * xsimd::batch<T>::size : 1;
-  // i-k-j over C's columns [j, j1) for rows [i0, i1): the columns no full strip covers.
-  const auto tail = [&](std::size_t i0, std::size_t i1, std::size_t j, std::size_t j1, std::size_t p0, std::size_t p1) {
-    for (std::size_t i = i0; i < i1; ++i)
-      for (std::size_t p = p0; p < p1; ++p) {
-        const T s = a[i * as.row + p * as.col];
-        for (std::size_t jj = j; jj < j1; ++jj) c[i * m + jj] += s * b[p * bs.row + jj * bs.col];
-      }
-  };
-  if constexpr (!has_batch<T>) {
-    tail(0, n, 0, m, 0, k);
-  } else {
-    thread_local std::vector<T> packed;
-    packed.resize(kc * nc);
-    for (std::size_t p0 = 0; p0 < k; p0 += kc) {
-      const std::size_t p1 = std::min(k, p0 + kc);
-      for (std::size_t j0 = 0; j0 < m; j0 += nc) {
-        const std::size_t j1 = std::min(m, j0 + nc);
-        const std::size_t strips = (j1 - j0) / nr;
-        for (std::size_t s = 0; s < strips; ++s)
-          for (std::size_t p = p0; p < p1; ++p) {
-            T* dst = packed.data() + (s * (p1 - p0) + (p - p0)) * nr;
-            const T* src = b + p * bs.row + (j0 + s * nr) * bs.col;
-            if (bs.col == 1) {
-              std::copy_n(src, nr, dst);
-            } else {
-              for (std::size_t q = 0; q < nr; ++q) dst[q] = src[q * bs.col];
-            }
-          }
-        for (std::size_t i0 = 0; i0 < n; i0 += mc) {  // mc rows of A stay in L2 across the strips
-          const std::size_t i1 = std::min(n, i0 + mc);
-          for (std::size_t s = 0; s < strips; ++s) {
-            const T* panel = packed.data() + s * (p1 - p0) * nr;
-            const std::size_t j = j0 + s * nr;
-            std::size_t i = i0;
-            for (; i + mr <= i1; i += mr) gemm_tile<mr>(a, as, panel, c, m, i, j, p0, p1);
-            for (; i < i1; ++i) gemm_tile<1>(a, as, panel, c, m, i, j, p0, p1);
-          }
-        }
-        tail(0, n, j0 + strips * nr, j1, p0, p1);
-      }
+  const std::size_t a_row = transpose_a ? 1 : k, a_col = transpose_a ? n : 1;
+  const std::size_t b_row = transpose_b ? 1 : m, b_col = transpose_b ? k : 1;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t p = 0; p < k; ++p) {
+      const T s = a[i * a_row + p * a_col];
+      for (std::size_t j = 0; j < m; ++j) c[i * m + j] += s * b[p * b_row + j * b_col];
     }
-  }
 }
 
 /// Up to `max_dims` extents with one stride per operand, extent-1 dimensions dropped and adjacent

@@ -1,0 +1,185 @@
+// eagerpp - training an MLP: the SGD step and the forward pass on every CPU backend against libtorch,
+// and matmul against the GEMM each backend calls
+// SPDX-License-Identifier: MIT
+//
+// A 784-256-10 ReLU MLP with softmax cross-entropy on a batch of 128 (float):
+//   mlp_forward/<backend>  the mean loss alone, no tape;
+//   mlp_step/<backend>     value_and_grad over the four parameters, then p - lr * g for each.
+// Built with libtorch (EAGERPP_BENCHMARK_TORCH) the same step runs in libtorch in the same run
+// (mlp_torch.cpp). Targets: eigen at least 1.4x faster than libtorch, xtensor at least as fast.
+//   matmul_1024/<backend>  a (1024, 1024) float product through the facade, against the GEMM that
+//                          backend calls, called directly: Eigen's product for eigen, OpenBLAS's
+//                          cblas_sgemm for xtensor and omp (target: at least 90% of its throughput).
+// Everything runs on one thread: Eigen, OpenBLAS, OpenMP and libtorch are all set to 1.
+#include <cstdint>  // std::int64_t
+#include <string>   // std::string
+#include <tuple>    // std::tuple, std::get
+#include <vector>   // std::vector
+
+#include <benchmark/benchmark.h>
+#include <cblas.h>  // cblas_sgemm, openblas_set_num_threads (OpenBLAS)
+
+#include <eagerpp/eagerpp.hpp>
+#include <eagerpp/eigen.hpp>
+#include <eagerpp/random.hpp>
+#include <eagerpp/xtensor.hpp>
+#if EAGERPP_BENCHMARK_OMP
+#include <omp.h>  // omp_set_num_threads
+
+#include <eagerpp/omp.hpp>
+#endif
+
+#include "ratio_reporter.hpp"
+#if EAGERPP_BENCHMARK_TORCH
+#include "torch_reference.hpp"
+#endif
+
+namespace {
+
+constexpr std::int64_t batch = 128, inputs = 784, hidden = 256, classes = 10;
+constexpr double learning_rate = 0.1;
+
+template <class B>
+using params_of = std::tuple<ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>>;
+
+/// The mean softmax cross-entropy of the MLP {W1, b1, W2, b2} on (x, labels).
+template <class B, class I>
+ep::Tensor<B> mlp_loss(const params_of<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>& labels) {
+  const auto& [w1, b1, w2, b2] = p;
+  const auto h = (x.matmul(w1) + b1).maximum(0);
+  return (h.matmul(w2) + b2).crossentropy(labels).mean();
+}
+
+template <class B>
+struct mlp_problem {
+  using I = typename B::template rebind<std::int64_t>;
+  ep::generator gen{15};
+  ep::Tensor<B> x = ep::normal<B>(gen, {batch, inputs});
+  ep::Tensor<I> labels = ep::from_vector<I>(
+      [&] {
+        const auto u = gen.below(classes, batch);
+        return std::vector<std::int64_t>(u.begin(), u.end());
+      }(),
+      {batch});
+  params_of<B> params{ep::normal<B>(gen, {inputs, hidden}, 0, 0.05), ep::zeros<B>({hidden}),
+                      ep::normal<B>(gen, {hidden, classes}, 0, 0.05), ep::zeros<B>({classes})};
+};
+
+template <class B>
+void mlp_forward(benchmark::State& st) {
+  const mlp_problem<B> d;
+  for (auto _ : st) benchmark::DoNotOptimize(mlp_loss(d.params, d.x, d.labels));
+}
+
+template <class B>
+void mlp_step(benchmark::State& st) {
+  mlp_problem<B> d;
+  for (auto _ : st) {
+    const auto [loss, g] = ep::value_and_grad(mlp_loss<B, typename mlp_problem<B>::I>, d.params, d.x, d.labels);
+    auto& [w1, b1, w2, b2] = d.params;
+    d.params = {w1 - learning_rate * std::get<0>(g), b1 - learning_rate * std::get<1>(g),
+                w2 - learning_rate * std::get<2>(g), b2 - learning_rate * std::get<3>(g)};
+    benchmark::DoNotOptimize(loss);
+  }
+}
+
+constexpr std::int64_t mm = 1024;
+
+template <class B>
+void matmul_facade(benchmark::State& st) {
+  ep::generator gen(3);
+  const auto a = ep::normal<B>(gen, {mm, mm});
+  const auto b = ep::normal<B>(gen, {mm, mm});
+  for (auto _ : st) benchmark::DoNotOptimize(a.matmul(b));
+}
+
+std::vector<float> random_matrix(std::uint64_t seed) {
+  ep::generator gen(seed);
+  const auto u = gen.uniform01(mm * mm);
+  return {u.begin(), u.end()};
+}
+
+/// Eigen's own GEMM on row-major maps, as the eigen backend calls it.
+void matmul_eigen_native(benchmark::State& st) {
+  using matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const auto va = random_matrix(3), vb = random_matrix(4);
+  const Eigen::Map<const matrix> a(va.data(), mm, mm), b(vb.data(), mm, mm);
+  matrix c(mm, mm);
+  for (auto _ : st) {
+    c.noalias() = a * b;
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+
+/// OpenBLAS's sgemm, as the xtensor and omp backends call it.
+void matmul_openblas(benchmark::State& st) {
+  const auto a = random_matrix(3), b = random_matrix(4);
+  std::vector<float> c(static_cast<std::size_t>(mm * mm));
+  const auto n = static_cast<blasint>(mm);
+  for (auto _ : st) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0F, a.data(), n, b.data(), n, 0.0F, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+}
+
+template <class B>
+void register_backend(const std::string& name) {
+  benchmark::RegisterBenchmark(("mlp_forward/" + name).c_str(), mlp_forward<B>);
+  benchmark::RegisterBenchmark(("mlp_step/" + name).c_str(), mlp_step<B>);
+  benchmark::RegisterBenchmark(("matmul_1024/" + name).c_str(), matmul_facade<B>)->Unit(benchmark::kMillisecond);
+}
+
+/// One ratio line without a target.
+void print_info(const ep::bench::ratio_reporter& rep, const std::string& label, const std::string& a,
+                const std::string& b) {
+  const double r = rep.ratio(a, b);
+  if (r > 0) fmt::print("  {:<58} {:>7.3f}\n", label, r);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Eigen::setNbThreads(1);
+  openblas_set_num_threads(1);
+#if EAGERPP_BENCHMARK_OMP
+  omp_set_num_threads(1);
+#endif
+  std::vector<std::string> backends{"eigen", "xtensor"};
+  register_backend<ep::eigen<float>>("eigen");
+  register_backend<ep::xtensor<float>>("xtensor");
+#if EAGERPP_BENCHMARK_OMP
+  register_backend<ep::omp<float>>("omp");
+  backends.emplace_back("omp");
+#endif
+  benchmark::RegisterBenchmark("matmul_1024/eigen_gemm", matmul_eigen_native)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("matmul_1024/openblas_sgemm", matmul_openblas)->Unit(benchmark::kMillisecond);
+#if EAGERPP_BENCHMARK_TORCH
+  ep::bench::register_mlp_torch_benchmarks();
+#endif
+  benchmark::Initialize(&argc, argv);
+  ep::bench::ratio_reporter rep;
+  benchmark::RunSpecifiedBenchmarks(&rep);
+
+  fmt::print("\nRatios (measured side by side in this run, one thread each):\n");
+  bool ok = true;
+  // A facade matmul at >= 90% of the GEMM's throughput takes at most 1 / 0.9 of its time.
+  ok &= ep::bench::print_ratio(rep, "matmul 1024^2 eigen / Eigen's GEMM", "matmul_1024/eigen", "matmul_1024/eigen_gemm",
+                               1 / 0.9);
+  ok &= ep::bench::print_ratio(rep, "matmul 1024^2 xtensor / cblas_sgemm", "matmul_1024/xtensor",
+                               "matmul_1024/openblas_sgemm", 1 / 0.9);
+  ok &= ep::bench::print_ratio(rep, "matmul 1024^2 omp / cblas_sgemm", "matmul_1024/omp", "matmul_1024/openblas_sgemm",
+                               1 / 0.9);
+  for (const auto& b : backends)
+    print_info(rep, fmt::format("MLP {}: step / forward", b), "mlp_step/" + b, "mlp_forward/" + b);
+  if (rep.time("mlp_step/torch") > 0) {
+    fmt::print("\nAgainst libtorch (time / libtorch's time; 0.714 = 1.4x faster):\n");
+    ok &= ep::bench::print_ratio(rep, "MLP step eigen / libtorch", "mlp_step/eigen", "mlp_step/torch", 1 / 1.4);
+    ok &= ep::bench::print_ratio(rep, "MLP step xtensor / libtorch", "mlp_step/xtensor", "mlp_step/torch", 1.0);
+    print_info(rep, "MLP step omp / libtorch", "mlp_step/omp", "mlp_step/torch");
+    for (const auto& b : backends)
+      print_info(rep, fmt::format("MLP forward {} / libtorch", b), "mlp_forward/" + b, "mlp_forward/torch");
+  }
+  fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
+  benchmark::Shutdown();
+  return 0;
+}
