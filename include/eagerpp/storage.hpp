@@ -125,9 +125,13 @@ inline std::size_t storage_bytes(std::size_t n, std::size_t size, std::size_t ex
 template <class Extents>
 std::size_t storage_elements(const Extents& shape, std::size_t size) {
   std::size_t n = 1;
-  bool overflow = false;
-  for (const auto d : shape) overflow |= __builtin_mul_overflow(n, static_cast<std::size_t>(d), &n);
-  if (n == 0) return 0;  // an empty tensor, whatever its other extents
+  bool overflow = false, empty = false;
+  for (const auto d : shape) {
+    empty |= d == 0;
+    overflow |= __builtin_mul_overflow(n, static_cast<std::size_t>(d), &n);
+  }
+  // An empty tensor, whatever its other extents; not a product that wrapped around to 0 (2^40 x 2^40).
+  if (empty) return 0;
   std::size_t bytes = 0;
   if (overflow || __builtin_mul_overflow(n, size, &bytes) || bytes > max_storage_bytes) [[unlikely]] {
     std::string extents;
