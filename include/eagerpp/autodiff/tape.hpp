@@ -9,7 +9,7 @@
 #include <atomic>         // std::atomic
 #include <concepts>       // std::same_as
 #include <cstdint>        // std::uint64_t
-#include <functional>     // std::function
+#include <memory>         // std::unique_ptr
 #include <tuple>          // std::tuple, std::apply
 #include <type_traits>    // std::is_floating_point_v
 #include <unordered_map>  // std::unordered_map
@@ -34,7 +34,29 @@ using grad_map = std::unordered_map<node_id, std::any>;
 /// per op, in execution order (a linear tape needs no graph sort: walk it backwards).
 struct tape {
   std::unordered_set<node_id> watched;
-  std::vector<std::function<void(grad_map&)>> steps;
+  /// One recorded op's backward step: a move-only callable behind one virtual call. Every op
+  /// records its own lambda type, so what is compiled per op is kept small: no copy or
+  /// type-query machinery (std::function's), and the vector's growth is compiled once, for `step`.
+  class step {
+   public:
+    template <class F>
+    explicit step(F f) : impl_(std::make_unique<model<F>>(std::move(f))) {}
+    void operator()(grad_map& grads) const { impl_->run(grads); }
+
+   private:
+    struct callable {
+      virtual ~callable() = default;
+      virtual void run(grad_map& grads) = 0;
+    };
+    template <class F>
+    struct model final : callable {
+      explicit model(F&& g) : f(std::move(g)) {}
+      void run(grad_map& grads) override { f(grads); }
+      F f;
+    };
+    std::unique_ptr<callable> impl_;
+  };
+  std::vector<step> steps;
 };
 
 /// The active tapes of this thread, innermost last. Empty outside `value_and_grad`, so recording
@@ -163,7 +185,7 @@ void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
     if (std::find(needed.input.begin(), needed.input.end(), true) == needed.input.end()) continue;
     if (out.node() == 0) out.set_node(new_node_id());
     t->watched.insert(out.node());
-    t->steps.emplace_back([out, vjp, needed, in...](grad_map& grads) {
+    t->steps.push_back(tape::step([out, vjp, needed, in...](grad_map& grads) {
       auto it = grads.find(out.node());
       if (it == grads.end()) return;
       const Out g = incoming_gradient<Vjp>(it->second, out);
@@ -186,7 +208,7 @@ void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
             },
             input_grads);
       }
-    });
+    }));
   }
 }
 
@@ -253,13 +275,13 @@ Out make_result_n(Raw&& raw, const Vjp& vjp, const std::vector<Out>& ins) {
       if (!depends) continue;
       if (out.node() == 0) out.set_node(new_node_id());
       t->watched.insert(out.node());
-      t->steps.emplace_back([out, vjp, ins](grad_map& grads) {
+      t->steps.push_back(tape::step([out, vjp, ins](grad_map& grads) {
         auto it = grads.find(out.node());
         if (it == grads.end()) return;
         const Out g = incoming_gradient<Vjp>(it->second, out);
         std::vector<Out> input_grads = vjp(g, out, ins);
         for (std::size_t i = 0; i < ins.size(); ++i) accumulate(grads, ins[i].node(), std::move(input_grads[i]));
-      });
+      }));
     }
   }
   return out;
