@@ -479,7 +479,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     x.throw_condition_error(op, spec_of<B>());
   }
 
-  // The errors, out of line and cold: one function each for every op and alternative.
+  // The errors, out of line and cold: one function each, shared by every op and alternative.
   [[noreturn, gnu::cold, gnu::noinline]] void throw_dtype_error(std::string_view op, detail::any_kind k) const {
     throw value_error(fmt::format("{}: not defined for dtype {} (this tensor is {}); expected {}", op, dtype(), spec(),
                                   detail::any_expected(k)));
