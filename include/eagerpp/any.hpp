@@ -7,7 +7,7 @@
 #include <optional>     // std::optional
 #include <string>       // std::string
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::remove_cvref_t, std::type_identity
+#include <type_traits>  // std::remove_cvref_t, std::type_identity, std::invoke_result_t
 #include <utility>      // std::pair, std::index_sequence
 #include <variant>      // std::variant, std::visit, std::get_if
 #include <vector>       // std::vector
@@ -72,6 +72,22 @@ struct any_join<any_backends<A...>> {
 template <template <class> class... A, template <class> class... B, class... Rest>
 struct any_join<any_backends<A...>, any_backends<B...>, Rest...> : any_join<any_backends<A..., B...>, Rest...> {};
 
+/// The T that a callable returns, on request: a variant alternative direct-initialized from it is
+/// constructed in place from the callable's return value (the conversion function's prvalue
+/// initializes it, as GCC and Clang do per CWG 2327), not moved into the variant from a temporary.
+/// The callable is erased to a function pointer, so that the variant's constructors are instantiated
+/// once per alternative, not once per op and alternative; an optimizing build inlines the call.
+template <class T>
+struct any_result {
+  void* f;
+  T (*call)(void*);
+  operator T() const { return call(f); }  // NOLINT(google-explicit-constructor)
+};
+template <class F>
+any_result<std::invoke_result_t<F&>> make_any_result(F& f) {
+  return {&f, [](void* p) { return (*static_cast<F*>(p))(); }};
+}
+
 /// Which dtypes an op accepts.
 enum class any_kind { every, numeric, floating, boolean };
 
@@ -110,7 +126,10 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   /// Holds `t` (any backend of the set, any dtype).
   template <ep::backend B>
     requires std::is_constructible_v<variant_type, Tensor<B>>
-  basic_any_tensor(Tensor<B> t) : value_(std::move(t)) {}  // NOLINT(google-explicit-constructor)
+  basic_any_tensor(const Tensor<B>& t) : value_(std::in_place_type<Tensor<B>>, t) {}  // NOLINT(google-explicit-constructor)
+  template <ep::backend B>
+    requires std::is_constructible_v<variant_type, Tensor<B>>
+  basic_any_tensor(Tensor<B>&& t) : value_(std::in_place_type<Tensor<B>>, std::move(t)) {}  // NOLINT
 
   // --- creation from a spec "backend:dtype", e.g. "eigen:float32" -----------------------------
 
@@ -173,10 +192,17 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   }
   /// The static tensor it holds; throws ep::value_error naming both if it holds another backend or dtype.
   template <ep::backend B>
-  [[nodiscard]] const Tensor<B>& as() const {
-    if (const auto* t = std::get_if<Tensor<B>>(&value_)) return *t;
-    throw value_error(fmt::format("AnyTensor::as: holds {}, not {}; expected the backend and dtype it holds",
-                                  spec(), spec_of<B>()));
+  [[nodiscard]] const Tensor<B>& as() const& {
+    if (const auto* t = std::get_if<Tensor<B>>(&value_)) [[likely]]
+      return *t;
+    throw_as_error(spec_of<B>());
+  }
+  /// The static tensor it holds, moved out of this temporary.
+  template <ep::backend B>
+  [[nodiscard]] Tensor<B> as() && {
+    if (auto* t = std::get_if<Tensor<B>>(&value_)) [[likely]]
+      return std::move(*t);
+    throw_as_error(spec_of<B>());
   }
   /// The variant itself, for std::visit.
   [[nodiscard]] const variant_type& variant() const noexcept { return value_; }
@@ -283,25 +309,25 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   // --- reductions ----------------------------------------------------------------------------------
 
   basic_any_tensor sum(Axes axis = {}, bool keepdims = false) const {
-    return unary<every>("sum", [&](const auto& t) { return t.sum(axis, keepdims); });
+    return unary<every>("sum", [&](const auto& t) { return t.sum(std::move(axis), keepdims); });
   }
   basic_any_tensor prod(Axes axis = {}, bool keepdims = false) const {
-    return unary<every>("prod", [&](const auto& t) { return t.prod(axis, keepdims); });
+    return unary<every>("prod", [&](const auto& t) { return t.prod(std::move(axis), keepdims); });
   }
   basic_any_tensor mean(Axes axis = {}, bool keepdims = false) const {
-    return unary<floating>("mean", [&](const auto& t) { return t.mean(axis, keepdims); });
+    return unary<floating>("mean", [&](const auto& t) { return t.mean(std::move(axis), keepdims); });
   }
   basic_any_tensor min(Axes axis = {}, bool keepdims = false) const {
-    return unary<numeric>("min", [&](const auto& t) { return t.min(axis, keepdims); });
+    return unary<numeric>("min", [&](const auto& t) { return t.min(std::move(axis), keepdims); });
   }
   basic_any_tensor max(Axes axis = {}, bool keepdims = false) const {
-    return unary<numeric>("max", [&](const auto& t) { return t.max(axis, keepdims); });
+    return unary<numeric>("max", [&](const auto& t) { return t.max(std::move(axis), keepdims); });
   }
   basic_any_tensor all(Axes axis = {}, bool keepdims = false) const {
-    return unary<boolean>("all", [&](const auto& t) { return t.all(axis, keepdims); });
+    return unary<boolean>("all", [&](const auto& t) { return t.all(std::move(axis), keepdims); });
   }
   basic_any_tensor any(Axes axis = {}, bool keepdims = false) const {
-    return unary<boolean>("any", [&](const auto& t) { return t.any(axis, keepdims); });
+    return unary<boolean>("any", [&](const auto& t) { return t.any(std::move(axis), keepdims); });
   }
   basic_any_tensor argmin() const { return unary<numeric>("argmin", [](const auto& t) { return t.argmin(); }); }
   basic_any_tensor argmin(int axis) const {
@@ -316,7 +342,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     return unary<every>("cumsum", [&](const auto& t) { return t.cumsum(axis); });
   }
   basic_any_tensor logsumexp(Axes axis = {}, bool keepdims = false) const {
-    return unary<floating>("logsumexp", [&](const auto& t) { return t.logsumexp(axis, keepdims); });
+    return unary<floating>("logsumexp", [&](const auto& t) { return t.logsumexp(std::move(axis), keepdims); });
   }
 
   // --- shape ---------------------------------------------------------------------------------------
@@ -333,7 +359,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   }
   basic_any_tensor T() const { return transpose(); }
   basic_any_tensor squeeze(Axes axis = {}) const {
-    return unary<every>("squeeze", [&](const auto& t) { return t.squeeze(axis); });
+    return unary<every>("squeeze", [&](const auto& t) { return t.squeeze(std::move(axis)); });
   }
   basic_any_tensor expand_dims(int axis) const {
     return unary<every>("expand_dims", [&](const auto& t) { return t.expand_dims(axis); });
@@ -342,7 +368,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     return unary<every>("broadcast_to", [&](const auto& t) { return t.broadcast_to(shape); });
   }
   basic_any_tensor flip(Axes axis = {}) const {
-    return unary<every>("flip", [&](const auto& t) { return t.flip(axis); });
+    return unary<every>("flip", [&](const auto& t) { return t.flip(std::move(axis)); });
   }
 
   // --- linear algebra and nn -------------------------------------------------------------------
@@ -363,27 +389,47 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   static constexpr detail::any_kind every = detail::any_kind::every, numeric = detail::any_kind::numeric,
                                     floating = detail::any_kind::floating, boolean = detail::any_kind::boolean;
 
-  /// f(t) for the static tensor t it holds, if K admits t's dtype.
+  /// f(t), of type R, for the static tensor t it holds if K admits t's dtype (else throws
+  /// ep::value_error): one std::visit (a switch).
+  template <detail::any_kind K, class R, class F>
+  R visit(std::string_view op, F&& f) const {
+    return std::visit(
+        [&](const auto& t) -> R {
+          if constexpr (detail::any_admits<K, typename std::remove_cvref_t<decltype(t)>::value_type>) return f(t);
+          else throw_dtype_error(op, K);
+        },
+        value_);
+  }
+  /// f(t) for the static tensor t it holds, if K admits t's dtype (else throws ep::value_error):
+  /// one std::visit (a switch), and f's result constructed in place in the returned tensor.
   template <detail::any_kind K, class F>
   basic_any_tensor unary(std::string_view op, F&& f) const {
     return std::visit(
         [&](const auto& t) -> basic_any_tensor {
-          if constexpr (detail::any_admits<K, typename std::remove_cvref_t<decltype(t)>::value_type>) return f(t);
-          else throw dtype_error(op, K);
+          if constexpr (detail::any_admits<K, typename std::remove_cvref_t<decltype(t)>::value_type>) {
+            auto call = [&] { return f(t); };
+            return basic_any_tensor(detail::make_any_result(call));
+          } else {
+            throw_dtype_error(op, K);
+          }
         },
         value_);
   }
-  /// f(a, b) for the static tensors a (this one's) and b (other's), which must be of one type: one
-  /// std::visit, then a check of other's alternative (not a visit of every pair).
+  /// f(a, b) for the static tensors a (this one's) and b (other's), which must be of one type: a
+  /// comparison of the two variants' indices (else throws ep::value_error naming both), then as unary.
   template <detail::any_kind K, class F>
   basic_any_tensor binary(std::string_view op, const basic_any_tensor& other, F&& f) const {
+    if (value_.index() != other.value_.index()) [[unlikely]]
+      throw_mismatch_error(op, other);
     return std::visit(
         [&](const auto& a) -> basic_any_tensor {
           using A = std::remove_cvref_t<decltype(a)>;
-          const A* b = std::get_if<A>(&other.value_);
-          if (b == nullptr) throw mismatch_error(op, other);
-          if constexpr (detail::any_admits<K, typename A::value_type>) return f(a, *b);
-          else throw dtype_error(op, K);
+          if constexpr (detail::any_admits<K, typename A::value_type>) {
+            auto call = [&] { return f(a, *std::get_if<A>(&other.value_)); };
+            return basic_any_tensor(detail::make_any_result(call));
+          } else {
+            throw_dtype_error(op, K);
+          }
         },
         value_);
   }
@@ -422,21 +468,35 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     return *std::move(out);
   }
 
+  /// Holds what `r` returns, constructed in place (see detail::any_result).
+  template <class T>
+  explicit basic_any_tensor(detail::any_result<T> r) : value_(std::in_place_type<T>, r) {}
+
   template <class B>
   static const Tensor<B>& as_for(std::string_view op, const basic_any_tensor& x) {
-    if (const auto* t = std::get_if<Tensor<B>>(&x.value_)) return *t;
-    throw value_error(fmt::format("{}: the condition holds {}; expected {}", op, x.spec(), spec_of<B>()));
+    if (const auto* t = std::get_if<Tensor<B>>(&x.value_)) [[likely]]
+      return *t;
+    x.throw_condition_error(op, spec_of<B>());
   }
 
-  value_error dtype_error(std::string_view op, detail::any_kind k) const {
-    return value_error(
-        fmt::format("{}: not defined for dtype {} (this tensor is {}); expected {}", op, dtype(), spec(),
-                    detail::any_expected(k)));
+  // The errors, out of line and cold: one function each, shared by every op and alternative.
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_dtype_error(std::string_view op, detail::any_kind k) const {
+    throw value_error(fmt::format("{}: not defined for dtype {} (this tensor is {}); expected {}", op, dtype(), spec(),
+                                  detail::any_expected(k)));
   }
-  value_error mismatch_error(std::string_view op, const basic_any_tensor& other) const {
-    return value_error(fmt::format("{}: the operands hold {} and {}; expected one backend and dtype (convert with "
-                                   "as<B>() and astype, or create both from one spec)",
-                                   op, spec(), other.spec()));
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_mismatch_error(std::string_view op,
+                                                                   const basic_any_tensor& other) const {
+    throw value_error(fmt::format("{}: the operands hold {} and {}; expected one backend and dtype (convert with "
+                                  "as<B>() and astype, or create both from one spec)",
+                                  op, spec(), other.spec()));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_as_error(const std::string& wanted) const {
+    throw value_error(fmt::format("AnyTensor::as: holds {}, not {}; expected the backend and dtype it holds",
+                                  spec(), wanted));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_condition_error(std::string_view op,
+                                                                    const std::string& wanted) const {
+    throw value_error(fmt::format("{}: the condition holds {}; expected {}", op, spec(), wanted));
   }
 
   variant_type value_;
@@ -568,18 +628,16 @@ basic_any_tensor<L> log_softmax(const basic_any_tensor<L>& x, int axis = -1) { r
 /// result holds another backend or dtype than x.
 template <class F, class L>
 std::pair<basic_any_tensor<L>, basic_any_tensor<L>> value_and_grad(F&& f, const basic_any_tensor<L>& x) {
-  std::optional<basic_any_tensor<L>> value;
-  basic_any_tensor<L> grad = x.template unary<detail::any_kind::floating>("value_and_grad", [&](const auto& t) {
+  using Result = std::pair<basic_any_tensor<L>, basic_any_tensor<L>>;
+  return x.template visit<detail::any_kind::floating, Result>("value_and_grad", [&](const auto& t) -> Result {
     using Static = std::remove_cvref_t<decltype(t)>;
-    auto [v, g] = ep::value_and_grad(
+    auto vg = ep::value_and_grad(
         [&](const Static& s) -> Static {
           return basic_any_tensor<L>(f(basic_any_tensor<L>(s))).template as<typename Static::backend_type>();
         },
         t);
-    value.emplace(std::move(v));
-    return g;
+    return {std::move(vg.first), std::move(vg.second)};
   });
-  return {*std::move(value), std::move(grad)};
 }
 
 }  // namespace ep
