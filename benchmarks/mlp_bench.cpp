@@ -8,7 +8,8 @@
 // Built with libtorch (EAGERPP_BENCHMARK_TORCH) the same step runs in libtorch in the same run
 // (mlp_torch.cpp). Targets: eigen at least 1.4x faster than libtorch, xtensor at least as fast.
 //   matmul_1024/<backend>  a (1024, 1024) float product through the facade, against the GEMM that
-//                          backend calls, called directly: Eigen's product for eigen, OpenBLAS's
+//                          backend calls, called directly: Eigen's product for eigen (its own GEMM,
+//                          or BLAS with -DEAGERPP_EIGEN_USE_BLAS=ON), OpenBLAS's
 //                          cblas_sgemm for xtensor and omp (target: at least 90% of its throughput).
 // Everything runs on one thread: Eigen, OpenBLAS, OpenMP and libtorch are all set to 1.
 #include <cstdint>  // std::int64_t
@@ -99,7 +100,8 @@ std::vector<float> random_matrix(std::uint64_t seed) {
   return {u.begin(), u.end()};
 }
 
-/// Eigen's own GEMM on row-major maps, as the eigen backend calls it.
+/// Eigen's product on row-major maps, as the eigen backend calls it: Eigen's own GEMM, or BLAS where
+/// EIGEN_USE_BLAS is defined (EAGERPP_EIGEN_USE_BLAS).
 void matmul_eigen_native(benchmark::State& st) {
   using matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const auto va = random_matrix(3), vb = random_matrix(4);
@@ -160,7 +162,12 @@ int main(int argc, char** argv) {
   ep::bench::ratio_reporter rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
 
-  fmt::print("\nRatios (measured side by side in this run, one thread each):\n");
+  fmt::print("\nRatios (measured side by side in this run, one thread each; the eigen backend's products: {}):\n",
+#ifdef EIGEN_USE_BLAS
+             "BLAS, EAGERPP_EIGEN_USE_BLAS=ON");
+#else
+             "Eigen's own GEMM");
+#endif
   bool ok = true;
   // A facade matmul at >= 90% of the GEMM's throughput takes at most 1 / 0.9 of its time.
   ok &= ep::bench::print_ratio(rep, "matmul 1024^2 eigen / Eigen's GEMM", "matmul_1024/eigen", "matmul_1024/eigen_gemm",

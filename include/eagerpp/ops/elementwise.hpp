@@ -396,12 +396,17 @@ Tensor<B> Tensor<B>::pow(const Tensor& exponent) const {
 
 namespace detail {
 /// The gradient of element-wise minimum/maximum: to the selected operand, split evenly on ties.
-template <class Tn>
-auto minmax_vjp(const Tn& g, const Tn& out, const Tn& x, const Tn& y) {
+/// Only for the operands that need it (a ReLU `maximum(x, 0)` never needs its 0's), and with a 0-d
+/// zero rather than a zero-filled tensor: five passes over g's size for a ReLU, where computing
+/// both operands' gradients with `zeros_like` took twelve (mlp_bench, issue 15).
+template <class Tn, class Needed>
+auto minmax_vjp(const Tn& g, const Tn& out, const Needed& needed, const Tn& x, const Tn& y) {
+  const Tn zero = g.full_scalar(0);
+  const auto tie = x == y;
   const Tn half = g * 0.5;
-  const Tn gx = (x == y).where(half, (x == out).where(g, g.zeros_like()));
-  const Tn gy = (x == y).where(half, (y == out).where(g, g.zeros_like()));
-  return std::tuple{unbroadcast(gx, x.shape()), unbroadcast(gy, y.shape())};
+  const auto grad_of = [&](const Tn& operand) { return unbroadcast(tie.where(half, (operand == out).where(g, zero)), operand.shape()); };
+  // An operand that is not needed gets a placeholder (itself), never accumulated.
+  return std::tuple{needed[0] ? grad_of(x) : x, needed[1] ? grad_of(y) : y};
 }
 }  // namespace detail
 
@@ -411,7 +416,9 @@ Tensor<B> Tensor<B>::minimum(const Tensor& other) const {
   detail::check_broadcast("minimum", *this, other);
   return detail::make_result<Tensor>(
       [&] { return B::minimum(raw(), other.raw()); },
-      [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
+      detail::vjp_with_needed{[](const auto& g, const auto& out, const auto& needed, const auto& x, const auto& y) {
+        return detail::minmax_vjp(g, out, needed, x, y);
+      }},
       *this, other);
 }
 
@@ -421,7 +428,9 @@ Tensor<B> Tensor<B>::maximum(const Tensor& other) const {
   detail::check_broadcast("maximum", *this, other);
   return detail::make_result<Tensor>(
       [&] { return B::maximum(raw(), other.raw()); },
-      [](const auto& g, const auto& out, const auto& x, const auto& y) { return detail::minmax_vjp(g, out, x, y); },
+      detail::vjp_with_needed{[](const auto& g, const auto& out, const auto& needed, const auto& x, const auto& y) {
+        return detail::minmax_vjp(g, out, needed, x, y);
+      }},
       *this, other);
 }
 
@@ -438,11 +447,12 @@ Tensor<B2> Tensor<B>::where(const Tensor<B2>& x, const Tensor<B2>& y) const {
   const Tensor cond = *this;
   return detail::make_result<Tensor<B2>>(
       B2::where(raw(), x.raw(), y.raw()),
-      [cond](const auto& g, const auto&, const auto& a, const auto& b) {
-        const Tensor<B2> zero = g.zeros_like();
-        return std::tuple{detail::unbroadcast(cond.where(g, zero), a.shape()),
-                          detail::unbroadcast(cond.where(zero, g), b.shape())};
-      },
+      detail::vjp_with_needed{[cond](const auto& g, const auto&, const auto& needed, const auto& a, const auto& b) {
+        const Tensor<B2> zero = g.full_scalar(0);  // 0-d: broadcast, never filled
+        // An operand that is not needed gets a placeholder (itself), never accumulated.
+        return std::tuple{needed[0] ? detail::unbroadcast(cond.where(g, zero), a.shape()) : a,
+                          needed[1] ? detail::unbroadcast(cond.where(zero, g), b.shape()) : b};
+      }},
       x, y);
 }
 

@@ -247,7 +247,7 @@ struct eigen {
     return compare(a, b, [](const auto& x, const auto& y) { return x != y; });
   }
 
-  /// cond ? x : y with three-way broadcasting. A one-element x or y is a constant expression;
+  /// cond ? x : y with three-way broadcasting. A one-element x or y is read as one value;
   /// other shapes that differ from the result are materialized by broadcast_to.
   static raw_type where(const bool_raw& cond, const raw_type& x, const raw_type& y) {
     const Shape shape = broadcast_shapes(broadcast_shapes(cond.shape(), x.shape(), "where"), y.shape(), "where");
@@ -259,15 +259,13 @@ struct eigen {
     const raw_type xs = x_scalar ? x : broadcast_to(x, shape);
     const raw_type ys = y_scalar ? y : broadcast_to(y, shape);
     raw_type out(shape);
-    const auto cm = c.flat();
-    const auto xm = xs.flat();
-    const auto ym = ys.flat();
-    auto om = out.mutable_flat();
-    // om.constant(v) only borrows om's extents: a constant of the result's shape.
-    if (x_scalar && y_scalar) om = cm.select(om.constant(xs.data()[0]), om.constant(ys.data()[0]));
-    else if (x_scalar) om = cm.select(om.constant(xs.data()[0]), ym);
-    else if (y_scalar) om = cm.select(xm, om.constant(ys.data()[0]));
-    else om = cm.select(xm, ym);
+    // A vectorized loop (detail::host_select): Eigen's select gathers a bool mask one element at a time.
+    const auto* cm = reinterpret_cast<const unsigned char*>(c.data());
+    const std::int64_t n = out.size();
+    if (x_scalar && y_scalar) detail::host_select<true, true>(out.mutable_data(), cm, xs.data(), ys.data(), n);
+    else if (x_scalar) detail::host_select<true, false>(out.mutable_data(), cm, xs.data(), ys.data(), n);
+    else if (y_scalar) detail::host_select<false, true>(out.mutable_data(), cm, xs.data(), ys.data(), n);
+    else detail::host_select<false, false>(out.mutable_data(), cm, xs.data(), ys.data(), n);
     return out;
   }
 

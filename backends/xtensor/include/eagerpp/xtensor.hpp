@@ -380,13 +380,11 @@ struct xtensor {
       };
       return where(grow(cond), grow(x), grow(y));
     }
-    // A loop GCC vectorizes into blends (-O3): xt::where over a bool mask is a branch per element
-    // in xtensor 0.24, mispredicted half the time on a ReLU's mask (11% of mlp_bench's training
-    // step). The mask is read as bytes and the pointers are restrict: with bool loads or possible
-    // aliasing GCC 12 keeps the branch.
+    // A loop GCC vectorizes into blends (detail::host_select): xt::where over a bool mask is a
+    // branch per element in xtensor 0.24.
     raw_type out = empty(x.shape());
-    detail::xt_kernels::select(out.data(), reinterpret_cast<const unsigned char*>(cond.data()), x.data(), y.data(),
-                               out.size());
+    detail::host_select<false, false>(out.data(), reinterpret_cast<const unsigned char*>(cond.data()), x.data(),
+                                      y.data(), static_cast<std::int64_t>(out.size()));
     return out;
   }
 

@@ -126,9 +126,47 @@ eigen_array<U> eigen_binary_flat(const Shape& shape, const eigen_array<T>& a, co
   return out;
 }
 
+/// Whether `small`, its leading extents of 1 dropped, is the trailing part of `shape`: it then
+/// repeats whole along the leading axes (a bias (C,) or (1, C) against (N, C)).
+inline bool eigen_trailing(const Shape& small, const Shape& shape) {
+  int lead = 0;
+  while (lead < small.size() && small[lead] == 1) ++lead;
+  const int k = small.size() - lead;
+  if (k > shape.size()) return false;
+  for (int i = 0; i < k; ++i)
+    if (small[lead + i] != shape[shape.size() - k + i]) return false;
+  return true;
+}
+
+/// Rows of a repeated operand at least this long are combined row by row, in place; shorter ones
+/// are materialized first (an Eigen expression per row of 2 costs more than the copy).
+inline constexpr std::int64_t eigen_row_min = 64;
+
+/// f(a, b) of result `shape` where one operand has the result's elements and the other (`a` when
+/// RowA) is one row of them repeated (eigen_trailing): one pass per row, no broadcast copy.
+template <class U, bool RowA, class T, class F>
+eigen_array<U> eigen_binary_rows(const Shape& shape, const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
+  eigen_array<U> out(shape);
+  const eigen_array<T>& row = RowA ? a : b;
+  const eigen_array<T>& full = RowA ? b : a;
+  const Eigen::Index m = row.size();
+  // Rows start at multiples of m elements: unaligned maps.
+  using in_map = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::Index>>;
+  using out_map = Eigen::TensorMap<Eigen::Tensor<U, 1, Eigen::RowMajor, Eigen::Index>>;
+  const in_map r(row.data(), m);
+  for (std::int64_t i = 0, rows = out.size() / m; i < rows; ++i) {
+    const in_map x(full.data() + i * m, m);
+    out_map o(out.mutable_data() + i * m, m);
+    if constexpr (RowA) o = f(r, x);
+    else o = f(x, r);
+  }
+  return out;
+}
+
 /// f(x, y) over operands of broadcast-compatible shapes, result element type U. Equal shapes and
-/// one-element operands take the flat path (a constant expression for the scalar); other shapes
-/// are materialized with eigen_broadcast_to first, so no op instantiates a rank switch of its own.
+/// one-element operands take the flat path (a constant expression for the scalar), a repeated row
+/// against a full operand goes row by row; other shapes are materialized with eigen_broadcast_to
+/// first, so no op instantiates a rank switch of its own.
 template <class U, class T, class F>
 eigen_array<U> eigen_binary(const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
   // A 0-d operand (the facade's form of a scalar, `x + 1`) takes the shape of the other as it is.
@@ -137,6 +175,10 @@ eigen_array<U> eigen_binary(const eigen_array<T>& a, const eigen_array<T>& b, F&
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), "eigen");
   const std::int64_t n = shape.numel();
   if ((a.size() == n || a.size() == 1) && (b.size() == n || b.size() == 1)) return eigen_binary_flat<U>(shape, a, b, f);
+  if (a.size() == n && b.size() >= eigen_row_min && eigen_trailing(b.shape(), shape))
+    return eigen_binary_rows<U, false>(shape, a, b, f);
+  if (b.size() == n && a.size() >= eigen_row_min && eigen_trailing(a.shape(), shape))
+    return eigen_binary_rows<U, true>(shape, a, b, f);
   return eigen_binary<U>(eigen_broadcast_to(a, shape), eigen_broadcast_to(b, shape), std::forward<F>(f));
 }
 

@@ -260,14 +260,6 @@ void arg_reduce(const T* in, std::int64_t* out, std::size_t outer, std::size_t r
   }
 }
 
-/// o[i] = c[i] ? a[i] : b[i] for a mask of bytes 0 or 1 (a bool array read as bytes), o not
-/// overlapping the inputs.
-template <class T>
-void select(T* __restrict o, const unsigned char* __restrict c, const T* __restrict a, const T* __restrict b,
-            std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) o[i] = c[i] ? a[i] : b[i];
-}
-
 /// C = op(A) op(B) for the element types BLAS does not serve (int32, int64): a plain i-p-j loop over
 /// row-major C (n, m), with A, B stored row-major as (n, k) and (k, m), or as (k, n) and (m, k) when
 /// transposed (read in place through strides). Float and double go to BLAS (xtensor.hpp).
