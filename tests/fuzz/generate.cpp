@@ -154,7 +154,7 @@ instruction generator::random_instruction(program& p, int& a) {
   if (in(op, {"add", "subtract", "multiply", "divide", "pow", "minimum", "maximum", "floordiv", "mod", "less",
               "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or"})) {
     Shape s = broadcastable(x.shape);
-    if (bad) s.push_back(7);
+    if (bad && s.size() < max_rank) s.push_back(7);
     int b = -1;
     if (!grad_mode_ && pick(3) == 0) {  // an earlier value of the same dtype and shape, if there is one
       for (int i = static_cast<int>(info_.size()) - 1; i >= 0; --i)
@@ -255,7 +255,7 @@ instruction generator::random_instruction(program& p, int& a) {
     p.inputs[static_cast<std::size_t>(ins.args[1])] = idx;
   } else if (op == "mask") {
     Shape s = x.shape;
-    if (bad) s.push_back(1);
+    if (bad && s.size() < max_rank) s.push_back(1);
     ins.args.push_back(other(dtype::boolean, s));
   } else if (in(op, {"sort", "argsort", "softmax", "log_softmax"})) {
     ins.ints = {bad ? r : (r == 0 ? -1 : axis())};

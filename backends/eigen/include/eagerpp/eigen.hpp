@@ -132,7 +132,7 @@ struct eigen {
       return map(x, [](const auto& v) { return v.sqrt(); });
   }
   static raw_type square(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.square(); }); }
-  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.exp(); }); }
+  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return apply<detail::eigen_exp_op<T>>(x); }
   static raw_type log(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log(); }); }
   static raw_type log2(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log2(); }); }
   static raw_type log10(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_log10_op<T>>(x); }
@@ -152,15 +152,15 @@ struct eigen {
 
   /// Half to even (rint under the default rounding mode); the identity on integers.
   static raw_type round(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, [](const auto& v) { return v.rint(); });
+    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_rint_op<T>>>(x);
     else return x;
   }
   static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, [](const auto& v) { return v.ceil(); });
+    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_ceil_op<T>>>(x);
     else return x;
   }
   static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, [](const auto& v) { return v.floor(); });
+    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_floor_op<T>>>(x);
     else return x;
   }
   static raw_type negative(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return -v; }); }
