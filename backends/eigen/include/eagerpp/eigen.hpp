@@ -170,9 +170,10 @@ struct eigen {
 
   /// NumPy clip: NaN stays NaN.
   static raw_type clip(const raw_type& x, T lo, T hi) requires numeric_dtype<T> {
-    return map(x, [lo, hi](const auto& v) {
-      return v.template cwiseMax<nan_policy>(lo).template cwiseMin<nan_policy>(hi);
-    });
+    if constexpr (is_floating)
+      return map(x, [lo, hi](const auto& v) { return v.unaryExpr(detail::eigen_clip_op<T>{lo, hi}); });
+    else
+      return map(x, [lo, hi](const auto& v) { return v.cwiseMax(lo).cwiseMin(hi); });
   }
 
   static bool_raw isnan(const raw_type& x) {
@@ -213,11 +214,13 @@ struct eigen {
   }
   static raw_type minimum(const raw_type& a, const raw_type& b) {
     if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
-    else return zip(a, b, [](const auto& x, const auto& y) { return x.template cwiseMin<nan_policy>(y); });
+    else if constexpr (is_floating) return zip_with<detail::eigen_minmax_op<T, false>>(a, b);
+    else return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMin(y); });
   }
   static raw_type maximum(const raw_type& a, const raw_type& b) {
     if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
-    else return zip(a, b, [](const auto& x, const auto& y) { return x.template cwiseMax<nan_policy>(y); });
+    else if constexpr (is_floating) return zip_with<detail::eigen_minmax_op<T, true>>(a, b);
+    else return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMax(y); });
   }
   static raw_type logical_and(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
     return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
