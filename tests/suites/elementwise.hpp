@@ -373,6 +373,26 @@ TYPED_TEST_P(Elementwise, MinimumMaximumPropagateNan) {
   ep::test::expect_equal(ep::maximum(-5, x), {4}, std::vector<double>{nan, 1, 2, nan});
 }
 
+// Of two equal operands, -0.0 and +0.0, minimum and maximum give the first, and clip at 0.0 keeps
+// -0.0, on every backend and every path (Eigen's packets gave the second, its scalar path the first:
+// found by tests/fuzz as 1.5 // minimum(-0.0, 0.0) = +inf on Eigen, -inf on xtensor and ep::omp).
+TYPED_TEST_P(Elementwise, MinimumMaximumOfEqualZerosGiveTheFirst) {
+  using B = TypeParam;
+  using T = typename B::value_type;
+  std::vector<T> a, b;
+  for (int i = 0; i < 9; ++i) {
+    a.insert(a.end(), {T(-0.0), T(0.0)});
+    b.insert(b.end(), {T(0.0), T(-0.0)});
+  }
+  const auto x = ep::from_vector<B>(a, {2, 9}), y = ep::from_vector<B>(b, {2, 9});
+  const auto lo = x.minimum(y).to_vector(), hi = x.maximum(y).to_vector(), c = x.clip(0, 1).to_vector();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(std::signbit(lo[i]), std::signbit(a[i])) << "minimum(" << a[i] << ", " << b[i] << ") = " << lo[i];
+    EXPECT_EQ(std::signbit(hi[i]), std::signbit(a[i])) << "maximum(" << a[i] << ", " << b[i] << ") = " << hi[i];
+    EXPECT_EQ(std::signbit(c[i]), std::signbit(a[i])) << "clip(" << a[i] << ", 0, 1) = " << c[i];
+  }
+}
+
 TYPED_TEST_P(Elementwise, WhereSelectsWithBroadcasting) {
   using B = TypeParam;
   using Bo = typename B::template rebind<bool>;
@@ -523,13 +543,73 @@ TYPED_TEST_P(Elementwise, SqrtIsCorrectlyRounded) {
   for (std::size_t i = 0; i < x.size(); ++i) EXPECT_EQ(y[i], std::sqrt(x[i])) << "sqrt(" << x[i] << ")";
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Elementwise, SqrtIsCorrectlyRounded, PowersAndLogarithmsOnFixtures, TrigonometricOnFixtures, HyperbolicOnFixtures,
+// ceil, floor and round keep the sign of a zero result, as NumPy's (ceil(-0.5) is -0.0, so 1 / it
+// is -inf): std::ceil, std::floor and std::nearbyint are the oracles, sign bit included, over
+// enough elements to reach a backend's vectorized path (Eigen's and xsimd's SSE2 packets gave +0.0:
+// found by tests/fuzz as -1.25 / (-0.75).ceil() = -inf on ep::omp, +inf on Eigen and xtensor).
+TYPED_TEST_P(Elementwise, RoundingKeepsTheSignOfZero) {
+  using B = TypeParam;
+  using T = typename B::value_type;
+  const std::vector<T> pattern{T(-0.0), T(-0.25), T(-0.5), T(-0.75), T(0.0), T(0.25), T(0.5), T(-1.5),
+                               T(-2.5), T(2.5), T(-1), T(1e30), -std::numeric_limits<T>::infinity()};
+  std::vector<T> x;
+  for (int i = 0; i < 4; ++i) x.insert(x.end(), pattern.begin(), pattern.end());
+  const auto t = ep::from_vector<B>(x, {4, static_cast<std::int64_t>(pattern.size())});
+  const auto c = t.ceil().to_vector(), f = t.floor().to_vector(), r = t.round().to_vector();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(c[i], std::ceil(x[i])) << "ceil(" << x[i] << ")";
+    EXPECT_EQ(std::signbit(c[i]), std::signbit(std::ceil(x[i]))) << "ceil(" << x[i] << ") = " << c[i];
+    EXPECT_EQ(f[i], std::floor(x[i])) << "floor(" << x[i] << ")";
+    EXPECT_EQ(std::signbit(f[i]), std::signbit(std::floor(x[i]))) << "floor(" << x[i] << ") = " << f[i];
+    EXPECT_EQ(r[i], std::nearbyint(x[i])) << "round(" << x[i] << ")";
+    EXPECT_EQ(std::signbit(r[i]), std::signbit(std::nearbyint(x[i]))) << "round(" << x[i] << ") = " << r[i];
+  }
+}
+
+// exp underflows as IEEE's and NumPy's: to denormals, then 0 (exp(-inf) is 0), so a softmax over a
+// -inf mask gives exactly 0 there. std::exp is the oracle, over enough elements to reach a
+// backend's vectorized path (Eigen's packet exp clamped its operand at -709.784 for double, -88.723
+// for float, and gave 5.6e-309 (2.9e-39) for anything below: found by tests/fuzz as exp(-1 / 0)).
+TYPED_TEST_P(Elementwise, ExpUnderflowsToDenormalsAndZero) {
+  using B = TypeParam;
+  using T = typename B::value_type;
+  const T inf = std::numeric_limits<T>::infinity();
+  const std::vector<double> pattern =
+      std::is_same_v<T, float> ? std::vector<double>{-200, -110, -104, -103, -100, -95, -90, -88.8, -88.5, -80, 1}
+                               : std::vector<double>{-1500, -800, -746, -745, -740, -730, -720, -710, -709.79, -709, 1};
+  std::vector<T> x;
+  for (int i = 0; i < 4; ++i) {
+    x.push_back(-inf);
+    for (double v : pattern) x.push_back(static_cast<T>(v));
+  }
+  const auto y = ep::from_vector<B>(x, {4, static_cast<std::int64_t>(pattern.size()) + 1}).exp().to_vector();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const T e = std::exp(x[i]);  // a denormal's last place is the smallest denormal
+    EXPECT_NEAR(y[i], e, 4 * std::numeric_limits<T>::epsilon() * e + std::numeric_limits<T>::denorm_min())
+        << "exp(" << x[i] << ")";
+    if (e == 0) {
+      EXPECT_EQ(y[i], T(0)) << "exp(" << x[i] << ")";
+    }
+  }
+  const auto s = ep::from_vector<B>(std::vector<T>{0, -inf, 1, -inf, -inf, 2}, {2, 3}).softmax(-1).to_vector();
+  EXPECT_EQ(s[1], T(0));
+  EXPECT_EQ(s[3], T(0));
+  EXPECT_EQ(s[4], T(0));
+  EXPECT_NEAR(s[5], T(1), 4 * std::numeric_limits<T>::epsilon());
+  EXPECT_NEAR(s[0], T(0.2689414213699951), 4 * std::numeric_limits<T>::epsilon());
+  EXPECT_NEAR(s[2], T(0.7310585786300049), 4 * std::numeric_limits<T>::epsilon());
+}
+
+REGISTER_TYPED_TEST_SUITE_P(Elementwise, SqrtIsCorrectlyRounded, RoundingKeepsTheSignOfZero,
+                            ExpUnderflowsToDenormalsAndZero, PowersAndLogarithmsOnFixtures, TrigonometricOnFixtures,
+                            HyperbolicOnFixtures,
                             RoundIsHalfToEvenCeilFloorNegative, AbsSignClip, IsnanIsinfGiveBoolTensors,
                             PowWithScalarsTensorsAndBroadcasting, ArithmeticBroadcastsRowAgainstMatrix,
                             ArithmeticBroadcastsColumnAgainstRow, ScalarsOnEitherSide,
                             ZeroDimensionalAndEmptyTensorsBroadcast, RankFiveBroadcast, FloordivModFollowNumpyOnFloats,
                             FloatDivisionByZeroFollowsNumpy, FloordivModFollowNumpyOnInt64,
                             IntegerTrueDivisionGivesFloat64, MinimumMaximumBroadcastAndTakeScalars,
-                            MinimumMaximumPropagateNan, WhereSelectsWithBroadcasting, ComparisonsGiveBoolTensors,
+                            MinimumMaximumPropagateNan, MinimumMaximumOfEqualZerosGiveTheFirst,
+                            WhereSelectsWithBroadcasting, ComparisonsGiveBoolTensors,
                             LogicalOpsOnBoolTensors, Int64Tensors, ChainingComposesOps,
                             LargeTemporariesGiveCorrectResults);

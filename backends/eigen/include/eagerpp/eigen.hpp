@@ -132,7 +132,7 @@ struct eigen {
       return map(x, [](const auto& v) { return v.sqrt(); });
   }
   static raw_type square(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.square(); }); }
-  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.exp(); }); }
+  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return apply<detail::eigen_exp_op<T>>(x); }
   static raw_type log(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log(); }); }
   static raw_type log2(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log2(); }); }
   static raw_type log10(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_log10_op<T>>(x); }
@@ -152,15 +152,15 @@ struct eigen {
 
   /// Half to even (rint under the default rounding mode); the identity on integers.
   static raw_type round(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, [](const auto& v) { return v.rint(); });
+    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_rint_op<T>>>(x);
     else return x;
   }
   static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, [](const auto& v) { return v.ceil(); });
+    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_ceil_op<T>>>(x);
     else return x;
   }
   static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, [](const auto& v) { return v.floor(); });
+    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_floor_op<T>>>(x);
     else return x;
   }
   static raw_type negative(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return -v; }); }
@@ -170,9 +170,10 @@ struct eigen {
 
   /// NumPy clip: NaN stays NaN.
   static raw_type clip(const raw_type& x, T lo, T hi) requires numeric_dtype<T> {
-    return map(x, [lo, hi](const auto& v) {
-      return v.template cwiseMax<nan_policy>(lo).template cwiseMin<nan_policy>(hi);
-    });
+    if constexpr (is_floating)
+      return map(x, [lo, hi](const auto& v) { return v.unaryExpr(detail::eigen_clip_op<T>{lo, hi}); });
+    else
+      return map(x, [lo, hi](const auto& v) { return v.cwiseMax(lo).cwiseMin(hi); });
   }
 
   static bool_raw isnan(const raw_type& x) {
@@ -213,11 +214,13 @@ struct eigen {
   }
   static raw_type minimum(const raw_type& a, const raw_type& b) {
     if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
-    else return zip(a, b, [](const auto& x, const auto& y) { return x.template cwiseMin<nan_policy>(y); });
+    else if constexpr (is_floating) return zip_with<detail::eigen_minmax_op<T, false>>(a, b);
+    else return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMin(y); });
   }
   static raw_type maximum(const raw_type& a, const raw_type& b) {
     if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
-    else return zip(a, b, [](const auto& x, const auto& y) { return x.template cwiseMax<nan_policy>(y); });
+    else if constexpr (is_floating) return zip_with<detail::eigen_minmax_op<T, true>>(a, b);
+    else return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMax(y); });
   }
   static raw_type logical_and(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
     return zip(a, b, [](const auto& x, const auto& y) { return x && y; });

@@ -252,13 +252,13 @@ struct xtensor {
   }
   static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
     if constexpr (floating_dtype<T>)
-      return map(x, [](const auto& e) { return xt::ceil(e); });
+      return map_fn(x, detail::xt_functors::ceil_fn{});
     else
       return copy(x);
   }
   static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
     if constexpr (floating_dtype<T>)
-      return map(x, [](const auto& e) { return xt::floor(e); });
+      return map_fn(x, detail::xt_functors::floor_fn{});
     else
       return copy(x);
   }

@@ -2,6 +2,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <type_traits>  // std::is_same_v
+
+#include <Eigen/Core>
+
 #include "eagerpp/detail/numpy_math.hpp"
 
 namespace ep::detail {
@@ -30,4 +34,88 @@ struct eigen_int_power_op {
   T operator()(T a, T b) const noexcept { return numpy::int_power(a, b); }
 };
 
+/// ceil, floor and rint with the sign of zero kept, as NumPy's (ceil(-0.5) and floor(-0.0) are
+/// -0.0): without SSE4.1, Eigen 3.4's packets round through 2^52 and give +0.0 there
+/// (Eigen/src/Core/arch/SSE/PacketMath.h). The result takes the operand's sign bit, which is
+/// always the sign of the rounded value. Found by tests/fuzz (x / x.ceil() gave -inf for +inf).
+template <class Round>
+struct eigen_signed_round_op : Round {
+  template <class Packet>
+  Packet packetOp(const Packet& a) const {
+    using Scalar = typename Eigen::internal::unpacket_traits<Packet>::type;
+    const Packet sign = Eigen::internal::pset1<Packet>(Scalar(-0.0));
+    return Eigen::internal::por(Eigen::internal::pand(a, sign), Eigen::internal::pandnot(Round::packetOp(a), sign));
+  }
+};
+
+/// exp that underflows as IEEE's: Eigen 3.4's packet exp clamps its operand at -709.784 (double),
+/// -88.723 (float) and gives exp of the clamp, 5.6e-309 (2.9e-39), for anything below, -inf
+/// included (Eigen/src/Core/arch/Default/GenericPacketMathFunctions.h), where NumPy gives the
+/// denormal or 0. Below the clamp, exp(x) = exp(x / 2)^2 (x / 2 is exact; exp(x / 2) is normal or,
+/// below twice the clamp, where exp(x) is 0, clamped itself). Found by tests/fuzz.
+template <class T>
+struct eigen_exp_op : Eigen::internal::scalar_exp_op<T> {
+  template <class Packet>
+  Packet packetOp(const Packet& a) const {
+    namespace in = Eigen::internal;
+    const Packet r = in::pexp(a);
+    const Packet low = in::pcmp_lt(a, in::pset1<Packet>(std::is_same_v<T, float> ? T(-88.723) : T(-709.784)));
+    if (!in::predux_any(low)) return r;
+    const Packet half = in::pexp(in::pmul(a, in::pset1<Packet>(T(0.5))));
+    return in::pselect(low, in::pmul(half, half), r);
+  }
+};
+
+/// NumPy's minimum (Max = false) and maximum as the other backends compute them: a NaN operand gives
+/// that NaN, and of two equal operands (-0.0 and +0.0) the first. Eigen's cwiseMin/cwiseMax give the
+/// first in their scalar path and the second in their packets (found by tests/fuzz: a -0.0 from
+/// minimum(-0.0, 0.0) divided into 1.5 gave +inf on Eigen, -inf on xtensor and ep::omp).
+template <class T, bool Max>
+struct eigen_minmax_op {
+  T operator()(T a, T b) const noexcept {
+    if (a != a) return a;
+    if (b != b) return b;
+    return (Max ? a < b : b < a) ? b : a;
+  }
+  template <class Packet>
+  Packet packetOp(const Packet& a, const Packet& b) const {
+    namespace in = Eigen::internal;
+    const Packet m = in::pselect(Max ? in::pcmp_lt(a, b) : in::pcmp_lt(b, a), b, a);
+    return in::pselect(in::pcmp_eq(a, a), in::pselect(in::pcmp_eq(b, b), m, b), a);
+  }
+};
+
+/// NumPy's clip, minimum(maximum(x, lo), hi), with eigen_minmax_op's ties: NaN stays NaN, -0.0
+/// clipped at lo = 0.0 stays -0.0.
+template <class T>
+struct eigen_clip_op {
+  T lo, hi;
+  T operator()(T x) const noexcept {
+    const T y = x < lo ? lo : x;
+    return hi < y ? hi : y;
+  }
+  template <class Packet>
+  Packet packetOp(const Packet& x) const {
+    namespace in = Eigen::internal;
+    const Packet l = in::pset1<Packet>(lo), h = in::pset1<Packet>(hi);
+    const Packet y = in::pselect(in::pcmp_lt(x, l), l, x);
+    return in::pselect(in::pcmp_lt(h, y), h, y);
+  }
+};
+
 }  // namespace ep::detail
+
+namespace Eigen::internal {
+template <class Round>
+struct functor_traits<ep::detail::eigen_signed_round_op<Round>> : functor_traits<Round> {};
+template <class T>
+struct functor_traits<ep::detail::eigen_exp_op<T>> : functor_traits<scalar_exp_op<T>> {};
+template <class T, bool Max>
+struct functor_traits<ep::detail::eigen_minmax_op<T, Max>> {
+  enum { Cost = 4 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
+};
+template <class T>
+struct functor_traits<ep::detail::eigen_clip_op<T>> {
+  enum { Cost = 2 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
+};
+}  // namespace Eigen::internal
