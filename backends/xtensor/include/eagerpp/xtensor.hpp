@@ -192,7 +192,7 @@ struct xtensor {
     return map(x, [](const auto& e) { return e * e; });
   }
   static raw_type exp(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::exp; return exp(v); });
+    return map_costly(x, detail::xt_functors::exp_fn{});
   }
   static raw_type log(const raw_type& x) requires floating_dtype<T> {
     return map_costly(x, [](const auto& v) { using std::log; return log(v); });

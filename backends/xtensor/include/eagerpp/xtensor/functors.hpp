@@ -124,6 +124,24 @@ struct floor_fn {
   }
 };
 
+/// NumPy's exp gives denormals down to exp(-745) (float: exp(-103)); xsimd's batch exp returns 0
+/// below its range (about -708.4, float -88.4). There, exp(x) = exp(x / 2)^2: x / 2 is exact and
+/// exp(x / 2) normal, as ep::eigen computes it. Found by the Elementwise suite's underflow test.
+struct exp_fn {
+  template <scalar A>
+  A operator()(A x) const {
+    return std::exp(x);
+  }
+  template <class A, class Arch>
+  xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& x) const {
+    const xsimd::batch<A, Arch> r = xsimd::exp(x);
+    const auto low = x < xsimd::batch<A, Arch>(std::is_same_v<A, float> ? A(-87) : A(-708));
+    if (!xsimd::any(low)) return r;
+    const xsimd::batch<A, Arch> half = xsimd::exp(x * A(0.5));
+    return xsimd::select(low, half * half, r);
+  }
+};
+
 /// NumPy's floor_divide (ep::detail::numpy::floor_divide).
 struct floor_divide_fn {
   template <scalar A>
