@@ -5,7 +5,7 @@
 #include <cstdint>      // std::int64_t
 #include <type_traits>  // std::is_floating_point_v, std::is_integral_v, std::make_unsigned_t
 
-#include <cuda/std/cmath>  // ::cuda::std::isnan, ::cuda::std::isinf in device code
+#include <cuda/std/cmath>  // ::cuda::std::isnan, ::cuda::std::isinf, ::cuda::std::signbit in device code
 
 #include "eagerpp/detail/numpy_math.hpp"
 
@@ -92,13 +92,26 @@ struct isinf_fn {
   EAGERPP_HOST_DEVICE bool operator()(T x) const { return ::cuda::std::isinf(x); }
 };
 
-/// NumPy clip = minimum(maximum(x, lo), hi): NaN stays NaN, lo > hi gives hi.
+/// IEEE 754-2019's maximum (Max) or minimum of two values, NaN aside: -0.0 < +0.0, so the result
+/// does not depend on the operands' order (a plain `a < b ? b : a` returns one of two equal zeros
+/// by position, and a min or max reduction, combined in any order, as CUB requires of a commutative
+/// reducer, gave either: found by tests/fuzz as max over [0.0, -0.0]).
+template <bool Max, class T>
+EAGERPP_HOST_DEVICE inline T ieee_extremum(T a, T b) {
+  if constexpr (is_float<T>) {
+    if (a == b) return ::cuda::std::signbit(a) == Max ? b : a;
+  }
+  return (Max ? a < b : b < a) ? b : a;
+}
+
+/// NumPy clip = minimum(maximum(x, lo), hi) with minimum_fn's order of zeros: NaN stays NaN,
+/// lo > hi gives hi.
 template <class T>
 struct clip_fn {
   T lo, hi;
   EAGERPP_HOST_DEVICE T operator()(T x) const {
-    const T y = x < lo ? lo : x;
-    return y > hi ? hi : y;
+    if (is_nan(x)) return x;
+    return ieee_extremum<false>(ieee_extremum<true>(x, lo), hi);
   }
 };
 
@@ -158,13 +171,14 @@ struct power_fn {
   }
 };
 
-/// NumPy minimum/maximum: NaN propagates; on bool, and/or. Also the reducers of min and max.
+/// NumPy minimum/maximum: NaN propagates, -0.0 < +0.0 (ieee_extremum). Also the reducers of min
+/// and max.
 struct minimum_fn {
   template <class T>
   EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
     if (is_nan(a)) return a;
     if (is_nan(b)) return b;
-    return b < a ? b : a;
+    return ieee_extremum<false>(a, b);
   }
 };
 struct maximum_fn {
@@ -172,7 +186,7 @@ struct maximum_fn {
   EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
     if (is_nan(a)) return a;
     if (is_nan(b)) return b;
-    return a < b ? b : a;
+    return ieee_extremum<true>(a, b);
   }
 };
 struct logical_and_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; } };
