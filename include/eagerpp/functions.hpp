@@ -333,6 +333,7 @@ struct mixed_list_element {
 // static_assert depend on a template parameter, so that it fires only when the overload is chosen.
 #define EAGERPP_MIXED_LIST(name, Extra, ...)                                                               \
   template <class Mixed = detail::mixed_list_element>                                                    \
+    requires std::same_as<Mixed, detail::mixed_list_element> /* not name<B>({}) */                      \
   auto name(std::initializer_list<std::type_identity_t<Mixed>>, Extra = __VA_ARGS__) {                   \
     static_assert(detail::always_false<Mixed>,                                                           \
                   "ep::" #name ": the tensors in the braces have different backends or dtypes (or there "  \
