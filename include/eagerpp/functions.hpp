@@ -199,6 +199,15 @@ template <backend C, backend B, scalar S>
 auto where(const Tensor<C>& condition, S x, const Tensor<B>& y) {
   return detail::with_scalar(y, x, [&](const auto& t, const auto& s) { return condition.where(s, t); });
 }
+// x and y of different backends or dtypes: the operators' sentence, naming where.
+template <backend C, backend B1, backend B2>
+  requires(!std::same_as<B1, B2>)
+auto where(const Tensor<C>&, const Tensor<B1>& x, const Tensor<B2>&) {
+  static_assert(detail::always_false<B1, B2>,
+                "ep::where: the two tensors x and y have different backends or dtypes; convert one with "
+                "ep::to<Backend>(t) or t.astype<U>() first");
+  return x;
+}
 
 namespace detail {
 /// NumPy's dtype of an array made from a C++ scalar: float32 for float, float64 for double, int64
@@ -313,6 +322,35 @@ template <backend B>
 std::vector<Tensor<B>> meshgrid(std::initializer_list<Tensor<B>> xs, std::string_view indexing = "xy") {
   return meshgrid(std::vector<Tensor<B>>(xs), indexing);
 }
+
+namespace detail {
+/// An element of a brace list whose tensors have different backends or dtypes (`ep::stack({x, d})`
+/// with x float and d double): the list overloads taking it exist only to say so in one sentence
+/// (else the user reads "no matching function for call to 'stack(<brace-enclosed initializer
+/// list>)'"). A list of one backend and dtype binds to `std::initializer_list<Tensor<B>>` instead,
+/// an exact match where this is a user-defined conversion.
+struct mixed_list_element {
+  template <backend B>
+  mixed_list_element(const Tensor<B>&) {}  // NOLINT(google-explicit-constructor): implicit on purpose
+};
+}  // namespace detail
+
+// `Mixed` is never deduced (std::type_identity_t): it stays mixed_list_element, and it makes the
+// static_assert depend on a template parameter, so that it fires only when the overload is chosen.
+#define EAGERPP_MIXED_LIST(name, Extra, ...)                                                               \
+  template <class Mixed = detail::mixed_list_element>                                                    \
+    requires std::same_as<Mixed, detail::mixed_list_element> /* not name<B>({}) */                      \
+  auto name(std::initializer_list<std::type_identity_t<Mixed>>, Extra = __VA_ARGS__) {                   \
+    static_assert(detail::always_false<Mixed>,                                                           \
+                  "ep::" #name ": the tensors in the braces have different backends or dtypes (or there "  \
+                  "are none to deduce them from); convert one with ep::to<Backend>(t) or t.astype<U>() " \
+                  "first");                                                                              \
+    return 0;                                                                                            \
+  }
+EAGERPP_MIXED_LIST(stack, int, 0)
+EAGERPP_MIXED_LIST(concatenate, int, 0)
+EAGERPP_MIXED_LIST(meshgrid, std::string_view, "xy")
+#undef EAGERPP_MIXED_LIST
 
 /// The casts as free functions.
 template <dtype U, backend B> auto astype(const Tensor<B>& x) { return x.template astype<U>(); }

@@ -219,9 +219,9 @@ class machine {
     if (op == "divide_scalar") return x / R(0);
     if (op == "add_int") return x + I(0);
     if (op == "multiply_int") return x * I(0);
-    if (op == "pow_scalar") return x.template unary<numeric>(op, [&](const auto& t) -> any { return t.pow(R(0)); });
+    if (op == "pow_scalar") return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.pow(R(0)); });
     if (op == "maximum_int")
-      return x.template unary<numeric>(op, [&](const auto& t) -> any { return t.maximum(static_cast<int>(I(0))); });
+      return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.maximum(static_cast<int>(I(0))); });
     // --- reductions: ints = {keepdims, axes...}
     if (op == "sum") return x.sum(axes_of(in.ints, 1), I(0) != 0);
     if (op == "prod") return x.prod(axes_of(in.ints, 1), I(0) != 0);
@@ -246,9 +246,9 @@ class machine {
     if (op == "broadcast_to") return x.broadcast_to(shape_of(in.ints));
     if (op == "flip") return in.ints.empty() ? x.flip() : x.flip(axes_of(in.ints, 0));
     if (op == "tile")
-      return x.template unary<every>(op, [&](const auto& t) -> any { return t.tile(in.ints); });
+      return x.template visit<every, any>(op, [&](const auto& t) -> any { return t.tile(in.ints); });
     if (op == "pad")  // ints = {reflect, before0, after0, before1, after1, ...}
-      return x.template unary<every>(op, [&](const auto& t) -> any {
+      return x.template visit<every, any>(op, [&](const auto& t) -> any {
         Paddings p;
         for (std::size_t i = 1; i + 1 < in.ints.size(); i += 2) p.emplace_back(in.ints[i], in.ints[i + 1]);
         using T = typename std::remove_cvref_t<decltype(t)>::value_type;
@@ -256,7 +256,7 @@ class machine {
       });
     // --- indexing and selection
     if (op == "slice")  // ints = {axis-prefix count, start, stop, step}; an omitted bound is INT64_MIN
-      return x.template unary<every>(op, [&](const auto& t) -> any {
+      return x.template visit<every, any>(op, [&](const auto& t) -> any {
         auto bound = [](std::int64_t b) { return b == INT64_MIN ? std::optional<std::int64_t>() : std::optional(b); };
         const ep::slice s(bound(I(1)), bound(I(2)), I(3));
         switch (I(0)) {
@@ -265,25 +265,25 @@ class machine {
           default: return t(ep::ellipsis, s);
         }
       });
-    if (op == "integer") return x.template unary<every>(op, [&](const auto& t) -> any { return t(I(0)); });
-    if (op == "newaxis") return x.template unary<every>(op, [&](const auto& t) -> any { return t(ep::newaxis, ep::ellipsis); });
+    if (op == "integer") return x.template visit<every, any>(op, [&](const auto& t) -> any { return t(I(0)); });
+    if (op == "newaxis") return x.template visit<every, any>(op, [&](const auto& t) -> any { return t(ep::newaxis, ep::ellipsis); });
     if (op == "take")  // x[index tensor], on the first axis or after one full slice
-      return x.template unary<every>(op, [&](const auto& t) -> any {
+      return x.template visit<every, any>(op, [&](const auto& t) -> any {
         const auto& idx = as<std::int64_t>(arg(1));
         return I(0) == 0 ? t(idx) : t(ep::slice(), idx);
       });
-    if (op == "mask") return x.template unary<every>(op, [&](const auto& t) -> any { return t[as<bool>(arg(1))]; });
-    if (op == "sort") return x.template unary<numeric>(op, [&](const auto& t) -> any { return t.sort(static_cast<int>(I(0))); });
+    if (op == "mask") return x.template visit<every, any>(op, [&](const auto& t) -> any { return t[as<bool>(arg(1))]; });
+    if (op == "sort") return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.sort(static_cast<int>(I(0))); });
     if (op == "argsort")
-      return x.template unary<numeric>(op, [&](const auto& t) -> any { return t.argsort(static_cast<int>(I(0))); });
+      return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.argsort(static_cast<int>(I(0))); });
     if (op == "topk_values" || op == "topk_indices")
-      return x.template unary<numeric>(op, [&](const auto& t) -> any {
+      return x.template visit<numeric, any>(op, [&](const auto& t) -> any {
         auto [values, indices] = t.topk(I(0), true, static_cast<int>(I(1)));
         if (op == "topk_values") return values;
         return indices;
       });
     if (op == "take_along_axis")
-      return x.template unary<every>(op, [&](const auto& t) -> any {
+      return x.template visit<every, any>(op, [&](const auto& t) -> any {
         return t.take_along_axis(as<std::int64_t>(arg(1)), static_cast<int>(I(0)));
       });
     // --- linear algebra and nn
@@ -291,10 +291,10 @@ class machine {
     if (op == "softmax") return x.softmax(static_cast<int>(I(0)));
     if (op == "log_softmax") return x.log_softmax(static_cast<int>(I(0)));
     if (op == "crossentropy")
-      return x.template unary<floating>(op, [&](const auto& t) -> any { return t.crossentropy(as<std::int64_t>(arg(1))); });
+      return x.template visit<floating, any>(op, [&](const auto& t) -> any { return t.crossentropy(as<std::int64_t>(arg(1))); });
     // --- conversion: ints = {dtype}
     if (op == "astype")
-      return x.template unary<every>(op, [&](const auto& t) -> any {
+      return x.template visit<every, any>(op, [&](const auto& t) -> any {
         switch (static_cast<dtype>(I(0))) {
           case dtype::float32: return t.template astype<float>();
           case dtype::float64: return t.template astype<double>();

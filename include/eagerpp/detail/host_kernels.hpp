@@ -3,11 +3,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>  // std::stable_sort
-#include <cmath>      // std::isnan
-#include <cstdint>    // std::int64_t
-#include <numeric>    // std::iota
-#include <vector>     // std::vector
+#include <algorithm>    // std::stable_sort
+#include <cmath>        // std::isnan, std::signbit
+#include <cstdint>      // std::int64_t
+#include <numeric>      // std::iota
+#include <type_traits>  // std::is_floating_point_v
+#include <vector>       // std::vector
 
 #include "eagerpp/shape.hpp"
 
@@ -46,6 +47,30 @@ void host_select(T* __restrict o, const unsigned char* __restrict c, const T* __
     const T x = a[ScalarA ? 0 : i];
     const T y = b[ScalarB ? 0 : i];
     o[i] = c[i] ? x : y;
+  }
+}
+
+/// The sign of a zero min (Max = false) or max reduction as IEEE 754-2019's minimum/maximum give it
+/// (-0.0 < +0.0), whatever order the reduction combined the elements in: a SIMD min/max returns one
+/// of two equal operands by position, so over [0.0, -0.0] Eigen gave +0.0 and xtensor -0.0 (found by
+/// tests/fuzz). For each out[o, i] (of a row-major (outer, red, inner) block `in`) that is a zero,
+/// every element of its slice is <= 0 (>= 0 for min) or it would not be: the result is +0.0 (-0.0)
+/// if the slice holds one, else the other zero. Results that are not zero cost one comparison each.
+template <bool Max, class T>
+void host_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_t red, std::int64_t inner) {
+  if constexpr (std::is_floating_point_v<T>) {
+    for (std::int64_t o = 0; o < outer; ++o)
+      for (std::int64_t i = 0; i < inner; ++i) {
+        T& r = out[o * inner + i];
+        if (r != T(0)) continue;
+        const T* p = in + o * red * inner + i;
+        r = Max ? T(-0.0) : T(0.0);
+        for (std::int64_t j = 0; j < red; ++j)
+          if (p[j * inner] == T(0) && std::signbit(p[j * inner]) != Max) {
+            r = p[j * inner];
+            break;
+          }
+      }
   }
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cmath>        // std::signbit
 #include <type_traits>  // std::is_same_v
 
 #include <Eigen/Core>
@@ -66,40 +67,54 @@ struct eigen_exp_op : Eigen::internal::scalar_exp_op<T> {
   }
 };
 
-/// NumPy's minimum (Max = false) and maximum as the other backends compute them: a NaN operand gives
-/// that NaN, and of two equal operands (-0.0 and +0.0) the first. Eigen's cwiseMin/cwiseMax give the
-/// first in their scalar path and the second in their packets (found by tests/fuzz: a -0.0 from
-/// minimum(-0.0, 0.0) divided into 1.5 gave +inf on Eigen, -inf on xtensor and ep::omp).
+/// IEEE 754-2019's maximum (Max) or minimum of two packets that are not NaN where it matters: a
+/// NaN `a` is kept (every comparison with it is false). Of two equal operands the bitwise and (or)
+/// is the larger (smaller) zero, +0.0 (-0.0), and any other equal value itself, so the result does
+/// not depend on the operands' order, as cwiseMax's (the second operand in packets) does.
+template <bool Max, class Packet>
+Packet eigen_ieee_extremum(const Packet& a, const Packet& b) {
+  namespace in = Eigen::internal;
+  const Packet m = in::pselect(Max ? in::pcmp_lt(a, b) : in::pcmp_lt(b, a), b, a);
+  return in::pselect(in::pcmp_eq(a, b), Max ? in::pand(a, b) : in::por(a, b), m);
+}
+template <bool Max, class T>
+T eigen_ieee_extremum_scalar(T a, T b) noexcept {
+  if (a == b) return std::signbit(a) == Max ? b : a;
+  return (Max ? a < b : b < a) ? b : a;
+}
+
+/// NumPy's minimum (Max = false) and maximum with IEEE 754-2019's order of zeros, as every
+/// backend computes them: a NaN operand gives that NaN, and -0.0 < +0.0 (found by tests/fuzz:
+/// Eigen's cwiseMin/cwiseMax give the first of two equal operands in their scalar path and the
+/// second in their packets, so 1.5 // minimum(-0.0, 0.0) gave +inf on Eigen, -inf elsewhere).
 template <class T, bool Max>
 struct eigen_minmax_op {
   T operator()(T a, T b) const noexcept {
     if (a != a) return a;
     if (b != b) return b;
-    return (Max ? a < b : b < a) ? b : a;
+    return eigen_ieee_extremum_scalar<Max>(a, b);
   }
   template <class Packet>
   Packet packetOp(const Packet& a, const Packet& b) const {
     namespace in = Eigen::internal;
-    const Packet m = in::pselect(Max ? in::pcmp_lt(a, b) : in::pcmp_lt(b, a), b, a);
+    const Packet m = eigen_ieee_extremum<Max>(a, b);
     return in::pselect(in::pcmp_eq(a, a), in::pselect(in::pcmp_eq(b, b), m, b), a);
   }
 };
 
-/// NumPy's clip, minimum(maximum(x, lo), hi), with eigen_minmax_op's ties: NaN stays NaN, -0.0
-/// clipped at lo = 0.0 stays -0.0.
+/// NumPy's clip, minimum(maximum(x, lo), hi), with eigen_minmax_op's order of zeros: NaN stays
+/// NaN, -0.0 clipped at lo = 0.0 gives 0.0.
 template <class T>
 struct eigen_clip_op {
   T lo, hi;
   T operator()(T x) const noexcept {
-    const T y = x < lo ? lo : x;
-    return hi < y ? hi : y;
+    if (x != x) return x;
+    return eigen_ieee_extremum_scalar<false>(eigen_ieee_extremum_scalar<true>(x, lo), hi);
   }
   template <class Packet>
   Packet packetOp(const Packet& x) const {
     namespace in = Eigen::internal;
-    const Packet l = in::pset1<Packet>(lo), h = in::pset1<Packet>(hi);
-    const Packet y = in::pselect(in::pcmp_lt(x, l), l, x);
-    return in::pselect(in::pcmp_lt(h, y), h, y);
+    return eigen_ieee_extremum<false>(eigen_ieee_extremum<true>(x, in::pset1<Packet>(lo)), in::pset1<Packet>(hi));
   }
 };
 
@@ -112,10 +127,10 @@ template <class T>
 struct functor_traits<ep::detail::eigen_exp_op<T>> : functor_traits<scalar_exp_op<T>> {};
 template <class T, bool Max>
 struct functor_traits<ep::detail::eigen_minmax_op<T, Max>> {
-  enum { Cost = 4 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
+  enum { Cost = 6 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
 };
 template <class T>
 struct functor_traits<ep::detail::eigen_clip_op<T>> {
-  enum { Cost = 2 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
+  enum { Cost = 4 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
 };
 }  // namespace Eigen::internal

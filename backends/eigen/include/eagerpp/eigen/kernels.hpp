@@ -15,6 +15,7 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include "eagerpp/detail/fusion.hpp"
+#include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -271,6 +272,23 @@ eigen_array<T> eigen_map_reduce(const eigen_array<T>& x, map_kind map, Reducer r
   return out;
 }
 
+/// 1 for Eigen's MinReducer, 2 for its MaxReducer, else 0: their zero results get IEEE's sign
+/// (host_fix_zero_extremum).
+template <class Reducer>
+inline constexpr int eigen_extremum = 0;
+template <class T, int NaNPropagation>
+inline constexpr int eigen_extremum<Eigen::internal::MinReducer<T, NaNPropagation>> = 1;
+template <class T, int NaNPropagation>
+inline constexpr int eigen_extremum<Eigen::internal::MaxReducer<T, NaNPropagation>> = 2;
+
+/// out[o, i] of a row-major (outer, red, inner) reduction of `in` with IEEE's sign of zero where
+/// Reducer is a min or max.
+template <class Reducer, class T>
+void eigen_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_t red, std::int64_t inner) {
+  if constexpr (eigen_extremum<Reducer> != 0)
+    host_fix_zero_extremum<eigen_extremum<Reducer> == 2>(in, out, outer, red, inner);
+}
+
 /// Every element reduced with an Eigen reducer (its FullReducer on the flat data), shape ();
 /// `identity` for an empty input. One result object, so that it is constructed in place (NRVO).
 template <class T, class Reducer>
@@ -282,6 +300,7 @@ eigen_array<T> eigen_full_reduce(const eigen_array<T>& x, T identity, Reducer re
   } else {
     const Eigen::IndexList<Eigen::type2index<0>> dim0;
     eigen_mutable_map<0>(out.mutable_data(), in_dims) = eigen_map<1>(x.data(), in_dims).reduce(dim0, reducer);
+    eigen_fix_zero_extremum<Reducer>(x.data(), out.mutable_data(), 1, in_dims[0], 1);
   }
   return out;
 }
@@ -316,6 +335,7 @@ eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, 
       const std::int64_t out_dims[2] = {outer, inner};
       eigen_mutable_map<2>(next.mutable_data(), out_dims) = eigen_map<3>(current.data(), in_dims).reduce(dim1, reducer);
     }
+    eigen_fix_zero_extremum<Reducer>(current.data(), next.mutable_data(), outer, reduced, inner);
     current = next;
   }
   return current.reshaped(out_shape);

@@ -219,11 +219,11 @@ struct thrust_backend {
   }
   static raw_type min(const raw_type& x, std::span<const int> axes) {
     if constexpr (is_bool) return thrust_reduce<S, T>(x, axes, thrust_fn::logical_and_fn{}, true, "min");
-    else return thrust_reduce<S, T>(x, axes, thrust_fn::minimum_fn{}, highest(), "min");
+    else return thrust_extremum<false, S, T>(x, axes, highest(), "min");
   }
   static raw_type max(const raw_type& x, std::span<const int> axes) {
     if constexpr (is_bool) return thrust_reduce<S, T>(x, axes, thrust_fn::logical_or_fn{}, false, "max");
-    else return thrust_reduce<S, T>(x, axes, thrust_fn::maximum_fn{}, lowest(), "max");
+    else return thrust_extremum<true, S, T>(x, axes, lowest(), "max");
   }
   static raw_type all(const raw_type& x, std::span<const int> axes) requires is_bool {
     return thrust_reduce<S, T>(x, axes, thrust_fn::logical_and_fn{}, true, "all");

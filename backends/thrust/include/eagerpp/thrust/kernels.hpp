@@ -7,7 +7,7 @@
 #include <cstdint>      // std::int64_t
 #include <span>         // std::span
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::conditional_t, std::is_same_v, std::remove_cvref_t
+#include <type_traits>  // std::conditional_t, std::is_floating_point_v, std::is_same_v, std::remove_cvref_t
 #include <tuple>        // std::forward_as_tuple
 #include <utility>      // std::index_sequence, std::pair
 
@@ -365,6 +365,26 @@ thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const in
   const auto [src, length] = thrust_segments<S, T>(x, axes, name);
   thrust_array<S, T> out(shape, name);
   S::segmented_reduce(src.data(), out.mutable_data(), segments, length, op, init, name);
+  return out;
+}
+
+/// min (Max = false) or max over `axes` with IEEE 754-2019's order of zeros (-0.0 < +0.0): the
+/// cheap reducer, then zero_extremum_fn on each result.
+template <bool Max, class S, class T>
+thrust_array<S, T> thrust_extremum(const thrust_array<S, T>& x, std::span<const int> axes, T init,
+                                   std::string_view name) {
+  const Shape shape = kept_shape(x.shape(), axes);
+  const std::int64_t segments = shape.numel();
+  if (segments == 0) return thrust_array<S, T>(shape, name);
+  if (x.size() == 0) return thrust_full<S>(shape, init, name);
+  const auto [src, length] = thrust_segments<S, T>(x, axes, name);
+  thrust_array<S, T> out(shape, name);
+  S::segmented_reduce(src.data(), out.mutable_data(), segments, length, thrust_fn::extremum_reduce_fn<Max>{}, init,
+                      name);
+  if constexpr (std::is_floating_point_v<T>) {
+    const thrust_fn::zero_extremum_fn<Max, T> fix{src.data(), out.mutable_data(), length};
+    S::guard(name, [&] { S::for_n(segments, fix); });
+  }
   return out;
 }
 

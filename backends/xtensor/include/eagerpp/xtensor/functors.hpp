@@ -5,7 +5,7 @@
 // Each functor has a scalar overload and, where a vector form exists, an xsimd batch overload;
 // xt::make_lambda_xfunction then takes the vectorized path for contiguous operands.
 
-#include <cmath>        // std::pow, std::ceil, std::floor
+#include <cmath>        // std::pow, std::ceil, std::floor, std::signbit
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <limits>       // std::numeric_limits
 #include <type_traits>  // std::is_floating_point_v, std::make_unsigned_t
@@ -40,55 +40,71 @@ struct sign_fn {
   }
 };
 
-/// NumPy's maximum: NaN in either operand gives NaN (std::max and vmaxps do not propagate it).
-struct maximum_fn {
-  template <scalar A>
-  A operator()(A a, A b) const {
-    if constexpr (std::is_floating_point_v<A>)
-      return (a >= b || a != a) ? a : b;
-    else
-      return a < b ? b : a;
-  }
-  template <class A, class Arch>
-  xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& a, const xsimd::batch<A, Arch>& b) const {
-    if constexpr (std::is_floating_point_v<A>)
-      return xsimd::select((a >= b) | xsimd::isnan(a), a, b);
-    else
-      return xsimd::max(a, b);
-  }
-};
+/// IEEE 754-2019's maximum (Max) or minimum of floats: a NaN `a` is kept (every comparison with it
+/// is false), and -0.0 < +0.0 whatever the operands' order: of two equal batch lanes the bitwise
+/// and (or) is the larger (smaller) zero and any other value itself. Plain selects return one of
+/// two equal operands by position, so a max over [0.0, -0.0] depended on the order of a reduction
+/// (found by tests/fuzz).
+template <bool Max, class A>
+A ieee_extremum(A a, A b) {
+  if (a == b) return std::signbit(a) == Max ? b : a;
+  return (Max ? a < b : b < a) ? b : a;
+}
+template <bool Max, class A, class Arch>
+xsimd::batch<A, Arch> ieee_extremum(const xsimd::batch<A, Arch>& a, const xsimd::batch<A, Arch>& b) {
+  const auto m = xsimd::select(Max ? a < b : b < a, b, a);
+  return xsimd::select(a == b, Max ? (a & b) : (a | b), m);
+}
 
-/// NumPy's minimum: NaN in either operand gives NaN.
-struct minimum_fn {
+/// NumPy's maximum (Max) and minimum: NaN in either operand gives NaN (std::max and vmaxps do not
+/// propagate it), and -0.0 < +0.0 (ieee_extremum).
+template <bool Max>
+struct extremum_fn {
   template <scalar A>
   A operator()(A a, A b) const {
-    if constexpr (std::is_floating_point_v<A>)
-      return (a <= b || a != a) ? a : b;
-    else
-      return b < a ? b : a;
+    if constexpr (std::is_floating_point_v<A>) {
+      if (a != a) return a;
+      if (b != b) return b;
+      return ieee_extremum<Max>(a, b);
+    } else {
+      return (Max ? a < b : b < a) ? b : a;
+    }
   }
   template <class A, class Arch>
   xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& a, const xsimd::batch<A, Arch>& b) const {
     if constexpr (std::is_floating_point_v<A>)
-      return xsimd::select((a <= b) | xsimd::isnan(a), a, b);
+      return xsimd::select(xsimd::isnan(a), a, xsimd::select(xsimd::isnan(b), b, ieee_extremum<Max>(a, b)));
+    else if constexpr (Max)
+      return xsimd::max(a, b);
     else
       return xsimd::min(a, b);
   }
 };
+using maximum_fn = extremum_fn<true>;
+using minimum_fn = extremum_fn<false>;
 
-/// NumPy's clip: max(lo, min(x, hi)), NaN stays NaN.
+/// NumPy's clip, minimum(maximum(x, lo), hi), with extremum_fn's order of zeros: NaN stays NaN,
+/// -0.0 clipped at lo = 0.0 gives 0.0.
 template <class T>
 struct clip_fn {
   T lo, hi;
   template <scalar A>
   A operator()(A x) const {
-    return x < lo ? lo : (hi < x ? hi : x);
+    if constexpr (std::is_floating_point_v<A>) {
+      if (x != x) return x;
+      return ieee_extremum<false>(ieee_extremum<true>(x, A(lo)), A(hi));
+    } else {
+      return x < lo ? lo : (hi < x ? hi : x);
+    }
   }
   template <class A, class Arch>
   xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& x) const {
     using batch = xsimd::batch<A, Arch>;
     const batch l(lo), h(hi);
-    return xsimd::select(x < l, l, xsimd::select(h < x, h, x));
+    if constexpr (std::is_floating_point_v<A>)
+      return ieee_extremum<false>(ieee_extremum<true>(x, l), h);
+    else
+      return xsimd::select(x < l, l, xsimd::select(h < x, h, x));
   }
 };
 

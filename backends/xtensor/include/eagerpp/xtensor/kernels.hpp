@@ -16,6 +16,8 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "eagerpp/detail/host_kernels.hpp"
+
 namespace ep::detail::xt_kernels {
 
 /// Element types with an xsimd batch: every dtype but bool.
@@ -186,7 +188,13 @@ void combine_rows(T* acc, const T* src, std::size_t n) {
   for (; j < n; ++j) acc[j] = Op::apply(acc[j], src[j]);
 }
 
-/// out[o, i] = Op over r of in[o, r, i], for a row-major (outer, red, inner) block.
+template <class Op>
+inline constexpr bool is_extremum = false;
+template <bool Max>
+inline constexpr bool is_extremum<extremum_op<Max>> = true;
+
+/// out[o, i] = Op over r of in[o, r, i], for a row-major (outer, red, inner) block. A zero min or
+/// max gets IEEE's sign (-0.0 < +0.0) afterwards, whatever order the lanes combined in.
 template <class Op, class T>
 void reduce(const T* in, T* out, std::size_t outer, std::size_t red, std::size_t inner) {
   if (outer * inner == 0) return;
@@ -196,13 +204,17 @@ void reduce(const T* in, T* out, std::size_t outer, std::size_t red, std::size_t
   }
   if (inner == 1) {
     for (std::size_t o = 0; o < outer; ++o) out[o] = reduce_contiguous<Op>(in + o * red, red);
-    return;
+  } else {
+    for (std::size_t o = 0; o < outer; ++o) {
+      T* acc = out + o * inner;
+      const T* base = in + o * red * inner;
+      std::copy_n(base, inner, acc);
+      for (std::size_t r = 1; r < red; ++r) combine_rows<Op>(acc, base + r * inner, inner);
+    }
   }
-  for (std::size_t o = 0; o < outer; ++o) {
-    T* acc = out + o * inner;
-    const T* base = in + o * red * inner;
-    std::copy_n(base, inner, acc);
-    for (std::size_t r = 1; r < red; ++r) combine_rows<Op>(acc, base + r * inner, inner);
+  if constexpr (is_extremum<Op>) {
+    const auto s = [](std::size_t v) { return static_cast<std::int64_t>(v); };
+    host_fix_zero_extremum<std::is_same_v<Op, max_op>>(in, out, s(outer), s(red), s(inner));
   }
 }
 
