@@ -134,8 +134,8 @@ template <backend B> Tensor<B> round(const Tensor<B>& x) { return x.round(); }
 template <backend B> Tensor<B> ceil(const Tensor<B>& x) { return x.ceil(); }
 template <backend B> Tensor<B> floor(const Tensor<B>& x) { return x.floor(); }
 template <backend B> Tensor<B> negative(const Tensor<B>& x) { return x.negative(); }
-template <backend B>
-Tensor<B> clip(const Tensor<B>& x, typename B::value_type min_, typename B::value_type max_) { return x.clip(min_, max_); }
+template <backend B, scalar S1, scalar S2>
+auto clip(const Tensor<B>& x, S1 min_, S2 max_) { return x.clip(min_, max_); }
 template <backend B> auto isnan(const Tensor<B>& x) { return x.isnan(); }
 template <backend B> auto isinf(const Tensor<B>& x) { return x.isinf(); }
 template <backend B> Tensor<B> logical_not(const Tensor<B>& x) { return x.logical_not(); }

@@ -41,6 +41,14 @@ TYPED_TEST_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy) {
   ep::test::expect_equal(i.maximum(0.5), {4}, std::vector<double>{0.5, 1, 2, 3});
   ep::test::expect_equal(ep::minimum(i, 2.5), {4}, std::vector<double>{0, 1, 2, 2.5});
   ep::test::expect_equal(i % 2.5, {4}, std::vector<double>{0, 1, 2, 0.5});
+  // np.clip(np.arange(4), 0.5, 2.5) is float64 [0.5, 1., 2., 2.5]; np.clip(np.arange(4), 1, 2) stays int64.
+  const auto c = i.clip(0.5, 2.5);
+  static_assert(has_dtype<decltype(c), double>);
+  ep::test::expect_equal(c, {4}, std::vector<double>{0.5, 1, 2, 2.5});
+  ep::test::expect_equal(ep::clip(i, 1, 2.5), {4}, std::vector<double>{1, 1, 2, 2.5});
+  const auto ci = ep::clip(i, 1, 2);
+  static_assert(has_dtype<decltype(ci), std::int64_t>);
+  ep::test::expect_equal(ci, {4}, std::vector<std::int64_t>{1, 1, 2, 2});
   // A C++ float asks for float32 (NumPy has no float32 Python scalar; PyTorch's default dtype is float32).
   const auto f = i * 1.5f;
   static_assert(has_dtype<decltype(f), float>);
