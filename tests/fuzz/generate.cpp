@@ -402,8 +402,10 @@ program generator::next(bool grad_mode) {
         // Eigen). IEEE arithmetic has no one right answer there, as for inf - inf: dtype and shape only.
         if (ins.op == "prod" && is_floating(v.type)) {
           const auto& x = info_[static_cast<std::size_t>(ins.args[0])];
-          const double largest = v.type == dtype::float32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-          if (static_cast<double>(x.shape.numel()) * std::log(std::max(1.0, x.max_abs)) >= std::log(largest)) vi.tag = 2;
+          const double largest =
+              v.type == dtype::float32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+          if (static_cast<double>(x.shape.numel()) * std::log(std::max(1.0, x.max_abs)) >= std::log(largest))
+            vi.tag = 2;
         }
         info_.push_back(vi);
         added = true;
