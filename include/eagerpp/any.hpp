@@ -507,7 +507,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
 /// ep::basic_any_tensor); the set is EAGERPP_ANY_BACKENDS (by default Eigen and xtensor).
 using AnyTensor = basic_any_tensor<EAGERPP_ANY_BACKENDS>;
 
-// --- operators: the static tensor's, scalars converted to the tensor's dtype as there --------------
+// --- operators: the static tensor's, with its dtype rules (an int32 tensor * 0.5 holds float64) ----
 
 #define EAGERPP_ANY_OPERATOR(op, name, kind)                                                                 \
   template <class L>                                                                                         \

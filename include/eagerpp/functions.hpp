@@ -134,8 +134,8 @@ template <backend B> Tensor<B> round(const Tensor<B>& x) { return x.round(); }
 template <backend B> Tensor<B> ceil(const Tensor<B>& x) { return x.ceil(); }
 template <backend B> Tensor<B> floor(const Tensor<B>& x) { return x.floor(); }
 template <backend B> Tensor<B> negative(const Tensor<B>& x) { return x.negative(); }
-template <backend B>
-Tensor<B> clip(const Tensor<B>& x, typename B::value_type min_, typename B::value_type max_) { return x.clip(min_, max_); }
+template <backend B, scalar S1, scalar S2>
+auto clip(const Tensor<B>& x, S1 min_, S2 max_) { return x.clip(min_, max_); }
 template <backend B> auto isnan(const Tensor<B>& x) { return x.isnan(); }
 template <backend B> auto isinf(const Tensor<B>& x) { return x.isinf(); }
 template <backend B> Tensor<B> logical_not(const Tensor<B>& x) { return x.logical_not(); }
@@ -186,13 +186,19 @@ EAGERPP_MIXED_FUNCTION(logical_and)
 EAGERPP_MIXED_FUNCTION(logical_or)
 EAGERPP_MIXED_FUNCTION(matmul)
 
-/// `x` where `condition` is true, `y` elsewhere, with broadcasting (NumPy: `where`); `x` or `y` may be a scalar.
+/// `x` where `condition` is true, `y` elsewhere, with broadcasting (NumPy: `where`); `x` or `y` may be
+/// a scalar, with NumPy's dtype for a tensor and a scalar (ep::scalar_result_t: `where(c, i, 0.5)` of
+/// an int64 `i` is float64).
 template <backend C, backend B>
 Tensor<B> where(const Tensor<C>& condition, const Tensor<B>& x, const Tensor<B>& y) { return condition.where(x, y); }
 template <backend C, backend B, scalar S>
-Tensor<B> where(const Tensor<C>& condition, const Tensor<B>& x, S y) { return condition.where(x, x.full_scalar(y)); }
+auto where(const Tensor<C>& condition, const Tensor<B>& x, S y) {
+  return detail::with_scalar(x, y, [&](const auto& t, const auto& s) { return condition.where(t, s); });
+}
 template <backend C, backend B, scalar S>
-Tensor<B> where(const Tensor<C>& condition, S x, const Tensor<B>& y) { return condition.where(y.full_scalar(x), y); }
+auto where(const Tensor<C>& condition, S x, const Tensor<B>& y) {
+  return detail::with_scalar(y, x, [&](const auto& t, const auto& s) { return condition.where(s, t); });
+}
 // x and y of different backends or dtypes: the operators' sentence, naming where.
 template <backend C, backend B1, backend B2>
   requires(!std::same_as<B1, B2>)

@@ -148,6 +148,10 @@ class [[nodiscard]] Tensor {
   Tensor negative() const;     ///< -x (also `operator-`).
   /// Each element limited to [min_, max_] (NumPy: `clip`); the gradient is 1 inside, 0 outside.
   Tensor clip(value_type min_, value_type max_) const;
+  /// With bounds of other C++ types, NumPy's dtype (ep::scalar_result_t of either bound): an int64
+  /// tensor clipped to [0.5, 2.5] is float64, to [0, 2] int64.
+  template <scalar S1, scalar S2>
+  auto clip(S1 min_, S2 max_) const;
   bool_tensor isnan() const;   ///< true where NaN.
   bool_tensor isinf() const;   ///< true where +inf or -inf.
   Tensor logical_not() const;  ///< not x, for bool tensors.

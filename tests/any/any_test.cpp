@@ -96,6 +96,24 @@ TYPED_TEST(AnyTensor, ValueAndGradMatchesTheStaticOne) {
   EXPECT_EQ(any.second.as<B>().to_vector(), gs.to_vector());
 }
 
+TEST(AnyTensorTypes, ScalarsAndDivisionFollowNumpy) {
+  // The static tensor's dtype rules hold behind the variant: np.arange(4, dtype=np.int32) * 0.5 and
+  // / 2 are float64, * 3 stays int32, > 1.5 compares the real values.
+  for (const char* spec : {"eigen:int32", "xtensor:int64"}) {
+    SCOPED_TRACE(spec);
+    const auto i = ep::AnyTensor::arange(spec, 4);
+    const auto half = i * 0.5;
+    EXPECT_EQ(half.dtype(), "float64");
+    EXPECT_EQ(half.to_vector(), (std::vector<double>{0, 0.5, 1, 1.5}));
+    const auto q = i / 2;
+    EXPECT_EQ(q.spec(), fmt::format("{}:float64", i.backend()));
+    EXPECT_EQ(q.to_vector(), (std::vector<double>{0, 0.5, 1, 1.5}));
+    EXPECT_EQ((3 / (i + 1)).to_vector(), (std::vector<double>{3, 1.5, 1, 0.75}));
+    EXPECT_EQ((i * 3).dtype(), i.dtype());
+    EXPECT_EQ((i > 1.5).to_vector<bool>(), (std::vector<bool>{false, false, true, true}));
+  }
+}
+
 TEST(AnyTensorErrors, NameBothSides) {
   const auto e = ep::AnyTensor::ones("eigen:float32", {2});
   const auto x = ep::AnyTensor::ones("xtensor:float32", {2});

@@ -212,6 +212,12 @@ TYPED_TEST(CrossBackend, RandomNumbersAreTheSame) {
   const std::vector<double> first{0.3990464708489645, 0.7357127844834425, 0.9722412015223156};
   ep::test::expect_near(ep::uniform<E>(e0, {3}), {3}, first, TestFixture::rtol);
   ep::test::expect_near(ep::uniform<X>(x0, {3}), {3}, first, TestFixture::rtol);
+  // randint and permutation draw from the same stream, on the host: equal on both backends.
+  using EI = typename E::template rebind<std::int64_t>;
+  using XI = typename X::template rebind<std::int64_t>;
+  ep::generator ie(99), ix(99);
+  EXPECT_EQ(ep::randint<EI>(ie, -5, 1000, {3, 4}).to_vector(), ep::randint<XI>(ix, -5, 1000, {3, 4}).to_vector());
+  EXPECT_EQ(ep::permutation<E>(ie, 50).to_vector(), ep::permutation<X>(ix, 50).to_vector());
 }
 
 TYPED_TEST(CrossBackend, TransfersShareHostMemory) {

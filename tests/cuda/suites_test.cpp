@@ -2,10 +2,7 @@
 // Every test skips without a device.
 // SPDX-License-Identifier: MIT
 //
-// One translation unit per backend: the suites share almost all of their instantiations (the facade
-// and the backend's kernels for each dtype), so compiling them together costs a third of compiling
-// them one family at a time (measured: 276 s for the nine Eigen suites together against about 80 s
-// for each alone, Debug with ASan+UBSan).
+// One translation unit per backend, the suites' shared instantiations compiled once (tests/CMakeLists.txt).
 #include <eagerpp/cuda.hpp>
 
 #include "suites/all.hpp"

@@ -2,9 +2,7 @@
 // ep::omp runs the Thrust code ep::cuda runs, so these tests also check the GPU backend's logic.
 // SPDX-License-Identifier: MIT
 //
-// One translation unit per backend: the suites share almost all of their instantiations (the facade
-// and the backend's kernels for each dtype), so compiling them together costs a third of compiling
-// them one family at a time (see tests/eigen/suites_test.cpp).
+// One translation unit per backend, the suites' shared instantiations compiled once (tests/CMakeLists.txt).
 #include <eagerpp/omp.hpp>
 
 #include "suites/all.hpp"

@@ -182,6 +182,33 @@ TYPED_TEST_P(Autodiff, ScalarOperandGradients) {
   }
 }
 
+TYPED_TEST_P(Autodiff, IntegerOperandsPromotedByNumpyRulesAreConstants) {
+  // NumPy's dtype rules give float64 where an integer tensor meets a floating scalar or is divided
+  // (ep::scalar_result_t, ep::true_divide_t): the result is a constant of x's dtype (the suite runs on
+  // double backends), and x's gradient flows through the ops that mix it in. Integer results are
+  // never recorded.
+  using namespace autodiff_suite;
+  using T = ep::Tensor<TypeParam>;
+  using I = typename TypeParam::template rebind<std::int64_t>;
+  const ep::Tensor<I> i = ep::arange<I>(1, 7).reshape(2, 3);  // [[1, 2, 3], [4, 5, 6]]
+  const std::vector<unary_case<TypeParam>> cases = {
+      {"x * (i / 2)", [i](const T& x) { return x * (i / 2); }, -2, 2},
+      {"x + i * 0.5", [i](const T& x) { return x + i * 0.5; }, -2, 2},
+      {"x / (1.5 - i)", [i](const T& x) { return x / (1.5 - i); }, -2, 2},
+      {"where(i < 3.5, x, x * x)", [i](const T& x) { return ep::where(i < 3.5, x, x * x); }, -2, 2},
+      {"x * where(i > 2, i, 0.5)", [i](const T& x) { return x * ep::where(i > 2, i, 0.5); }, -2, 2},
+      {"x * (i.floordiv(2) + 1).float64()", [i](const T& x) { return x * (i.floordiv(2) + 1).float64(); }, -2, 2},
+  };
+  for (const auto& c : cases) {
+    const T x = rnd<TypeParam>({2, 3}, c.lo, c.hi, 5);
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(c.f(t)); }, x)) << c.name;
+  }
+  // Exactly: d/dx sum(x * (i / 2)) is i / 2 = [[0.5, 1, 1.5], [2, 2.5, 3]].
+  const auto [v, g] = ep::value_and_grad([&](const T& x) { return (x * (i / 2)).sum(); }, ep::ones<TypeParam>({2, 3}));
+  ep::test::expect_equal(v, {}, values{10.5});
+  ep::test::expect_equal(g, {2, 3}, values{0.5, 1, 1.5, 2, 2.5, 3});
+}
+
 TYPED_TEST_P(Autodiff, ArithmeticGradientsBroadcast) {
   using namespace autodiff_suite;
   using T = ep::Tensor<TypeParam>;
@@ -1073,7 +1100,8 @@ TYPED_TEST_P(Autodiff, GradientThroughLargeTemporaries) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(Autodiff, CheckGradientDetectsWrongRules, UnaryOpGradients, ScalarOperandGradients,
-                            ArithmeticGradientsBroadcast, PowMinimumMaximumModGradientsBroadcast, WhereGradients,
+                            IntegerOperandsPromotedByNumpyRulesAreConstants, ArithmeticGradientsBroadcast,
+                            PowMinimumMaximumModGradientsBroadcast, WhereGradients,
                             AstypeRoundTripPassesGradient, ReductionGradientsEveryAxisForm, CumsumGradients,
                             ShapeOpGradients, ConcatenateStackGradients, MatmulGradients, NnGradients,
                             GradientsOfGradientsMatchFiniteDifferences, ValueAndGradOfSquareSum,

@@ -41,6 +41,14 @@ TYPED_TEST_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy) {
   ep::test::expect_equal(i.maximum(0.5), {4}, std::vector<double>{0.5, 1, 2, 3});
   ep::test::expect_equal(ep::minimum(i, 2.5), {4}, std::vector<double>{0, 1, 2, 2.5});
   ep::test::expect_equal(i % 2.5, {4}, std::vector<double>{0, 1, 2, 0.5});
+  // np.clip(np.arange(4), 0.5, 2.5) is float64 [0.5, 1., 2., 2.5]; np.clip(np.arange(4), 1, 2) stays int64.
+  const auto c = i.clip(0.5, 2.5);
+  static_assert(has_dtype<decltype(c), double>);
+  ep::test::expect_equal(c, {4}, std::vector<double>{0.5, 1, 2, 2.5});
+  ep::test::expect_equal(ep::clip(i, 1, 2.5), {4}, std::vector<double>{1, 1, 2, 2.5});
+  const auto ci = ep::clip(i, 1, 2);
+  static_assert(has_dtype<decltype(ci), std::int64_t>);
+  ep::test::expect_equal(ci, {4}, std::vector<std::int64_t>{1, 1, 2, 2});
   // A C++ float asks for float32 (NumPy has no float32 Python scalar; PyTorch's default dtype is float32).
   const auto f = i * 1.5f;
   static_assert(has_dtype<decltype(f), float>);
@@ -49,6 +57,32 @@ TYPED_TEST_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy) {
   const auto k = i * 3;
   static_assert(has_dtype<decltype(k), std::int64_t>);
   ep::test::expect_equal(k, {4}, std::vector<std::int64_t>{0, 3, 6, 9});
+  // np.arange(4) // 2.5 is float64 [0., 0., 0., 1.]; 2.5 - np.arange(4) // 1 ... as float64.
+  const auto fd = i.floordiv(2.5);
+  static_assert(has_dtype<decltype(fd), double>);
+  ep::test::expect_equal(fd, {4}, std::vector<double>{0, 0, 0, 1});
+  ep::test::expect_equal(ep::floordiv(2.5, i + 1), {4}, std::vector<double>{2, 1, 0, 0});
+  // int32 too (NEP 50: the Python scalar is weak): np.arange(4, dtype=np.int32) * 0.5 is float64,
+  // np.arange(4, dtype=np.int32) + 2 stays int32, and / of two int32 arrays is float64.
+  using I32 = typename TypeParam::template rebind<std::int32_t>;
+  const auto j = ep::arange<I32>(4);
+  const auto jh = j * 0.5;
+  static_assert(has_dtype<decltype(jh), double>);
+  ep::test::expect_equal(jh, {4}, std::vector<double>{0, 0.5, 1, 1.5});
+  const auto j2 = j + std::int64_t{2};
+  static_assert(has_dtype<decltype(j2), std::int32_t>);
+  ep::test::expect_equal(j2, {4}, std::vector<std::int32_t>{2, 3, 4, 5});
+  const auto jq = (j - 1) / (j + 1);  // [-1/1, 0/2, 1/3, 2/4]
+  static_assert(has_dtype<decltype(jq), double>);
+  ep::test::expect_equal(jq, {4}, std::vector<double>{-1, 0, 1.0 / 3, 0.5});
+  // where with an integer tensor and a floating scalar: np.where([T, F, T, F], np.arange(4), 0.5) is
+  // float64 [0., 0.5, 2., 0.5] (0.5 is not truncated to 0).
+  const auto even = (i % 2) == 0;
+  const auto w = ep::where(even, i, 0.5);
+  static_assert(has_dtype<decltype(w), double>);
+  ep::test::expect_equal(w, {4}, std::vector<double>{0, 0.5, 2, 0.5});
+  ep::test::expect_equal(ep::where(even, -0.5, i), {4}, std::vector<double>{-0.5, 1, -0.5, 3});
+  ep::test::expect_equal(ep::where(even, i, 7), {4}, std::vector<std::int64_t>{0, 7, 2, 7});
 }
 
 TYPED_TEST_P(Conveniences, FloatingAndBoolTensorsWithScalars) {
@@ -74,6 +108,9 @@ TYPED_TEST_P(Conveniences, ComparisonsWithScalarsPromoteFirst) {
   const auto i = ep::arange<I>(4);
   // np.arange(4) < 1.5 compares in float64: [True, True, False, False] (1.5 is not truncated to 1).
   ep::test::expect_equal(i < 1.5, {4}, std::vector<bool>{true, true, false, false});
+  ep::test::expect_equal(i < 0.5, {4}, std::vector<bool>{true, false, false, false});
+  ep::test::expect_equal(i > -0.5, {4}, std::vector<bool>{true, true, true, true});
+  ep::test::expect_equal(i <= 2.9f, {4}, std::vector<bool>{true, true, true, false});
   ep::test::expect_equal(i >= 0.5, {4}, std::vector<bool>{false, true, true, true});
   ep::test::expect_equal(i == 1.0, {4}, std::vector<bool>{false, true, false, false});
   ep::test::expect_equal(i == 1.5, {4}, std::vector<bool>{false, false, false, false});
@@ -153,6 +190,18 @@ TYPED_TEST_P(Conveniences, RandintAndPermutationAreUniformAndSeeded) {
   ep::generator other(8);
   EXPECT_NE(ep::randint<I>(other, -3, 4, {2000}).to_vector(), v);
   ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::randint<I>(gen, 4, 4, {2}); }, {"randint", "4"});
+  // The same values on every backend: literals from an independent Philox-4x32-10 in Python (checked
+  // against Random123's known answers), with randint's mapping (two words a draw, 2^64 mod range
+  // rejected, then mod range) and permutation's Fisher-Yates (one draw in [0, i] a step, i = n-1..1).
+  ep::generator k7(7);
+  ep::test::expect_equal(ep::randint<I>(k7, -3, 4, {2, 5}), {2, 5},
+                         std::vector<std::int64_t>{0, -1, 0, -2, 2, 2, 0, 0, 0, 2});
+  ep::generator k11(11);
+  ep::test::expect_equal(ep::randint<I>(k11, 0, std::int64_t{1} << 40, {3}), {3},
+                         std::vector<std::int64_t>{442204621756, 903380877541, 303625861059});
+  ep::generator k3(3);
+  ep::test::expect_equal(ep::permutation<TypeParam>(k3, 10), {10},
+                         std::vector<std::int64_t>{0, 6, 3, 9, 5, 8, 2, 7, 1, 4});
 
   ep::generator g1(3);
   const auto p = ep::permutation<TypeParam>(g1, 10);

@@ -96,7 +96,8 @@ class tape_scope {
 };
 
 /// Suspends every active tape for its lifetime: ops run inside are recorded nowhere
-/// (custom_gradient's forward pass, stop_gradient).
+/// (the forward pass of custom_gradient and of checkpoint, the value of norms::l2, which records
+/// one op with its own gradient instead).
 class no_record_scope {
  public:
   no_record_scope() : saved_count_(std::exchange(active_tape_count(), 0)) { saved_.swap(active_tapes()); }
@@ -151,7 +152,7 @@ inline constexpr bool takes_needed<vjp_with_needed<F>> = true;
 
 /// A vjp that accepts an incoming gradient of any shape that broadcasts to its output's, and still
 /// returns its input's full shape: an element-wise `g * f'(x)`. A reduction's vjp hands back its
-/// gradient unbroadcast (shape (1,) for a full sum), and only where the next vjp is not marked so
+/// gradient unbroadcast (shape (1, ..., 1) for a full sum), and only where the next vjp is not marked so
 /// is it materialized at full size: the backward pass of `x.square().sum()` then reads x once,
 /// `x * (2 * g)`, instead of writing a broadcast copy of g first.
 template <class F>

@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <numbers>  // std::numbers::ln2, ln10
-#include <tuple>    // std::tuple
-#include <utility>  // std::as_const
+#include <numbers>      // std::numbers::ln2, ln10
+#include <tuple>        // std::tuple
+#include <type_traits>  // std::common_type_t
+#include <utility>      // std::as_const
 
 #include <fmt/format.h>
 
@@ -520,6 +521,15 @@ auto operator%(S a, const Tensor<B>& b) {
   return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s.mod(y); });
 }
 
+template <backend B>
+template <scalar S1, scalar S2>
+auto Tensor<B>::clip(S1 min_, S2 max_) const {
+  using R = std::common_type_t<scalar_result_t<value_type, S1>, scalar_result_t<value_type, S2>>;
+  if constexpr (std::same_as<R, value_type>)
+    return clip(static_cast<value_type>(min_), static_cast<value_type>(max_));
+  else
+    return astype<R>().clip(static_cast<R>(min_), static_cast<R>(max_));
+}
 template <backend B>
 template <scalar S>
 auto Tensor<B>::pow(S exponent) const {

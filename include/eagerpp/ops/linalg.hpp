@@ -1,4 +1,4 @@
-// eagerpp - linear algebra ops of ep::Tensor: matmul
+// eagerpp - linear algebra ops of ep::Tensor: matmul, inv, slogdet
 // SPDX-License-Identifier: MIT
 #pragma once
 

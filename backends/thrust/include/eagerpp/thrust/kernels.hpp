@@ -354,10 +354,17 @@ inline Shape kept_shape(const Shape& s, std::span<const int> axes) {
   return out;
 }
 
-/// The reduction of `x` over `axes` with `op`, whose identity is `init`.
-template <class S, class T, class Op>
+/// What a reduction does after its segments are reduced (thrust_reduce's `then`): nothing.
+struct no_step {
+  template <class T>
+  void operator()(const T*, T*, std::int64_t, std::int64_t) const {}
+};
+
+/// The reduction of `x` over `axes` with `op`, whose identity is `init`; then
+/// `then(segments' data, results, number of segments, segment length)`.
+template <class S, class T, class Op, class Then = no_step>
 thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const int> axes, Op op, T init,
-                                 std::string_view name) {
+                                 std::string_view name, Then then = {}) {
   const Shape shape = kept_shape(x.shape(), axes);
   const std::int64_t segments = shape.numel();
   if (segments == 0) return thrust_array<S, T>(shape, name);
@@ -365,6 +372,7 @@ thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const in
   const auto [src, length] = thrust_segments<S, T>(x, axes, name);
   thrust_array<S, T> out(shape, name);
   S::segmented_reduce(src.data(), out.mutable_data(), segments, length, op, init, name);
+  then(src.data(), out.mutable_data(), segments, length);
   return out;
 }
 
@@ -373,19 +381,16 @@ thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const in
 template <bool Max, class S, class T>
 thrust_array<S, T> thrust_extremum(const thrust_array<S, T>& x, std::span<const int> axes, T init,
                                    std::string_view name) {
-  const Shape shape = kept_shape(x.shape(), axes);
-  const std::int64_t segments = shape.numel();
-  if (segments == 0) return thrust_array<S, T>(shape, name);
-  if (x.size() == 0) return thrust_full<S>(shape, init, name);
-  const auto [src, length] = thrust_segments<S, T>(x, axes, name);
-  thrust_array<S, T> out(shape, name);
-  S::segmented_reduce(src.data(), out.mutable_data(), segments, length, thrust_fn::extremum_reduce_fn<Max>{}, init,
-                      name);
-  if constexpr (std::is_floating_point_v<T>) {
-    const thrust_fn::zero_extremum_fn<Max, T> fix{src.data(), out.mutable_data(), length};
-    S::guard(name, [&] { S::for_n(segments, fix); });
+  constexpr thrust_fn::extremum_reduce_fn<Max> op{};
+  if constexpr (!std::is_floating_point_v<T>) {
+    return thrust_reduce<S, T>(x, axes, op, init, name);
+  } else {
+    return thrust_reduce<S, T>(x, axes, op, init, name,
+                               [name](const T* src, T* out, std::int64_t segments, std::int64_t length) {
+                                 const thrust_fn::zero_extremum_fn<Max, T> fix{src, out, length};
+                                 S::guard(name, [&] { S::for_n(segments, fix); });
+                               });
   }
-  return out;
 }
 
 /// argmin (IsMax = false) or argmax along `axis`: the first index of the extreme, NaN first.
