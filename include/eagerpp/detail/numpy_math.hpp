@@ -40,6 +40,19 @@ EAGERPP_HOST_DEVICE T copysign(T a, T b) {
 #endif
 }
 
+/// IEEE 754-2019's maximum (Max) or minimum of two values, NaN aside: -0.0 < +0.0, so the result
+/// does not depend on the operands' order (a plain `a < b ? b : a` returns one of two equal zeros
+/// by position, and a min or max reduction, combined in any order, as CUB requires of a commutative
+/// reducer, gave either: found by tests/fuzz as max over [0.0, -0.0]). The sign is copysign's, which
+/// device code has.
+template <bool Max, class T>
+EAGERPP_HOST_DEVICE T extremum(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a == b) return (copysign(T(1), a) < T(0)) == Max ? b : a;
+  }
+  return (Max ? a < b : b < a) ? b : a;
+}
+
 /// Integer -x computed modulo 2^bits, as NumPy does for the most negative value (no UB).
 template <class T>
 EAGERPP_HOST_DEVICE constexpr T wrapping_negate(T a) noexcept {

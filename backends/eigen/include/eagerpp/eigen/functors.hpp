@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>        // std::signbit
 #include <type_traits>  // std::is_same_v
 
 #include <Eigen/Core>
@@ -77,11 +76,6 @@ Packet eigen_ieee_extremum(const Packet& a, const Packet& b) {
   const Packet m = in::pselect(Max ? in::pcmp_lt(a, b) : in::pcmp_lt(b, a), b, a);
   return in::pselect(in::pcmp_eq(a, b), Max ? in::pand(a, b) : in::por(a, b), m);
 }
-template <bool Max, class T>
-T eigen_ieee_extremum_scalar(T a, T b) noexcept {
-  if (a == b) return std::signbit(a) == Max ? b : a;
-  return (Max ? a < b : b < a) ? b : a;
-}
 
 /// NumPy's minimum (Max = false) and maximum with IEEE 754-2019's order of zeros, as every
 /// backend computes them: a NaN operand gives that NaN, and -0.0 < +0.0 (found by tests/fuzz:
@@ -92,7 +86,7 @@ struct eigen_minmax_op {
   T operator()(T a, T b) const noexcept {
     if (a != a) return a;
     if (b != b) return b;
-    return eigen_ieee_extremum_scalar<Max>(a, b);
+    return numpy::extremum<Max>(a, b);
   }
   template <class Packet>
   Packet packetOp(const Packet& a, const Packet& b) const {
@@ -109,7 +103,7 @@ struct eigen_clip_op {
   T lo, hi;
   T operator()(T x) const noexcept {
     if (x != x) return x;
-    return eigen_ieee_extremum_scalar<false>(eigen_ieee_extremum_scalar<true>(x, lo), hi);
+    return numpy::extremum<false>(numpy::extremum<true>(x, lo), hi);
   }
   template <class Packet>
   Packet packetOp(const Packet& x) const {

@@ -92,18 +92,6 @@ struct isinf_fn {
   EAGERPP_HOST_DEVICE bool operator()(T x) const { return ::cuda::std::isinf(x); }
 };
 
-/// IEEE 754-2019's maximum (Max) or minimum of two values, NaN aside: -0.0 < +0.0, so the result
-/// does not depend on the operands' order (a plain `a < b ? b : a` returns one of two equal zeros
-/// by position, and a min or max reduction, combined in any order, as CUB requires of a commutative
-/// reducer, gave either: found by tests/fuzz as max over [0.0, -0.0]).
-template <bool Max, class T>
-EAGERPP_HOST_DEVICE inline T ieee_extremum(T a, T b) {
-  if constexpr (is_float<T>) {
-    if (a == b) return ::cuda::std::signbit(a) == Max ? b : a;
-  }
-  return (Max ? a < b : b < a) ? b : a;
-}
-
 /// NumPy clip = minimum(maximum(x, lo), hi) with minimum_fn's order of zeros: NaN stays NaN,
 /// lo > hi gives hi.
 template <class T>
@@ -111,7 +99,7 @@ struct clip_fn {
   T lo, hi;
   EAGERPP_HOST_DEVICE T operator()(T x) const {
     if (is_nan(x)) return x;
-    return ieee_extremum<false>(ieee_extremum<true>(x, lo), hi);
+    return numpy::extremum<false>(numpy::extremum<true>(x, lo), hi);
   }
 };
 
@@ -172,7 +160,7 @@ struct power_fn {
 };
 
 /// The reducers of min (Max = false) and max: NaN propagates; of two equal values either (a plain
-/// select, cheaper than ieee_extremum's test: 4x on rows of 4), as the zero result's sign is set
+/// select, cheaper than numpy::extremum's test: 4x on rows of 4), as the zero result's sign is set
 /// afterwards (zero_extremum_fn).
 template <bool Max>
 struct extremum_reduce_fn {
@@ -205,13 +193,13 @@ struct zero_extremum_fn {
   }
 };
 
-/// NumPy minimum/maximum: NaN propagates, -0.0 < +0.0 (ieee_extremum).
+/// NumPy minimum/maximum: NaN propagates, -0.0 < +0.0 (numpy::extremum).
 struct minimum_fn {
   template <class T>
   EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
     if (is_nan(a)) return a;
     if (is_nan(b)) return b;
-    return ieee_extremum<false>(a, b);
+    return numpy::extremum<false>(a, b);
   }
 };
 struct maximum_fn {
@@ -219,7 +207,7 @@ struct maximum_fn {
   EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
     if (is_nan(a)) return a;
     if (is_nan(b)) return b;
-    return ieee_extremum<true>(a, b);
+    return numpy::extremum<true>(a, b);
   }
 };
 struct logical_and_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; } };

@@ -5,7 +5,7 @@
 // Each functor has a scalar overload and, where a vector form exists, an xsimd batch overload;
 // xt::make_lambda_xfunction then takes the vectorized path for contiguous operands.
 
-#include <cmath>        // std::pow, std::ceil, std::floor, std::signbit
+#include <cmath>        // std::pow, std::ceil, std::floor
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <limits>       // std::numeric_limits
 #include <type_traits>  // std::is_floating_point_v, std::make_unsigned_t
@@ -40,16 +40,9 @@ struct sign_fn {
   }
 };
 
-/// IEEE 754-2019's maximum (Max) or minimum of floats: a NaN `a` is kept (every comparison with it
-/// is false), and -0.0 < +0.0 whatever the operands' order: of two equal batch lanes the bitwise
-/// and (or) is the larger (smaller) zero and any other value itself. Plain selects return one of
-/// two equal operands by position, so a max over [0.0, -0.0] depended on the order of a reduction
-/// (found by tests/fuzz).
-template <bool Max, class A>
-A ieee_extremum(A a, A b) {
-  if (a == b) return std::signbit(a) == Max ? b : a;
-  return (Max ? a < b : b < a) ? b : a;
-}
+/// numpy::extremum of two batches of floats: a NaN `a` is kept (every comparison with it is false),
+/// and -0.0 < +0.0 whatever the operands' order: of two equal lanes the bitwise and (or) is the
+/// larger (smaller) zero and any other value itself.
 template <bool Max, class A, class Arch>
 xsimd::batch<A, Arch> ieee_extremum(const xsimd::batch<A, Arch>& a, const xsimd::batch<A, Arch>& b) {
   const auto m = xsimd::select(Max ? a < b : b < a, b, a);
@@ -57,7 +50,7 @@ xsimd::batch<A, Arch> ieee_extremum(const xsimd::batch<A, Arch>& a, const xsimd:
 }
 
 /// NumPy's maximum (Max) and minimum: NaN in either operand gives NaN (std::max and vmaxps do not
-/// propagate it), and -0.0 < +0.0 (ieee_extremum).
+/// propagate it), and -0.0 < +0.0 (numpy::extremum).
 template <bool Max>
 struct extremum_fn {
   template <scalar A>
@@ -65,7 +58,7 @@ struct extremum_fn {
     if constexpr (std::is_floating_point_v<A>) {
       if (a != a) return a;
       if (b != b) return b;
-      return ieee_extremum<Max>(a, b);
+      return numpy::extremum<Max>(a, b);
     } else {
       return (Max ? a < b : b < a) ? b : a;
     }
@@ -92,7 +85,7 @@ struct clip_fn {
   A operator()(A x) const {
     if constexpr (std::is_floating_point_v<A>) {
       if (x != x) return x;
-      return ieee_extremum<false>(ieee_extremum<true>(x, A(lo)), A(hi));
+      return numpy::extremum<false>(numpy::extremum<true>(x, A(lo)), A(hi));
     } else {
       return x < lo ? lo : (hi < x ? hi : x);
     }
