@@ -159,26 +159,18 @@ class [[nodiscard]] Tensor {
   // --- element-wise, binary (NumPy broadcasting; a scalar may stand on either side) ------------
   // With a scalar, the result's dtype follows NumPy (ep::scalar_result_t): `i.pow(0.5)` of an int64
   // tensor is float64, `x.maximum(0)` of a float tensor stays float.
-  /// x ** exponent, element-wise with broadcasting (NumPy: `power`).
-  Tensor pow(const Tensor& exponent) const;
-  template <scalar S>
-  auto pow(S exponent) const;
-  /// Element-wise minimum; NaN propagates.
-  Tensor minimum(const Tensor& other) const;
-  template <scalar S>
-  auto minimum(S other) const;
-  /// Element-wise maximum; NaN propagates.
-  Tensor maximum(const Tensor& other) const;
-  template <scalar S>
-  auto maximum(S other) const;
+  // The arithmetic operators + - * / % are declared below the class.
+  Tensor pow(const Tensor& exponent) const;  ///< x ** exponent (NumPy: `power`).
+  Tensor minimum(const Tensor& other) const;  ///< Element-wise minimum; NaN propagates.
+  Tensor maximum(const Tensor& other) const;  ///< Element-wise maximum; NaN propagates.
   /// Floor division, NumPy's `//` (`floor_divide`); integer division by zero gives 0.
   Tensor floordiv(const Tensor& other) const;
-  template <scalar S>
-  auto floordiv(S other) const;
-  /// Remainder with the divisor's sign, NumPy's `%` (`mod`).
-  Tensor mod(const Tensor& other) const;
-  template <scalar S>
-  auto mod(S other) const;
+  Tensor mod(const Tensor& other) const;  ///< Remainder with the divisor's sign, NumPy's `%`.
+  auto pow(scalar auto exponent) const;
+  auto minimum(scalar auto other) const;
+  auto maximum(scalar auto other) const;
+  auto floordiv(scalar auto other) const;
+  auto mod(scalar auto other) const;
   /// For this bool condition: `x` where true, `y` where false (EagerPy: `cond.where(x, y)`).
   template <backend B2>
   Tensor<B2> where(const Tensor<B2>& x, const Tensor<B2>& y) const;
@@ -395,15 +387,97 @@ class [[nodiscard]] Tensor {
     return *this;
   }
 
-  /// `Compute(raw())` with the gradient rule `vjp`, computed now, or on first use when the backend
-  /// can fuse `kind` into a reduction and the tensor is large enough to gain from it.
+  /// `Compute(raw())` with the gradient rule `vjp`: every unary op (ops/elementwise.hpp). Computed
+  /// now, or on first use where the backend fuses `Compute` into a reduction (detail/fusion.hpp)
+  /// and the tensor is large enough to gain from it.
   template <raw_type (*Compute)(const raw_type&), class Vjp>
-  Tensor map(detail::map_kind kind, const Vjp& vjp) const;
+  Tensor unary(const Vjp& vjp) const;
 
   raw_type raw_;  // the values; while deferred_ is set, the input of the deferred map
   detail::node_id node_ = 0;
   std::shared_ptr<const detail::deferred_map<raw_type>> deferred_;
 };
+
+// --- operators: element-wise with NumPy broadcasting (ops/elementwise.hpp) -------------------
+// Each takes two tensors of one backend, or a tensor and a C++ scalar on either side (the result's
+// dtype then follows NumPy, ep::scalar_result_t). ops/elementwise.hpp adds overloads for rvalue
+// operands, which release their buffers early, and one readable error for mixed backends or dtypes.
+
+/// a + b (NumPy: `add`).
+template <backend B>
+Tensor<B> operator+(const Tensor<B>& a, const Tensor<B>& b);
+/// a - b (NumPy: `subtract`).
+template <backend B>
+Tensor<B> operator-(const Tensor<B>& a, const Tensor<B>& b);
+/// a * b (NumPy: `multiply`).
+template <backend B>
+Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b);
+/// a / b (NumPy: `true_divide`): floating tensors keep their dtype; integer tensors give float64
+/// (`[-3, -1, 3, 7] / 2` is `[-1.5, -0.5, 1.5, 3.5]`; `floordiv` and `%` floor).
+template <backend B>
+auto operator/(const Tensor<B>& a, const Tensor<B>& b);
+/// a % b: the remainder has the divisor's sign (NumPy: `mod`).
+template <backend B>
+Tensor<B> operator%(const Tensor<B>& a, const Tensor<B>& b);
+/// Comparisons (NumPy: `less`, `less_equal`, `greater`, `greater_equal`, `equal`, `not_equal`):
+/// bool tensors. Two numeric dtypes compare after NumPy's promotion (float32 < int64 in float64).
+template <backend B>
+auto operator<(const Tensor<B>& a, const Tensor<B>& b);
+template <backend B>
+auto operator<=(const Tensor<B>& a, const Tensor<B>& b);
+template <backend B>
+auto operator>(const Tensor<B>& a, const Tensor<B>& b);
+template <backend B>
+auto operator>=(const Tensor<B>& a, const Tensor<B>& b);
+template <backend B>
+auto operator==(const Tensor<B>& a, const Tensor<B>& b);
+template <backend B>
+auto operator!=(const Tensor<B>& a, const Tensor<B>& b);
+// With a scalar on either side, for each of the operators above.
+template <backend B, scalar S>
+auto operator+(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator+(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator-(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator-(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator*(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator*(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator/(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator/(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator%(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator%(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator<(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator<(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator<=(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator<=(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator>(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator>(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator>=(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator>=(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator==(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator==(S a, const Tensor<B>& b);
+template <backend B, scalar S>
+auto operator!=(const Tensor<B>& a, S b);
+template <backend B, scalar S>
+auto operator!=(S a, const Tensor<B>& b);
 
 namespace detail {
 /// `f(x, s)`: `x` is `a` converted to the dtype of `a op scalar` and `s` the scalar as a 0-d tensor of

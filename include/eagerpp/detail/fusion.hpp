@@ -24,9 +24,7 @@ enum class map_kind : unsigned char { square, abs };
 enum class reduce_kind : unsigned char { sum, min, max };
 
 /// Tensors with fewer elements are mapped at once: there the bookkeeping of a deferred result
-/// costs more than the pass it could save. Measured (Eigen, float): a deferred square that is then
-/// used as it is costs 20 ns more at n = 100 and 4 ns more at n = 1000; fused into a sum it saves
-/// 2 ns at n = 100 and 34 ns at n = 1000.
+/// costs more than the pass it could save (measured: docs/benchmarks.md).
 inline constexpr std::int64_t fusion_min_size = 1024;
 
 /// A backend that reduces a mapped tensor in one pass: `B::map_reduce(reduce, map, x)` is
@@ -35,6 +33,19 @@ template <class B>
 concept map_reducible = requires(const typename B::raw_type& x) {
   { B::map_reduce(reduce_kind::sum, map_kind::square, x) } -> std::same_as<typename B::raw_type>;
 };
+
+/// The map_kind of the backend function `Compute` (`B::square`, `B::abs`) where B fuses it into a
+/// reduction; std::nullopt for every other function and backend.
+template <class B, auto Compute>
+constexpr std::optional<map_kind> fused_map_of() {
+  if constexpr (map_reducible<B>) {
+    if (Compute == &B::square) return map_kind::square;
+    if (Compute == &B::abs) return map_kind::abs;
+  }
+  return std::nullopt;
+}
+template <class B, auto Compute>
+inline constexpr std::optional<map_kind> fused_map = fused_map_of<B, Compute>();
 
 /// The shared state of a tensor whose map result is computed on first use. The tensor itself
 /// holds the map's input (same dtype and shape as the result).
@@ -48,8 +59,8 @@ class deferred_map {
   [[nodiscard]] map_kind kind() const noexcept { return kind_; }
   /// Whether the result was already computed (a reduction then reads it rather than the input).
   [[nodiscard]] bool computed() const noexcept { return done_.load(std::memory_order_acquire); }
-  /// The map of `input`, computed by the first caller; the others wait for it. (Not
-  /// std::call_once: a deferred square of 100 floats, then used, took 349 ns with it, 92 ns so.)
+  /// The map of `input`, computed by the first caller; the others wait for it. A double-checked
+  /// flag rather than std::call_once, whose cost is of the order of a small map's own.
   const Raw& value(const Raw& input) const {
     if (!done_.load(std::memory_order_acquire)) {
       const std::lock_guard<std::mutex> lock(mutex_);
