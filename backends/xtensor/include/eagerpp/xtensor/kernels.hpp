@@ -1,4 +1,4 @@
-// eagerpp - xsimd kernels of the xtensor backend: reductions, cumsum, argmin/argmax, integer matmul
+// eagerpp - the loops of the xtensor backend: element-wise maps, reductions, strided copies, ...
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -7,16 +7,25 @@
 // transpose and, for 1-D input, always return the argmin. These kernels replace them, working on
 // contiguous row-major data normalized to (outer, reduced, inner).
 
+// First: it configures xsimd before any xtensor header.
+#include "eagerpp/xtensor/array.hpp"
+
 #include <algorithm>    // std::fill_n, std::copy_n
 #include <array>        // std::array
 #include <cmath>        // std::abs
 #include <cstddef>      // std::size_t, std::ptrdiff_t
 #include <cstdint>      // std::int32_t, std::int64_t
-#include <type_traits>  // std::is_floating_point_v, std::is_same_v
+#include <span>         // std::span
+#include <type_traits>  // std::is_floating_point_v, std::is_same_v, std::conditional_t
 
 #include <xsimd/xsimd.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xoperation.hpp>
 
+#include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/shape.hpp"
 
 namespace ep::detail::xt_kernels {
 
@@ -358,6 +367,309 @@ void strided_copy(const T* in, T* out, const std::size_t* shape, const std::ptrd
           for (std::size_t j = 0; j < len; ++j) out[j] = p[static_cast<std::ptrdiff_t>(j) * s[0]];
         out += len;
       });
+}
+
+// --- the loops of ep::xtensor's ops, over xtensor_array
+// ---------------------------------------------
+
+template <class T>
+xtensor_array<T> copy(const xtensor_array<T>& x) {
+  auto out = xt_kernels::empty<T>(x.shape());
+  std::copy_n(x.data(), x.size(), out.data());
+  return out;
+}
+
+/// out[i] = e[i] for i < n, e an expression over flat operands. xtensor's own linear assignment
+/// steps one batch at a time and reloads its operands' data pointers after every store; this
+/// loop takes four batches per step through the expression's own SIMD interface (its xsimd
+/// functors), and keeps xtensor's assignment for expressions without one (bool results, casts).
+template <class U, class E>
+void assign_flat(U* out, std::size_t n, const E& e) {
+  if constexpr (has_batch<U> && std::is_same_v<typename E::value_type, U> &&
+                xt::has_simd_interface<E, U>::value) {
+    using batch = xsimd::batch<U>;
+    constexpr std::size_t w = batch::size;
+    std::size_t i = 0;
+    for (; i + 4 * w <= n; i += 4 * w) {
+      const batch b0 = e.template load_simd<xsimd::unaligned_mode, U>(i);
+      const batch b1 = e.template load_simd<xsimd::unaligned_mode, U>(i + w);
+      const batch b2 = e.template load_simd<xsimd::unaligned_mode, U>(i + 2 * w);
+      const batch b3 = e.template load_simd<xsimd::unaligned_mode, U>(i + 3 * w);
+      b0.store_unaligned(out + i);
+      b1.store_unaligned(out + i + w);
+      b2.store_unaligned(out + i + 2 * w);
+      b3.store_unaligned(out + i + 3 * w);
+    }
+    for (; i + w <= n; i += w)
+      e.template load_simd<xsimd::unaligned_mode, U>(i).store_unaligned(out + i);
+    for (; i < n; ++i) out[i] = e.data_element(i);
+  } else {
+    auto o = xt_kernels::flat(out, n);
+    xt::noalias(o) = e;
+  }
+}
+
+/// f(x) for an xtensor expression builder `f` over a flat view of x.
+template <class T, class F>
+xtensor_array<T> map(const xtensor_array<T>& x, F&& f) {
+  auto out = xt_kernels::empty<T>(x.shape());
+  xt_kernels::assign_flat(out.data(), out.size(), f(xt_kernels::flat(x.data(), x.size())));
+  return out;
+}
+
+/// The element-wise functor `fn` (detail::xt_functors) over x.
+template <class T, class Fn>
+xtensor_array<T> map_fn(const xtensor_array<T>& x, Fn fn) {
+  return xt_kernels::map(x, [fn](const auto& e) { return xt::make_lambda_xfunction(Fn(fn), e); });
+}
+
+/// The loop of map_costly, with everything it calls inlined (gnu::flatten): GCC otherwise keeps
+/// xsimd's argument reduction out of line, called once per batch with its operands spilled
+/// (docs/benchmarks.md has the measurement).
+template <class T, class F>
+[[gnu::flatten]] void apply_costly(const T* in, T* out, std::size_t n, F f) {
+  std::size_t i = 0;
+  if constexpr (has_batch<T>) {
+    using batch = xsimd::batch<T>;
+    for (; i + batch::size <= n; i += batch::size)
+      f(batch::load_unaligned(in + i)).store_unaligned(out + i);
+  }
+  for (; i < n; ++i) out[i] = f(in[i]);
+}
+
+/// A transcendental function `f`, applied with xsimd batch by batch and to the scalar tail (`f` is
+/// generic: `using std::sin; return sin(v);` finds xsimd's sin for a batch).
+template <class T, class F>
+xtensor_array<T> map_costly(const xtensor_array<T>& x, F f) {
+  auto out = xt_kernels::empty<T>(x.shape());
+  xt_kernels::apply_costly(x.data(), out.data(), x.size(), f);
+  return out;
+}
+
+/// a op b with NumPy broadcasting, `f` building the xtensor expression, U the result's element
+/// type (void: T). Equal shapes and one-element operands (which do not raise the rank) take a
+/// flat, vectorized path; other shapes walk the rows of the broadcast result.
+template <class U = void, class T, class F>
+auto zip(const xtensor_array<T>& a, const xtensor_array<T>& b, F&& f) {
+  using R = std::conditional_t<std::is_void_v<U>, T, U>;
+  if (xt_kernels::same_shape(a, b)) {
+    auto out = xt_kernels::empty<R>(a.shape());
+    xt_kernels::assign_flat(
+        out.data(), out.size(),
+        f(xt_kernels::flat(a.data(), a.size()), xt_kernels::flat(b.data(), b.size())));
+    return out;
+  }
+  if (b.size() == 1 && b.dimension() <= a.dimension()) {
+    auto out = xt_kernels::empty<R>(a.shape());
+    xt_kernels::assign_flat(out.data(), out.size(),
+                            f(xt_kernels::flat(a.data(), a.size()), xt::xscalar<T>(b.data()[0])));
+    return out;
+  }
+  if (a.size() == 1 && a.dimension() <= b.dimension()) {
+    auto out = xt_kernels::empty<R>(b.shape());
+    xt_kernels::assign_flat(out.data(), out.size(),
+                            f(xt::xscalar<T>(a.data()[0]), xt_kernels::flat(b.data(), b.size())));
+    return out;
+  }
+  // xtensor's broadcasting assignment steps through dynamic-rank indices (20 ms for
+  // (1000, 1000) + (1000, 1)); instead walk the rows of the broadcast result with merged
+  // dimensions, each row a vectorized 1-D expression (the last stride of an operand is 1 or 0).
+  auto out = xt_kernels::empty<R>(
+      broadcast_shapes(xt_kernels::shape_of(a), xt_kernels::shape_of(b), "binary op"));
+  if (out.size() == 0) return out;
+  const std::size_t r = out.dimension();
+  const auto sa = xt_kernels::broadcast_strides(a, r), sb = xt_kernels::broadcast_strides(b, r);
+  const auto so = xt_kernels::contiguous_strides(out.shape());
+  strided_loop<3> loop;
+  for (std::size_t i = 0; i < r; ++i) loop.push(out.shape()[i], {sa[i], sb[i], so[i]});
+  loop.for_each_row([&](const auto& off, const auto& inner, std::size_t len) {
+    auto o = xt_kernels::flat(out.data() + off[2], len);
+    const T* pa = a.data() + off[0];
+    const T* pb = b.data() + off[1];
+    if (inner[0] != 0 && inner[1] != 0)
+      xt::noalias(o) = f(xt_kernels::flat(pa, len), xt_kernels::flat(pb, len));
+    else if (inner[1] != 0)
+      xt::noalias(o) = f(xt::xscalar<T>(*pa), xt_kernels::flat(pb, len));
+    else if (inner[0] != 0)
+      xt::noalias(o) = f(xt_kernels::flat(pa, len), xt::xscalar<T>(*pb));
+    else
+      xt::noalias(o) = f(xt::xscalar<T>(*pa), xt::xscalar<T>(*pb));
+  });
+  return out;
+}
+
+/// The element-wise functor `fn` (detail::xt_functors) over a and b, broadcast.
+template <class U = void, class T, class Fn>
+auto zip_fn(const xtensor_array<T>& a, const xtensor_array<T>& b, Fn fn) {
+  return xt_kernels::zip<U>(
+      a, b, [fn](const auto& x, const auto& y) { return xt::make_lambda_xfunction(Fn(fn), x, y); });
+}
+
+/// Op over `axes` (sorted, unique): each run of consecutive axes in one (outer, reduced, inner)
+/// pass, last run first so that the indices of the earlier runs stay valid.
+template <class Op, class T>
+xtensor_array<T> reduce_axes(const xtensor_array<T>& x, std::span<const int> axes) {
+  xtensor_array<T> cur = x;
+  std::size_t end = axes.size();
+  while (end > 0) {
+    std::size_t begin = end - 1;
+    while (begin > 0 && axes[begin - 1] + 1 == axes[begin]) --begin;
+    const int first = axes[begin], last = axes[end - 1] + 1;
+    const auto [outer, red, inner] = xt_kernels::split(cur.shape(), first, last);
+    shape_type s;
+    for (int i = 0; i < static_cast<int>(cur.dimension()); ++i)
+      if (i < first || i >= last) s.push_back(cur.shape()[static_cast<std::size_t>(i)]);
+    auto out = xt_kernels::empty<T>(s);
+    reduce<Op>(cur.data(), out.data(), outer, red, inner);
+    cur = std::move(out);
+    end = begin;
+  }
+  return cur;
+}
+
+/// Op over the square or absolute value of every element of non-empty x, shape ().
+template <class Op, class T>
+xtensor_array<T> map_reduce(map_kind m, const xtensor_array<T>& x) {
+  auto out = xt_kernels::empty<T>(Shape{});
+  const auto n = static_cast<std::size_t>(x.size());
+  out.data()[0] = m == map_kind::square ? reduce_contiguous<Op, square_map>(x.data(), n)
+                                        : reduce_contiguous<Op, abs_map>(x.data(), n);
+  return out;
+}
+
+/// argmax (Max) or argmin along `axis`.
+template <bool Max, class T>
+xtensor_array<std::int64_t> arg_reduce_axis(const xtensor_array<T>& x, int axis) {
+  shape_type s;
+  for (int i = 0; i < static_cast<int>(x.dimension()); ++i)
+    if (i != axis) s.push_back(x.shape()[static_cast<std::size_t>(i)]);
+  auto out = xt_kernels::empty<std::int64_t>(s);
+  const auto [outer, red, inner] = xt_kernels::split(x.shape(), axis, axis + 1);
+  arg_reduce<Max>(x.data(), out.data(), outer, red, inner);
+  return out;
+}
+
+template <class T>
+xtensor_array<T> cumsum_axis(const xtensor_array<T>& x, int axis) {
+  auto out = xt_kernels::empty<T>(x.shape());
+  const auto [outer, len, inner] = xt_kernels::split(x.shape(), axis, axis + 1);
+  cumsum(x.data(), out.data(), outer, len, inner);
+  return out;
+}
+
+// transpose, broadcast_to, flip and slice are strided copies. xtensor's views do the same job
+// through steppers over dynamic-rank indices at 20-50 ns per element and a strided_view over
+// xt::range(_, _, -1) reads out of bounds in 0.24, so one loop over merged dimensions does them
+// all (about 1 ns per element).
+
+template <class T>
+xtensor_array<T> transpose(const xtensor_array<T>& x, std::span<const int> perm) {
+  const std::size_t r = perm.size();
+  shape_type s(r);
+  strides st{};
+  const auto in = xt_kernels::contiguous_strides(x.shape());
+  for (std::size_t i = 0; i < r; ++i) {
+    const auto p = static_cast<std::size_t>(perm[i]);
+    s[i] = x.shape()[p];
+    st[i] = in[p];
+  }
+  auto out = xt_kernels::empty<T>(s);
+  strided_copy(x.data(), out.data(), s.data(), st.data(), r);
+  return out;
+}
+
+template <class T>
+xtensor_array<T> broadcast_to(const xtensor_array<T>& x, const Shape& shape) {
+  auto out = xt_kernels::empty<T>(shape);
+  const auto r = static_cast<std::size_t>(shape.size());
+  const std::size_t lead = r - x.dimension();
+  const auto in = xt_kernels::contiguous_strides(x.shape());
+  strides st{};
+  for (std::size_t i = lead; i < r; ++i) st[i] = x.shape()[i - lead] == 1 ? 0 : in[i - lead];
+  strided_copy(x.data(), out.data(), out.shape().data(), st.data(), r);
+  return out;
+}
+
+template <class T>
+xtensor_array<T> flip(const xtensor_array<T>& x, std::span<const int> axes) {
+  auto out = xt_kernels::empty<T>(x.shape());
+  if (out.size() == 0) return out;
+  auto st = xt_kernels::contiguous_strides(x.shape());
+  std::ptrdiff_t offset = 0;
+  for (int a : axes) {
+    const auto i = static_cast<std::size_t>(a);
+    offset += st[i] * (static_cast<std::ptrdiff_t>(x.shape()[i]) - 1);
+    st[i] = -st[i];
+  }
+  strided_copy(x.data() + offset, out.data(), out.shape().data(), st.data(), x.dimension());
+  return out;
+}
+
+template <class T>
+xtensor_array<T> slice(const xtensor_array<T>& x, std::span<const std::int64_t> start,
+                       std::span<const std::int64_t> step, const Shape& out_shape) {
+  auto out = xt_kernels::empty<T>(out_shape);
+  if (out.size() == 0) return out;
+  auto st = xt_kernels::contiguous_strides(x.shape());
+  std::ptrdiff_t offset = 0;
+  for (std::size_t i = 0; i < x.dimension(); ++i) {
+    offset += st[i] * static_cast<std::ptrdiff_t>(start[i]);
+    st[i] *= static_cast<std::ptrdiff_t>(step[i]);
+  }
+  strided_copy(x.data() + offset, out.data(), out.shape().data(), st.data(), x.dimension());
+  return out;
+}
+
+template <class T>
+xtensor_array<T> pad(const xtensor_array<T>& x, std::span<const std::int64_t> before,
+                     std::span<const std::int64_t> after, T value) {
+  shape_type s = x.shape();
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] += static_cast<std::size_t>(before[i] + after[i]);
+  auto out = xt_kernels::empty<T>(s);
+  std::fill_n(out.data(), out.size(), value);
+  if (x.size() == 0) return out;
+  const auto in = xt_kernels::contiguous_strides(x.shape()), os = xt_kernels::contiguous_strides(s);
+  std::ptrdiff_t offset = 0;
+  strided_loop<2> loop;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    offset += os[i] * static_cast<std::ptrdiff_t>(before[i]);
+    loop.push(x.shape()[i], {in[i], os[i]});
+  }
+  T* dst = out.data() + offset;
+  const T* src = x.data();
+  // Axes of extent 1 are dropped from the loop, so the innermost one need not be contiguous.
+  loop.for_each_row([&](const auto& off, const auto& inner, std::size_t len) {
+    if (inner[0] == 1 && inner[1] == 1) {
+      std::copy_n(src + off[0], len, dst + off[1]);
+    } else {
+      for (std::size_t k = 0; k < len; ++k)
+        dst[off[1] + static_cast<std::ptrdiff_t>(k) * inner[1]] =
+            src[off[0] + static_cast<std::ptrdiff_t>(k) * inner[0]];
+    }
+  });
+  return out;
+}
+
+template <class T>
+xtensor_array<T> concatenate(std::span<const xtensor_array<T>> parts, int axis) {
+  const auto ax = static_cast<std::size_t>(axis);
+  shape_type s = parts[0].shape();
+  s[ax] = 0;
+  for (const auto& p : parts) s[ax] += p.shape()[ax];
+  auto out = xt_kernels::empty<T>(s);
+  if (out.size() == 0) return out;
+  // Row-major: each part is `outer` contiguous blocks of (its extent along axis) * inner elements.
+  const auto [outer, unused, inner] = xt_kernels::split(s, axis, axis + 1);
+  (void)unused;
+  std::size_t offset = 0;
+  const std::size_t row = s[ax] * inner;
+  for (const auto& p : parts) {
+    const std::size_t block = p.shape()[ax] * inner;
+    for (std::size_t o = 0; o < outer; ++o)
+      std::copy_n(p.data() + o * block, block, out.data() + o * row + offset);
+    offset += block;
+  }
+  return out;
 }
 
 }  // namespace ep::detail::xt_kernels
