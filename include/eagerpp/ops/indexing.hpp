@@ -111,43 +111,49 @@ auto index(const I&... items) {
 
 namespace detail {
 
+/// One item of an index, as the user wrote it.
 template <class B>
 struct index_item {
-  enum class kind { integer, range, new_axis, rest, tensor, mask } k;
-  std::int64_t i = 0;
-  ep::slice s;
-  std::optional<Tensor<typename B::template rebind<std::int64_t>>> t;
-  std::optional<Tensor<typename B::template rebind<bool>>> m;
+  enum class item_kind { integer, slice, new_axis, ellipsis, indices, mask };
+  using index_tensor = Tensor<typename B::template rebind<std::int64_t>>;
+  using mask_tensor = Tensor<typename B::template rebind<bool>>;
+  item_kind kind;
+  std::int64_t integer = 0;             // kind integer
+  ep::slice slice;                      // kind slice
+  std::optional<index_tensor> indices;  // kind indices: an int64 index tensor
+  std::optional<mask_tensor> mask;      // kind mask
   std::int64_t mask_extent = -1;  // for index tensors made from a bool mask: the extent it covers
 };
 
 template <class B, class A>
 index_item<B> to_index_item(const A& a) {
-  using K = typename index_item<B>::kind;
-  using I64 = Tensor<typename B::template rebind<std::int64_t>>;
+  using item = index_item<B>;
+  using K = typename item::item_kind;
   if constexpr (std::is_integral_v<A>) {
-    return {K::integer, static_cast<std::int64_t>(a), {}, {}, {}};
+    return {.kind = K::integer, .integer = static_cast<std::int64_t>(a)};
   } else if constexpr (std::same_as<A, ep::slice>) {
-    return {K::range, 0, a, {}, {}};
+    return {.kind = K::slice, .slice = a};
   } else if constexpr (std::same_as<A, newaxis_t>) {
-    return {K::new_axis, 0, {}, {}, {}};
+    return {.kind = K::new_axis};
   } else if constexpr (std::same_as<A, ellipsis_t>) {
-    return {K::rest, 0, {}, {}, {}};
-  } else if constexpr (std::same_as<A, Tensor<typename B::template rebind<bool>>>) {
-    return {K::mask, 0, {}, {}, a};
-  } else if constexpr (std::same_as<A, I64>) {
-    return {K::tensor, 0, {}, a, {}};
+    return {.kind = K::ellipsis};
+  } else if constexpr (std::same_as<A, typename item::mask_tensor>) {
+    return {.kind = K::mask, .mask = a};
+  } else if constexpr (std::same_as<A, typename item::index_tensor>) {
+    return {.kind = K::indices, .indices = a};
   } else if constexpr (std::same_as<A, Tensor<typename B::template rebind<std::int32_t>>>) {
-    return {K::tensor, 0, {}, a.template astype<std::int64_t>(), {}};
+    return {.kind = K::indices, .indices = a.template astype<std::int64_t>()};
   } else {
     static_assert(always_false<A>,
-                  "ep: an index must be an integer, ep::slice, ep::newaxis, ep::ellipsis, an integer tensor or a bool "
+                  "ep: an index must be an integer, ep::slice, ep::newaxis, ep::ellipsis, an "
+                  "integer tensor or a bool "
                   "tensor of the same backend");
   }
 }
 
 /// NumPy's slice.indices(n): the first index, the step and the count.
-inline std::tuple<std::int64_t, std::int64_t, std::int64_t> slice_indices(const ep::slice& s, std::int64_t n) {
+inline std::tuple<std::int64_t, std::int64_t, std::int64_t> slice_indices(const ep::slice& s,
+                                                                          std::int64_t n) {
   if (s.step == 0) throw value_error("index: slice step cannot be zero");
   const std::int64_t step = s.step;
   auto clamp = [&](std::optional<std::int64_t> v, std::int64_t dflt) {
@@ -164,22 +170,22 @@ inline std::tuple<std::int64_t, std::int64_t, std::int64_t> slice_indices(const 
   return {start, step, count};
 }
 
-/// NumPy's indexing of `x` by `items`.
+/// Phase 1 of get_index: each bool mask becomes one index tensor per axis it covers, the
+/// coordinates of its true elements (found on the host).
 template <class B>
-Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
-  using K = typename index_item<B>::kind;
-  using I64 = Tensor<typename B::template rebind<std::int64_t>>;
-  const Shape xs = x.shape();
-  // Masks become one index tensor per masked axis (their true positions, found on the host).
-  std::vector<index_item<B>> expanded;
+std::vector<index_item<B>> expand_masks(std::vector<index_item<B>> items) {
+  using item = index_item<B>;
+  using K = typename item::item_kind;
+  using I64 = typename item::index_tensor;
+  std::vector<item> expanded;
   for (auto& it : items) {
-    if (it.k != K::mask) {
+    if (it.kind != K::mask) {
       expanded.push_back(std::move(it));
       continue;
     }
-    const Shape ms = it.m->shape();
+    const Shape ms = it.mask->shape();
     std::vector<std::int64_t> picked;
-    const auto v = it.m->to_vector();
+    const auto v = it.mask->to_vector();
     for (std::size_t j = 0; j < v.size(); ++j)
       if (v[j]) picked.push_back(static_cast<std::int64_t>(j));
     const Shape strides = strides_of(ms);
@@ -187,60 +193,88 @@ Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
       std::vector<std::int64_t> coord;
       coord.reserve(picked.size());
       for (auto p : picked) coord.push_back(p / strides[a] % ms[a]);
-      index_item<B> e{K::tensor, 0, {}, from_vector<typename I64::backend_type>(coord), {}};
-      e.mask_extent = ms[a];
-      expanded.push_back(std::move(e));
+      expanded.push_back({.kind = K::indices,
+                          .indices = from_vector<typename I64::backend_type>(coord),
+                          .mask_extent = ms[a]});
     }
   }
-  items = std::move(expanded);
+  return expanded;
+}
 
-  // Expand the ellipsis (at most one) and add full slices for the axes not named.
-  int consumed = 0, rests = 0;
+/// Phase 2: one item per axis of a tensor of shape `xs` (new axes aside): the ellipsis (at most
+/// one) and the axes after the last item become full slices.
+template <class B>
+std::vector<index_item<B>> complete_index(std::vector<index_item<B>> items, const Shape& xs) {
+  using K = typename index_item<B>::item_kind;
+  int named = 0, ellipses = 0;  // the axes the items name, the ellipses among them
   for (const auto& it : items) {
-    if (it.k == K::rest) ++rests;
-    else if (it.k != K::new_axis) ++consumed;
+    if (it.kind == K::ellipsis)
+      ++ellipses;
+    else if (it.kind != K::new_axis)
+      ++named;
   }
-  if (rests > 1) throw index_error("index: an index can only have a single ellipsis (ep::ellipsis)");
-  if (consumed > xs.size())
-    throw index_error(fmt::format("index: too many indices for a tensor of shape {}: {} were indexed; expected at most {}",
-                                  xs.str(), consumed, xs.size()));
+  if (ellipses > 1)
+    throw index_error("index: an index can only have a single ellipsis (ep::ellipsis)");
+  if (named > xs.size())
+    throw index_error(fmt::format(
+        "index: too many indices for a tensor of shape {}: {} were indexed; expected at most {}",
+        xs.str(), named, xs.size()));
+  const auto full_slices = [&](std::vector<index_item<B>>& out) {
+    for (int j = 0; j < xs.size() - named; ++j) out.push_back({.kind = K::slice});
+  };
   std::vector<index_item<B>> full;
   for (auto& it : items) {
-    if (it.k == K::rest) {
-      for (int j = 0; j < xs.size() - consumed; ++j) full.push_back({K::range, 0, ep::slice(), {}, {}});
-    } else {
+    if (it.kind == K::ellipsis)
+      full_slices(full);
+    else
       full.push_back(std::move(it));
-    }
   }
-  if (rests == 0)
-    for (int j = 0; j < xs.size() - consumed; ++j) full.push_back({K::range, 0, ep::slice(), {}, {}});
+  if (ellipses == 0) full_slices(full);
+  return full;
+}
 
+/// What the basic pass leaves to the advanced one: the tensor and the index tensors, each with the
+/// axis of the tensor it indexes.
+template <class B>
+struct basic_indexed {
+  Tensor<B> y;
+  std::vector<std::pair<int, typename index_item<B>::index_tensor>> indices;
+};
+
+/// Phase 3, NumPy's basic indexing: integers, slices (negative steps by a flip) and new axes, in
+/// one strided slice; the axes of index tensors are kept whole. With index tensors present,
+/// integers count as 0-d index tensors (NumPy's rule, which decides where the result's axes go).
+template <class B>
+basic_indexed<B> basic_index(const Tensor<B>& x, const std::vector<index_item<B>>& full) {
+  using K = typename index_item<B>::item_kind;
+  using I64 = typename index_item<B>::index_tensor;
+  const Shape xs = x.shape();
   bool advanced = false;
-  for (const auto& it : full) advanced = advanced || it.k == K::tensor;
-
-  // Basic pass: ints, slices (negative steps by a flip) and new axes; tensors keep their axis.
+  for (const auto& it : full) advanced = advanced || it.kind == K::indices;
   Shape start, step, out;
   std::vector<int> flips;
   Shape result;  // shape after removing integer axes and inserting new axes
-  std::vector<std::pair<int, I64>> tensors;  // (axis in result, index)
+  basic_indexed<B> r{x, {}};
   int axis = 0;
   for (const auto& it : full) {
-    if (it.k == K::new_axis) {
+    if (it.kind == K::new_axis) {
       result.push_back(1);
       continue;
     }
     const std::int64_t n = xs[axis];
-    if (it.k == K::integer && !advanced) {
-      std::int64_t i = it.i;
+    if (it.kind == K::integer && !advanced) {
+      std::int64_t i = it.integer;
       if (i < -n || i >= n)
-        throw index_error(fmt::format("index: index {} is out of bounds for axis {} with size {} (shape {}); expected {} <= index < {}",
-                                      i, axis, n, xs.str(), -n, n));
+        throw index_error(
+            fmt::format("index: index {} is out of bounds for axis {} with size {} (shape {}); "
+                        "expected {} <= index < {}",
+                        i, axis, n, xs.str(), -n, n));
       if (i < 0) i += n;
       start.push_back(i);
       step.push_back(1);
       out.push_back(1);
-    } else if (it.k == K::range) {
-      auto [first, st, count] = slice_indices(it.s, n);
+    } else if (it.kind == K::slice) {
+      auto [first, st, count] = slice_indices(it.slice, n);
       if (st > 0) {
         start.push_back(count > 0 ? first : 0);
         step.push_back(st);
@@ -252,50 +286,65 @@ Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
       out.push_back(count);
       result.push_back(count);
     } else {  // an index tensor, or an integer among index tensors
-      I64 t = it.k == K::integer ? I64(I64::backend_type::full(Shape{}, it.i)) : *it.t;
+      I64 t =
+          it.kind == K::integer ? I64(I64::backend_type::full(Shape{}, it.integer)) : *it.indices;
       if (it.mask_extent >= 0 && it.mask_extent != n)
-        throw index_error(fmt::format("index: boolean index has extent {} but axis {} of a tensor of shape {} has extent {}; "
-                                      "expected equal extents", it.mask_extent, axis, xs.str(), n));
+        throw index_error(fmt::format(
+            "index: boolean index has extent {} but axis {} of a tensor of shape {} has extent {}; "
+            "expected equal extents",
+            it.mask_extent, axis, xs.str(), n));
       t = wrap_indices("index", t, n, fmt::format("axis {}", axis));
       start.push_back(0);
       step.push_back(1);
       out.push_back(n);
-      tensors.emplace_back(result.size(), t);
+      r.indices.emplace_back(result.size(), t);
       result.push_back(n);
     }
     ++axis;
   }
-  Tensor<B> y = strided_slice(x, start, step, out).reshape(result);  // only extents of 1 move
-  if (!flips.empty()) y = y.flip(Axes(flips));
-  if (tensors.empty()) return y;
+  r.y = strided_slice(x, start, step, out).reshape(result);  // only extents of 1 move
+  if (!flips.empty()) r.y = r.y.flip(Axes(flips));
+  return r;
+}
 
-  // Advanced pass: broadcast the index tensors, gather with linear indices.
+/// Phase 4, NumPy's advanced indexing of `y` by index tensors (axis, index): broadcast together,
+/// gathered with linear indices. The broadcast axes come first, or stay in place where the
+/// indexed axes are adjacent (NumPy's rule).
+template <class B>
+Tensor<B> advanced_index(const basic_indexed<B>& basic) {
+  using I64 = typename index_item<B>::index_tensor;
+  const Tensor<B>& y = basic.y;
+  const auto& tensors = basic.indices;
+  const Shape result = y.shape();
   Shape bshape = tensors.front().second.shape();
   for (const auto& [a, t] : tensors) bshape = broadcast_shapes(bshape, t.shape(), "index");
   bool adjacent = true;
-  for (std::size_t j = 1; j < tensors.size(); ++j) adjacent = adjacent && tensors[j].first == tensors[j - 1].first + 1;
+  for (std::size_t j = 1; j < tensors.size(); ++j)
+    adjacent = adjacent && tensors[j].first == tensors[j - 1].first + 1;
   // Move the indexed axes to the front, in order.
-  std::vector<int> perm, rest;
+  std::vector<int> perm, others;
   for (const auto& [a, t] : tensors) perm.push_back(a);
   for (int a = 0; a < result.size(); ++a)
-    if (std::find(perm.begin(), perm.end(), a) == perm.end()) rest.push_back(a);
+    if (std::find(perm.begin(), perm.end(), a) == perm.end()) others.push_back(a);
   std::vector<int> order = perm;
-  order.insert(order.end(), rest.begin(), rest.end());
+  order.insert(order.end(), others.begin(), others.end());
   const Tensor<B> moved = y.transpose(order);
-  std::int64_t rest_size = 1;
-  Shape rest_shape;
-  for (int a : rest) {
-    rest_size *= result[a];
-    rest_shape.push_back(result[a]);
+  std::int64_t other_size = 1;
+  Shape other_shape;
+  for (int a : others) {
+    other_size *= result[a];
+    other_shape.push_back(result[a]);
   }
   I64 lin = tensors.front().second.zeros(bshape);
   for (const auto& [a, t] : tensors) lin = lin * result[a] + t.broadcast_to(bshape);
   Shape lin_shape = bshape;
-  for (int j = 0; j < rest_shape.size(); ++j) lin_shape.push_back(1);
-  I64 full_lin = lin.reshape(lin_shape) * rest_size + I64(I64::backend_type::arange(0, 1, rest_size)).reshape(rest_shape.size() ? rest_shape : Shape{});
+  for (int j = 0; j < other_shape.size(); ++j) lin_shape.push_back(1);
+  I64 full_lin = lin.reshape(lin_shape) * other_size +
+                 I64(I64::backend_type::arange(0, 1, other_size))
+                     .reshape(other_shape.size() ? other_shape : Shape{});
   Tensor<B> r = take_flat(moved.reshape({-1}), full_lin);
   Shape r_shape = bshape;
-  for (auto d : rest_shape) r_shape.push_back(d);
+  for (auto d : other_shape) r_shape.push_back(d);
   r = r.reshape(r_shape);
   if (adjacent && tensors.front().first > 0) {  // NumPy: adjacent index tensors keep their place
     const int p = tensors.front().first, nb = bshape.size();
@@ -306,6 +355,15 @@ Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
     r = r.transpose(back);
   }
   return r;
+}
+
+/// NumPy's indexing of `x` by `items`, in four phases.
+template <class B>
+Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
+  const auto full = complete_index(expand_masks(std::move(items)), x.shape());
+  const basic_indexed<B> basic = basic_index(x, full);
+  if (basic.indices.empty()) return basic.y;
+  return advanced_index(basic);
 }
 
 }  // namespace detail
