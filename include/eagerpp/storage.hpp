@@ -379,8 +379,8 @@ static_assert(sizeof(buffer_header) <= storage_alignment, "ep::buffer: the heade
 /// with an intrusive reference count: the header and the elements are one block from the cache.
 /// Copies share the elements; the last owner gives the block back. Against a std::shared_ptr over
 /// the same cache (allocate_storage) it needs no control block with virtual dispose and destroy and
-/// no weak count, and the last owner releases without an atomic read-modify-write: three
-/// allocate/release pairs of small buffers measured 13.5 ns that way against 8.0 ns this way.
+/// no weak count, and the last owner releases without an atomic read-modify-write, which is most
+/// of the cost of a small buffer's allocate/release pair.
 template <class T>
 class buffer {
  public:

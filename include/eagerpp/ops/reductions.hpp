@@ -15,9 +15,8 @@ namespace detail {
 
 /// A reduction's normalized axes, as a bit set (bit i: axis i is reduced), and the count of elements
 /// reduced into each output element. It holds no shapes and no axis array: sixteen bytes that stay
-/// in registers, so that a full reduction of a small tensor costs no more than the backend's (the
-/// facade's overhead per op is what facade_bench measures at n = 100; a plan holding an axis array
-/// cost a store-forwarding stall on every sum there, perf: a fifth of the facade's l2 norm).
+/// in registers, so that a full reduction of a small tensor costs no more than the backend's: a
+/// plan holding an axis array costs a store-forwarding stall on every sum.
 struct reduction_plan {
   std::uint32_t mask = 0;  // the reduced axes
   bool keepdims = false;
@@ -85,9 +84,9 @@ template <class Tn, class F>
 typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_kind kind, F&& f) {
   using B = typename Tn::backend_type;
   if constexpr (map_reducible<B>) {
-    if (const auto* pending = x.pending_map(); pending != nullptr && p.count > 0 && p.all_of(x.ndim())) {
-      if (!p.keepdims) return B::map_reduce(kind, pending->kind(), x.map_input());
-      return B::reshape(B::map_reduce(kind, pending->kind(), x.map_input()), p.kept(x.shape()));
+    if (const auto* deferred = x.pending_map(); deferred != nullptr && p.count > 0 && p.all_of(x.ndim())) {
+      if (!p.keepdims) return B::map_reduce(kind, deferred->kind(), x.map_input());
+      return B::reshape(B::map_reduce(kind, deferred->kind(), x.map_input()), p.kept(x.shape()));
     }
   }
   return reduce_raw(x, p, std::forward<F>(f));
