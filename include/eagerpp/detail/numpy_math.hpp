@@ -1,10 +1,10 @@
-// eagerpp - NumPy's scalar rules for integer and floating division, remainder and integer power,
-// written once for every backend (host code, and device code under nvcc)
+// eagerpp - NumPy's scalar rules (division, remainder, integer power, minimum and maximum, clip,
+// sign), written once for every backend (host code, and device code under nvcc)
 // SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // std::fmod, std::floor, std::copysign
-#include <type_traits>  // std::is_integral_v, std::make_unsigned_t
+#include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t
 
 #if defined(__CUDACC__)
 #define EAGERPP_HOST_DEVICE __host__ __device__
@@ -128,5 +128,54 @@ EAGERPP_HOST_DEVICE T int_power(T a, T b) noexcept {
   }
   return static_cast<T>(result);
 }
+
+/// NumPy's maximum (Max) or minimum: a NaN operand gives that NaN; else extremum's order, in which
+/// -0.0 < +0.0.
+template <bool Max, class T>
+EAGERPP_HOST_DEVICE T minmax(T a, T b) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a) return a;
+    if (b != b) return b;
+  }
+  return extremum<Max>(a, b);
+}
+
+/// NumPy's clip, minimum(maximum(x, lo), hi): NaN stays NaN, lo > hi gives hi, and -0.0 clipped at
+/// lo = 0.0 gives 0.0.
+template <class T>
+EAGERPP_HOST_DEVICE T clip(T x, T lo, T hi) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x != x) return x;
+  }
+  return extremum<false>(extremum<true>(x, lo), hi);
+}
+
+/// NumPy's sign: -1, 0 or 1, and NaN for NaN.
+template <class T>
+EAGERPP_HOST_DEVICE T sign(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x != x) return x;
+  }
+  return static_cast<T>((T{0} < x) - (x < T{0}));
+}
+
+/// The binary rules above, by name.
+enum class rule { divide, floor_divide, mod, int_power, minimum, maximum };
+
+/// A binary rule as a function object of two arithmetic scalars, for the element-wise loops of
+/// every backend (Eigen's binaryExpr, xtensor's lambda xfunctions, Thrust's transforms). The
+/// constraint keeps xtensor from taking it for a functor of xsimd batches.
+template <rule R>
+struct binary_op {
+  template <class T>
+    requires std::is_arithmetic_v<T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const noexcept {
+    if constexpr (R == rule::divide) return divide(a, b);
+    else if constexpr (R == rule::floor_divide) return floor_divide(a, b);
+    else if constexpr (R == rule::mod) return mod(a, b);
+    else if constexpr (R == rule::int_power) return int_power(a, b);
+    else return minmax<R == rule::maximum>(a, b);
+  }
+};
 
 }  // namespace ep::detail::numpy

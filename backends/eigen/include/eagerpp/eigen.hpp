@@ -64,6 +64,12 @@ struct eigen {
   static raw_type zip_with(const raw_type& a, const raw_type& b) {
     return zip(a, b, [](const auto& x, const auto& y) { return x.binaryExpr(y, Functor()); });
   }
+  using rule = detail::numpy::rule;
+  /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element.
+  template <rule R>
+  static raw_type zip_rule(const raw_type& a, const raw_type& b) {
+    return zip_with<detail::numpy::binary_op<R>>(a, b);
+  }
 
  public:
   // --- storage ------------------------------------------------------------------------------
@@ -200,17 +206,17 @@ struct eigen {
   /// whether integer true division converts to float first).
   static raw_type divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
     if constexpr (is_floating) return zip(a, b, [](const auto& x, const auto& y) { return x / y; });
-    else return zip_with<detail::eigen_divide_op<T>>(a, b);
+    else return zip_rule<rule::divide>(a, b);
   }
   static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip_with<detail::eigen_floor_divide_op<T>>(a, b);
+    return zip_rule<rule::floor_divide>(a, b);
   }
   static raw_type mod(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip_with<detail::eigen_mod_op<T>>(a, b);
+    return zip_rule<rule::mod>(a, b);
   }
   static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
     if constexpr (is_floating) return zip_with<Eigen::internal::scalar_pow_op<T, T>>(a, b);
-    else return zip_with<detail::eigen_int_power_op<T>>(a, b);
+    else return zip_rule<rule::int_power>(a, b);
   }
   static raw_type minimum(const raw_type& a, const raw_type& b) {
     if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x && y; });

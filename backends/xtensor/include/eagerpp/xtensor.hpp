@@ -78,6 +78,12 @@ struct xtensor {
   static auto zip_fn(const raw_type& a, const raw_type& b, Fn fn) {
     return detail::xt_kernels::zip_fn<U>(a, b, fn);
   }
+  using rule = detail::numpy::rule;
+  /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element.
+  template <rule R>
+  static raw_type zip_rule(const raw_type& a, const raw_type& b) {
+    return zip_fn(a, b, detail::numpy::binary_op<R>{});
+  }
   template <class Op>
   static raw_type reduce(const raw_type& x, std::span<const int> axes) {
     return detail::xt_kernels::reduce_axes<Op>(x, axes);
@@ -314,13 +320,13 @@ struct xtensor {
     if constexpr (floating_dtype<T>)
       return zip(a, b, [](const auto& x, const auto& y) { return x / y; });
     else
-      return zip_fn(a, b, detail::xt_functors::int_divide_fn{});
+      return zip_rule<rule::divide>(a, b);
   }
   static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip_fn(a, b, detail::xt_functors::floor_divide_fn{});
+    return zip_rule<rule::floor_divide>(a, b);
   }
   static raw_type mod(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip_fn(a, b, detail::xt_functors::mod_fn{});
+    return zip_rule<rule::mod>(a, b);
   }
   static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
     // Element by element with std::pow, which is exact where the result is representable (3^2 is 9,
@@ -328,7 +334,7 @@ struct xtensor {
     if constexpr (floating_dtype<T>)
       return zip_fn(a, b, detail::xt_functors::float_power_fn{});
     else
-      return zip_fn(a, b, detail::xt_functors::int_power_fn{});
+      return zip_rule<rule::int_power>(a, b);
   }
   static raw_type minimum(const raw_type& a, const raw_type& b) {
     return zip_fn(a, b, detail::xt_functors::minimum_fn{});

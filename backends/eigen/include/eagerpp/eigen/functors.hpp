@@ -1,4 +1,4 @@
-// eagerpp - scalar functors of the Eigen backend over NumPy's rules (floor_divide, mod, integer power)
+// eagerpp - Eigen functors where NumPy's rules (detail/numpy_math.hpp) need a packet form of their own
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -9,30 +9,6 @@
 #include "eagerpp/detail/numpy_math.hpp"
 
 namespace ep::detail {
-
-/// Division: IEEE for floats; for integers C++ truncation, with x / 0 == 0 and no overflow trap.
-template <class T>
-struct eigen_divide_op {
-  T operator()(T a, T b) const noexcept { return numpy::divide(a, b); }
-};
-
-/// NumPy floor_divide (ep::detail::numpy::floor_divide).
-template <class T>
-struct eigen_floor_divide_op {
-  T operator()(T a, T b) const noexcept { return numpy::floor_divide(a, b); }
-};
-
-/// NumPy remainder (ep::detail::numpy::mod).
-template <class T>
-struct eigen_mod_op {
-  T operator()(T a, T b) const noexcept { return numpy::mod(a, b); }
-};
-
-/// Integer power (ep::detail::numpy::int_power).
-template <class T>
-struct eigen_int_power_op {
-  T operator()(T a, T b) const noexcept { return numpy::int_power(a, b); }
-};
 
 /// ceil, floor and rint with the sign of zero kept, as NumPy's (ceil(-0.5) and floor(-0.0) are
 /// -0.0): without SSE4.1, Eigen 3.4's packets round through 2^52 and give +0.0 there
@@ -83,11 +59,7 @@ Packet eigen_ieee_extremum(const Packet& a, const Packet& b) {
 /// second in their packets, so 1.5 // minimum(-0.0, 0.0) gave +inf on Eigen, -inf elsewhere).
 template <class T, bool Max>
 struct eigen_minmax_op {
-  T operator()(T a, T b) const noexcept {
-    if (a != a) return a;
-    if (b != b) return b;
-    return numpy::extremum<Max>(a, b);
-  }
+  T operator()(T a, T b) const noexcept { return numpy::minmax<Max>(a, b); }
   template <class Packet>
   Packet packetOp(const Packet& a, const Packet& b) const {
     namespace in = Eigen::internal;
@@ -101,10 +73,7 @@ struct eigen_minmax_op {
 template <class T>
 struct eigen_clip_op {
   T lo, hi;
-  T operator()(T x) const noexcept {
-    if (x != x) return x;
-    return numpy::extremum<false>(numpy::extremum<true>(x, lo), hi);
-  }
+  T operator()(T x) const noexcept { return numpy::clip(x, lo, hi); }
   template <class Packet>
   Packet packetOp(const Packet& x) const {
     namespace in = Eigen::internal;

@@ -39,10 +39,7 @@ struct abs_fn {
 };
 struct sign_fn {
   template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    if (is_nan(x)) return x;
-    return static_cast<T>((T{0} < x) - (x < T{0}));
-  }
+  EAGERPP_HOST_DEVICE T operator()(T x) const { return numpy::sign(x); }
 };
 struct square_fn {
   template <class T>
@@ -92,15 +89,11 @@ struct isinf_fn {
   EAGERPP_HOST_DEVICE bool operator()(T x) const { return ::cuda::std::isinf(x); }
 };
 
-/// NumPy clip = minimum(maximum(x, lo), hi) with minimum_fn's order of zeros: NaN stays NaN,
-/// lo > hi gives hi.
+/// NumPy clip (numpy::clip): NaN stays NaN, lo > hi gives hi.
 template <class T>
 struct clip_fn {
   T lo, hi;
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    if (is_nan(x)) return x;
-    return numpy::extremum<false>(numpy::extremum<true>(x, lo), hi);
-  }
+  EAGERPP_HOST_DEVICE T operator()(T x) const { return numpy::clip(x, lo, hi); }
 };
 
 /// static_cast<U>: float to int truncates; to bool tests != 0 (NaN is true).
@@ -123,29 +116,13 @@ struct add_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) co
 struct subtract_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a - b); } };
 struct multiply_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a * b); } };
 
-/// IEEE for floats; for integers C++ truncation, with x / 0 == 0 and no overflow trap.
-struct divide_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
-    return numpy::divide(a, b);
-  }
-};
-
-/// NumPy floor_divide (ep::detail::numpy::floor_divide).
-struct floor_divide_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
-    return numpy::floor_divide(a, b);
-  }
-};
-
-/// NumPy remainder (ep::detail::numpy::mod).
-struct mod_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
-    return numpy::mod(a, b);
-  }
-};
+// Division, floor division, remainder, minimum and maximum: NumPy's scalar rules, as every
+// backend computes them (detail/numpy_math.hpp).
+using divide_fn = numpy::binary_op<numpy::rule::divide>;
+using floor_divide_fn = numpy::binary_op<numpy::rule::floor_divide>;
+using mod_fn = numpy::binary_op<numpy::rule::mod>;
+using minimum_fn = numpy::binary_op<numpy::rule::minimum>;
+using maximum_fn = numpy::binary_op<numpy::rule::maximum>;
 
 /// pow for floats; integer power (ep::detail::numpy::int_power) for integers.
 struct power_fn {
@@ -193,23 +170,6 @@ struct zero_extremum_fn {
   }
 };
 
-/// NumPy minimum/maximum: NaN propagates, -0.0 < +0.0 (numpy::extremum).
-struct minimum_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
-    if (is_nan(a)) return a;
-    if (is_nan(b)) return b;
-    return numpy::extremum<false>(a, b);
-  }
-};
-struct maximum_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
-    if (is_nan(a)) return a;
-    if (is_nan(b)) return b;
-    return numpy::extremum<true>(a, b);
-  }
-};
 struct logical_and_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; } };
 struct logical_or_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a || b; } };
 /// The reducers of sum and prod (plus and times in the element type, no promotion).

@@ -25,10 +25,7 @@ concept scalar = std::is_arithmetic_v<A>;
 struct sign_fn {
   template <scalar A>
   A operator()(A x) const {
-    if constexpr (std::is_same_v<A, bool>)
-      return x;
-    else
-      return x > A(0) ? A(1) : (x < A(0) ? A(-1) : (x == A(0) ? A(0) : x));
+    return numpy::sign(x);
   }
   template <class A, class Arch>
   xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& x) const {
@@ -49,19 +46,13 @@ xsimd::batch<A, Arch> ieee_extremum(const xsimd::batch<A, Arch>& a, const xsimd:
   return xsimd::select(a == b, Max ? (a & b) : (a | b), m);
 }
 
-/// NumPy's maximum (Max) and minimum: NaN in either operand gives NaN (std::max and vmaxps do not
-/// propagate it), and -0.0 < +0.0 (numpy::extremum).
+/// NumPy's maximum (Max) and minimum (numpy::minmax): NaN in either operand gives NaN (std::max
+/// and vmaxps do not propagate it), and -0.0 < +0.0.
 template <bool Max>
 struct extremum_fn {
   template <scalar A>
   A operator()(A a, A b) const {
-    if constexpr (std::is_floating_point_v<A>) {
-      if (a != a) return a;
-      if (b != b) return b;
-      return numpy::extremum<Max>(a, b);
-    } else {
-      return (Max ? a < b : b < a) ? b : a;
-    }
+    return numpy::minmax<Max>(a, b);
   }
   template <class A, class Arch>
   xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& a, const xsimd::batch<A, Arch>& b) const {
@@ -76,19 +67,13 @@ struct extremum_fn {
 using maximum_fn = extremum_fn<true>;
 using minimum_fn = extremum_fn<false>;
 
-/// NumPy's clip, minimum(maximum(x, lo), hi), with extremum_fn's order of zeros: NaN stays NaN,
-/// -0.0 clipped at lo = 0.0 gives 0.0.
+/// NumPy's clip (numpy::clip): NaN stays NaN, lo > hi gives hi, -0.0 clipped at 0.0 gives 0.0.
 template <class T>
 struct clip_fn {
   T lo, hi;
   template <scalar A>
   A operator()(A x) const {
-    if constexpr (std::is_floating_point_v<A>) {
-      if (x != x) return x;
-      return numpy::extremum<false>(numpy::extremum<true>(x, A(lo)), A(hi));
-    } else {
-      return x < lo ? lo : (hi < x ? hi : x);
-    }
+    return numpy::clip(x, A(lo), A(hi));
   }
   template <class A, class Arch>
   xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& x) const {
@@ -97,15 +82,7 @@ struct clip_fn {
     if constexpr (std::is_floating_point_v<A>)
       return ieee_extremum<false>(ieee_extremum<true>(x, l), h);
     else
-      return xsimd::select(x < l, l, xsimd::select(h < x, h, x));
-  }
-};
-
-/// Integer division truncating toward zero, as C++ and C do; 0 for a zero divisor (never UB).
-struct int_divide_fn {
-  template <scalar A>
-  A operator()(A a, A b) const {
-    return numpy::divide(a, b);
+      return xsimd::min(xsimd::max(x, l), h);
   }
 };
 
@@ -151,35 +128,11 @@ struct exp_fn {
   }
 };
 
-/// NumPy's floor_divide (ep::detail::numpy::floor_divide).
-struct floor_divide_fn {
-  template <scalar A>
-  A operator()(A a, A b) const {
-    return numpy::floor_divide(a, b);
-  }
-};
-
-/// NumPy's mod (ep::detail::numpy::mod).
-struct mod_fn {
-  template <scalar A>
-  A operator()(A a, A b) const {
-    return numpy::mod(a, b);
-  }
-};
-
 /// Floating power with std::pow: exact where the result is representable, 0^0 = 1.
 struct float_power_fn {
   template <class T>
   T operator()(T a, T b) const {
     return std::pow(a, b);
-  }
-};
-
-/// Integer power (ep::detail::numpy::int_power).
-struct int_power_fn {
-  template <scalar A>
-  A operator()(A base, A exp) const {
-    return numpy::int_power(base, exp);
   }
 };
 
