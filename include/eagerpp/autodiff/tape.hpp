@@ -134,6 +134,12 @@ struct needed_grads {
   bool operator[](std::size_t i) const { return input[i]; }
 };
 
+/// `V` is the wrapper `W` around some vjp (vjp_with_needed, elementwise_vjp).
+template <class V, template <class> class W>
+inline constexpr bool wraps = false;
+template <class F, template <class> class W>
+inline constexpr bool wraps<W<F>, W> = true;
+
 /// A vjp called as `vjp(g, out, needed, in...)`, so that it can skip the gradients nobody reads
 /// (matmul's gradient for a constant operand costs as much as the product); every other vjp is
 /// called as `vjp(g, out, in...)`.
@@ -142,38 +148,22 @@ struct vjp_with_needed {
   F f;
 };
 
-template <class F>
-vjp_with_needed(F) -> vjp_with_needed<F>;
-
-template <class>
-inline constexpr bool takes_needed = false;
-template <class F>
-inline constexpr bool takes_needed<vjp_with_needed<F>> = true;
-
 /// A vjp that accepts an incoming gradient of any shape that broadcasts to its output's, and still
 /// returns its input's full shape: an element-wise `g * f'(x)`. A reduction's vjp hands back its
-/// gradient unbroadcast (shape (1, ..., 1) for a full sum), and only where the next vjp is not marked so
-/// is it materialized at full size: the backward pass of `x.square().sum()` then reads x once,
-/// `x * (2 * g)`, instead of writing a broadcast copy of g first.
+/// gradient unbroadcast (shape (1, ..., 1) for a full sum), and only where the next vjp is not
+/// marked so is it materialized at full size: the backward pass of `x.square().sum()` then reads x
+/// once, `x * (2 * g)`, instead of writing a broadcast copy of g first.
 template <class F>
 struct elementwise_vjp {
   F f;
 };
-
-template <class F>
-elementwise_vjp(F) -> elementwise_vjp<F>;
-
-template <class>
-inline constexpr bool takes_broadcast = false;
-template <class F>
-inline constexpr bool takes_broadcast<elementwise_vjp<F>> = true;
 
 /// The gradient of `out` as stored (possibly still to be broadcast), at `out`'s full shape unless
 /// the vjp takes it as it is.
 template <class Vjp, class Out>
 Out incoming_gradient(const std::any& stored, const Out& out) {
   const Out& g = std::any_cast<const Out&>(stored);
-  if constexpr (!takes_broadcast<Vjp>) {
+  if constexpr (!wraps<Vjp, elementwise_vjp>) {
     if (g.shape() != out.shape()) return g.broadcast_to(out.shape());
   }
   return g;
@@ -191,9 +181,9 @@ void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
       if (it == grads.end()) return;
       const Out g = incoming_gradient<Vjp>(it->second, out);
       auto input_grads = [&] {
-        if constexpr (takes_needed<Vjp>) {
+        if constexpr (wraps<Vjp, vjp_with_needed>) {
           return vjp.f(g, out, needed, in...);
-        } else if constexpr (takes_broadcast<Vjp>) {
+        } else if constexpr (wraps<Vjp, elementwise_vjp>) {
           return vjp.f(g, out, in...);
         } else {
           return vjp(g, out, in...);

@@ -145,24 +145,30 @@ Tn extremum_vjp(const Tn& g, const Tn& out, const Tn& x, const Shape& kept) {
 }
 }  // namespace detail
 
+namespace detail {
+/// min and max: `Reduce` (B::min, B::max) over the planned axes, fused with a deferred map where
+/// the backend can (reduce_raw); the gradient is shared evenly among ties.
+template <reduce_kind Kind, auto Reduce, class Tn>
+Tn extremum_reduction(std::string_view op, const Tn& x, const Axes& axis, bool keepdims) {
+  const auto p = plan_reduction(op, x.shape_ref(), axis, keepdims);
+  check_nonempty_reduction(op, x.shape(), p);
+  const auto reduce = [](const auto& r, std::span<const int> a) { return Reduce(r, a); };
+  return make_result<Tn>([&] { return reduce_raw(x, p, Kind, reduce); },
+                         [p](const auto& g, const auto& out, const auto& in) {
+                           return extremum_vjp(g, out, in, p.kept(in.shape()));
+                         },
+                         x);
+}
+}  // namespace detail
+
 template <backend B>
 Tensor<B> Tensor<B>::min(Axes axis, bool keepdims) const {
-  const auto p = detail::plan_reduction("min", shape_ref(), axis, keepdims);
-  detail::check_nonempty_reduction("min", shape(), p);
-  return detail::make_result<Tensor>(
-      [&] { return detail::reduce_raw(*this, p, detail::reduce_kind::min, [](const auto& r, std::span<const int> a) { return B::min(r, a); }); },
-      [p](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, p.kept(x.shape())); },
-      *this);
+  return detail::extremum_reduction<detail::reduce_kind::min, &B::min>("min", *this, axis, keepdims);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
-  const auto p = detail::plan_reduction("max", shape_ref(), axis, keepdims);
-  detail::check_nonempty_reduction("max", shape(), p);
-  return detail::make_result<Tensor>(
-      [&] { return detail::reduce_raw(*this, p, detail::reduce_kind::max, [](const auto& r, std::span<const int> a) { return B::max(r, a); }); },
-      [p](const auto& g, const auto& out, const auto& x) { return detail::extremum_vjp(g, out, x, p.kept(x.shape())); },
-      *this);
+  return detail::extremum_reduction<detail::reduce_kind::max, &B::max>("max", *this, axis, keepdims);
 }
 
 template <backend B>
