@@ -116,27 +116,26 @@ void thrust_strided_copy(const copy_layout& layout, const T* in, T* out, std::st
   S::guard(op, [&] { S::for_n(n, strided_copy_fn<T>{l, in, out}); });
 }
 
-/// A copy layout over `shape` whose destination is a fresh C-order buffer (in_strides left to fill).
-inline copy_layout contiguous_out(const Shape& shape) {
+/// A copy layout over `shape` with a C-order buffer on the side `Strides`
+/// (&copy_layout::in_strides or &copy_layout::out_strides); the other side's are left to fill.
+template <auto Strides>
+copy_layout contiguous_layout(const Shape& shape) {
   copy_layout l;
   const Shape s = strides_of(shape);
   l.rank = shape.size();
   for (int a = 0; a < l.rank; ++a) {
     l.dims[a] = shape[a];
-    l.out_strides[a] = s[a];
+    (l.*Strides)[a] = s[a];
   }
   return l;
 }
-/// A copy layout over `shape` whose source is a C-order buffer (out_strides left to fill).
+/// A copy layout whose destination is a fresh C-order buffer of `shape`.
+inline copy_layout contiguous_out(const Shape& shape) {
+  return contiguous_layout<&copy_layout::out_strides>(shape);
+}
+/// A copy layout whose source is a C-order buffer of `shape`.
 inline copy_layout contiguous_in(const Shape& shape) {
-  copy_layout l;
-  const Shape s = strides_of(shape);
-  l.rank = shape.size();
-  for (int a = 0; a < l.rank; ++a) {
-    l.dims[a] = shape[a];
-    l.in_strides[a] = s[a];
-  }
-  return l;
+  return contiguous_layout<&copy_layout::in_strides>(shape);
 }
 
 /// The elements of `x` permuted: axis a of the result is axis perm[a] of x.
