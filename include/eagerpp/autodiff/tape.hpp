@@ -1,4 +1,4 @@
-// eagerpp - the tape: a thread-local stack of linear op records, active only inside value_and_grad
+// eagerpp - the tape: thread-local linear records of ops, active inside value_and_grad and jacobian
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -95,9 +95,10 @@ class tape_scope {
   bool released_ = false;
 };
 
-/// Suspends every active tape for its lifetime: ops run inside are recorded nowhere
-/// (the forward pass of custom_gradient and of checkpoint, the value of norms::l2, which records
-/// one op with its own gradient instead).
+/// Suspends every active tape for its lifetime: ops run inside are recorded nowhere (the forward
+/// pass of custom_gradient and of checkpoint, and the values of norms::l2 and crossentropy, which
+/// record one op with their own gradient instead). stop_gradient needs none: it wraps the values
+/// in a tensor that is on no tape.
 class no_record_scope {
  public:
   no_record_scope() : saved_count_(std::exchange(active_tape_count(), 0)) { saved_.swap(active_tapes()); }
