@@ -14,31 +14,12 @@
 
 namespace ep::detail::numpy {
 
-// std:: math on the host; CUDA's global overloads in device code.
-template <class T>
-EAGERPP_HOST_DEVICE T fmod(T a, T b) {
+// std:: math on the host; CUDA's global overloads in device code (#undef at the end).
 #if defined(__CUDA_ARCH__)
-  return ::fmod(a, b);
+#define EAGERPP_MATH(f) ::f
 #else
-  return std::fmod(a, b);
+#define EAGERPP_MATH(f) std::f
 #endif
-}
-template <class T>
-EAGERPP_HOST_DEVICE T floor(T a) {
-#if defined(__CUDA_ARCH__)
-  return ::floor(a);
-#else
-  return std::floor(a);
-#endif
-}
-template <class T>
-EAGERPP_HOST_DEVICE T copysign(T a, T b) {
-#if defined(__CUDA_ARCH__)
-  return ::copysign(a, b);
-#else
-  return std::copysign(a, b);
-#endif
-}
 
 /// IEEE 754-2019's maximum (Max) or minimum of two values, NaN aside: -0.0 < +0.0, so the result
 /// does not depend on the operands' order (a plain `a < b ? b : a` returns one of two equal zeros
@@ -48,7 +29,7 @@ EAGERPP_HOST_DEVICE T copysign(T a, T b) {
 template <bool Max, class T>
 EAGERPP_HOST_DEVICE T extremum(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (a == b) return (copysign(T(1), a) < T(0)) == Max ? b : a;
+    if (a == b) return (EAGERPP_MATH(copysign)(T(1), a) < T(0)) == Max ? b : a;
   }
   return (Max ? a < b : b < a) ? b : a;
 }
@@ -81,11 +62,11 @@ EAGERPP_HOST_DEVICE T floor_divide(T a, T b) noexcept {
     return (a % b != 0 && ((a < 0) != (b < 0))) ? static_cast<T>(q - 1) : q;
   } else {
     if (b == 0) return a / b;
-    const T mod = numpy::fmod(a, b);
+    const T mod = EAGERPP_MATH(fmod)(a, b);
     T div = (a - mod) / b;
     if (mod != 0 && ((b < 0) != (mod < 0))) div -= T{1};
-    if (div == 0) return numpy::copysign(T{0}, a / b);
-    T floordiv = numpy::floor(div);
+    if (div == 0) return EAGERPP_MATH(copysign)(T{0}, a / b);
+    T floordiv = EAGERPP_MATH(floor)(div);
     if (div - floordiv > T{0.5}) floordiv += T{1};
     return floordiv;
   }
@@ -99,12 +80,12 @@ EAGERPP_HOST_DEVICE T mod(T a, T b) noexcept {
     const T r = static_cast<T>(a % b);
     return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
   } else {
-    T m = numpy::fmod(a, b);
+    T m = EAGERPP_MATH(fmod)(a, b);
     if (b == 0) return m;
     if (m != 0) {
       if ((b < 0) != (m < 0)) m += b;
     } else {
-      m = numpy::copysign(T{0}, b);
+      m = EAGERPP_MATH(copysign)(T{0}, b);
     }
     return m;
   }
@@ -179,3 +160,5 @@ struct binary_op {
 };
 
 }  // namespace ep::detail::numpy
+
+#undef EAGERPP_MATH
