@@ -13,7 +13,7 @@
 #include "eagerpp/format.hpp"
 #include "eagerpp/functions.hpp"
 #include "eagerpp/shape.hpp"
-#include "eagerpp/storage.hpp"
+#include "eagerpp/memory.hpp"
 #include "eagerpp/tensor.hpp"
 #include "eagerpp/to.hpp"
 

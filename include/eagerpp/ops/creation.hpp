@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "eagerpp/storage.hpp"
+#include "eagerpp/memory.hpp"
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
