@@ -12,8 +12,8 @@
 #include "eagerpp/error.hpp"
 #include "eagerpp/format.hpp"
 #include "eagerpp/functions.hpp"
-#include "eagerpp/shape.hpp"
 #include "eagerpp/memory.hpp"
+#include "eagerpp/shape.hpp"
 #include "eagerpp/tensor.hpp"
 #include "eagerpp/to.hpp"
 
