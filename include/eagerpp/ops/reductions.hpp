@@ -84,7 +84,8 @@ template <class Tn, class F>
 typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_kind kind, F&& f) {
   using B = typename Tn::backend_type;
   if constexpr (map_reducible<B>) {
-    if (const auto* deferred = x.pending_map(); deferred != nullptr && p.count > 0 && p.all_of(x.ndim())) {
+    const auto* deferred = x.pending_map();
+    if (deferred != nullptr && p.count > 0 && p.all_of(x.ndim())) {
       if (!p.keepdims) return B::map_reduce(kind, deferred->kind(), x.map_input());
       return B::reshape(B::map_reduce(kind, deferred->kind(), x.map_input()), p.kept(x.shape()));
     }
@@ -163,12 +164,14 @@ Tn extremum_reduction(std::string_view op, const Tn& x, const Axes& axis, bool k
 
 template <backend B>
 Tensor<B> Tensor<B>::min(Axes axis, bool keepdims) const {
-  return detail::extremum_reduction<detail::reduce_kind::min, &B::min>("min", *this, axis, keepdims);
+  using detail::reduce_kind;
+  return detail::extremum_reduction<reduce_kind::min, &B::min>("min", *this, axis, keepdims);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
-  return detail::extremum_reduction<detail::reduce_kind::max, &B::max>("max", *this, axis, keepdims);
+  using detail::reduce_kind;
+  return detail::extremum_reduction<reduce_kind::max, &B::max>("max", *this, axis, keepdims);
 }
 
 template <backend B>

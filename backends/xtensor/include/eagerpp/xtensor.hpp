@@ -386,8 +386,8 @@ struct xtensor {
     if (!k::same_shape(cond, x) || !k::same_shape(x, y)) {
       // Materialize the operands at the broadcast shape (strided copies are fast; xtensor's
       // broadcasting assignment is not), then select over equal shapes.
-      const Shape s =
-          broadcast_shapes(broadcast_shapes(k::shape_of(cond), shape(x), "where"), shape(y), "where");
+      const Shape sxc = broadcast_shapes(k::shape_of(cond), shape(x), "where");
+      const Shape s = broadcast_shapes(sxc, shape(y), "where");
       const auto grow = [&s](const auto& e) {
         return k::shape_of(e) == s ? e : k::broadcast_to(e, s);
       };

@@ -1,4 +1,4 @@
-// eagerpp - Eigen functors where NumPy's rules (detail/numpy_math.hpp) need a packet form of their own
+// eagerpp - Eigen functors for NumPy's rules (detail/numpy_math.hpp) that need packets of their own
 // SPDX-License-Identifier: MIT
 #pragma once
 

@@ -369,7 +369,7 @@ void strided_copy(const T* in, T* out, const std::size_t* shape, const std::ptrd
       });
 }
 
-// --- the loops of ep::xtensor's ops, over xtensor_array -------------------------------------------
+// --- the loops of ep::xtensor's ops, over xtensor_array ------------------------------------------
 
 template <class T>
 xtensor_array<T> copy(const xtensor_array<T>& x) {
