@@ -18,32 +18,35 @@ class error {
   [[nodiscard]] virtual const char* what() const noexcept = 0;
 };
 
-/// Bad arguments: shapes that do not broadcast, axes out of range, wrong sizes (NumPy's ValueError).
-class value_error : public std::invalid_argument, public error {
+namespace detail {
+/// An ep::error that is also the standard exception `Std` (std::invalid_argument,
+/// std::runtime_error), so that code catching the standard one still does.
+template <class Std>
+class standard_error : public Std, public error {
  public:
-  explicit value_error(const std::string& msg) : std::invalid_argument(msg) {}
-  [[nodiscard]] const char* what() const noexcept override { return std::invalid_argument::what(); }
+  explicit standard_error(const std::string& msg) : Std(msg) {}
+  [[nodiscard]] const char* what() const noexcept override { return Std::what(); }
+};
+}  // namespace detail
+
+/// Bad arguments: shapes that do not broadcast, axes out of range, wrong sizes (NumPy's ValueError).
+struct value_error : detail::standard_error<std::invalid_argument> {
+  using standard_error::standard_error;
 };
 
 /// An index out of range (NumPy's IndexError).
-class index_error : public std::invalid_argument, public error {
- public:
-  explicit index_error(const std::string& msg) : std::invalid_argument(msg) {}
-  [[nodiscard]] const char* what() const noexcept override { return std::invalid_argument::what(); }
+struct index_error : detail::standard_error<std::invalid_argument> {
+  using standard_error::standard_error;
 };
 
 /// A failure of the device or the runtime beneath a backend (CUDA errors, no device).
-class device_error : public std::runtime_error, public error {
- public:
-  explicit device_error(const std::string& msg) : std::runtime_error(msg) {}
-  [[nodiscard]] const char* what() const noexcept override { return std::runtime_error::what(); }
+struct device_error : detail::standard_error<std::runtime_error> {
+  using standard_error::standard_error;
 };
 
 /// A failure reading or writing a file (`.npy`).
-class io_error : public std::runtime_error, public error {
- public:
-  explicit io_error(const std::string& msg) : std::runtime_error(msg) {}
-  [[nodiscard]] const char* what() const noexcept override { return std::runtime_error::what(); }
+struct io_error : detail::standard_error<std::runtime_error> {
+  using standard_error::standard_error;
 };
 
 /// Memory that cannot be allocated: a byte count past the address space, or more than the system
