@@ -119,9 +119,9 @@ struct index_item {
   using mask_tensor = Tensor<typename B::template rebind<bool>>;
   item_kind kind;
   std::int64_t integer = 0;             // kind integer
-  ep::slice slice;                      // kind slice
-  std::optional<index_tensor> indices;  // kind indices: an int64 index tensor
-  std::optional<mask_tensor> mask;      // kind mask
+  ep::slice slice{};                    // kind slice
+  std::optional<index_tensor> indices{};  // kind indices: an int64 index tensor
+  std::optional<mask_tensor> mask{};      // kind mask
   std::int64_t mask_extent = -1;  // for index tensors made from a bool mask: the extent it covers
 };
 
