@@ -34,13 +34,20 @@ concept map_reducible = requires(const typename B::raw_type& x) {
   { B::map_reduce(reduce_kind::sum, map_kind::square, x) } -> std::same_as<typename B::raw_type>;
 };
 
+/// Whether F and G are the same function. A template's arguments, not `F == G`: GCC does not take
+/// a comparison of function addresses as a constant expression under -fsanitize=undefined.
+template <auto F, auto G>
+inline constexpr bool same_function = false;
+template <auto F>
+inline constexpr bool same_function<F, F> = true;
+
 /// The map_kind of the backend function `Compute` (`B::square`, `B::abs`) where B fuses it into a
 /// reduction; std::nullopt for every other function and backend.
 template <class B, auto Compute>
 constexpr std::optional<map_kind> fused_map_of() {
   if constexpr (map_reducible<B>) {
-    if (Compute == &B::square) return map_kind::square;
-    if (Compute == &B::abs) return map_kind::abs;
+    if constexpr (same_function<Compute, &B::square>) return map_kind::square;
+    if constexpr (same_function<Compute, &B::abs>) return map_kind::abs;
   }
   return std::nullopt;
 }
