@@ -34,7 +34,7 @@ void expect_value_error(const F& f, const std::vector<std::string>& parts) {
 /// A (2, 3) tensor of backend B: [[0, 1, 2], [3, 4, 5]].
 template <class B>
 ep::Tensor<B> matrix() {
-  return ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  return ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
 }
 
 }  // namespace errors_test
@@ -43,7 +43,7 @@ TYPED_TEST_P(Errors, BroadcastingMismatchNamesOpAndShapes) {
   using B = TypeParam;
   using errors_test::expect_value_error;
   const auto a = errors_test::matrix<B>();
-  const auto b = ep::test::make<B>(std::vector<double>{1, 2, 3, 4}, {4});
+  const auto b = ep::test::tensor<B>(std::vector<double>{1, 2, 3, 4}, {4});
   expect_value_error([&] { (void)(a + b); }, {"add", "(2, 3)", "(4,)"});
   expect_value_error([&] { (void)(a - b); }, {"subtract", "(2, 3)", "(4,)"});
   expect_value_error([&] { (void)(b * a); }, {"multiply", "(4,)", "(2, 3)"});
@@ -56,7 +56,7 @@ TYPED_TEST_P(Errors, BroadcastingMismatchNamesOpAndShapes) {
   expect_value_error([&] { (void)(a < b); }, {"less", "(2, 3)", "(4,)"});
   expect_value_error([&] { (void)(a == b); }, {"equal", "(2, 3)", "(4,)"});
   // (2, 3) against (3, 2): trailing axes 3 and 2 differ.
-  const auto c = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {3, 2});
+  const auto c = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {3, 2});
   expect_value_error([&] { (void)(a + c); }, {"add", "(2, 3)", "(3, 2)"});
   // Bool tensors.
   using Bo = typename B::template rebind<bool>;

@@ -41,12 +41,8 @@
 // - meshgrid: numpy.meshgrid; .npy: files written by numpy.save (tests/data, see make_fixtures.py).
 namespace extras_suite {
 
-using values = std::vector<double>;
-
-template <class B, class V = double>
-ep::Tensor<B> tensor(const std::vector<V>& v, const ep::Shape& shape) {
-  return ep::test::make<B>(v, shape);
-}
+using ep::test::tensor;
+using ep::test::values;
 
 /// The tolerance of results computed in double and rounded to B's type.
 template <class B>
