@@ -392,59 +392,7 @@ TYPED_TEST_P(Autodiff, NonScalarResultThrows) {
   ep::test::expect_equal(g, {2, 4}, std::vector<double>{1, 1, 1, 1, 1, 1, 1, 1});
 }
 
-// --- kinks and ties -------------------------------------------------------------------------------
-
-TYPED_TEST_P(Autodiff, AbsGradientAtZeroIsZero) {
-  using T = ep::Tensor<TypeParam>;
-  const T x = ep::test::tensor<TypeParam>(std::vector<double>{-1.5, 0, 2, -0.0}, {4});
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.abs().sum(); })(x), {4}, std::vector<double>{-1, 0, 1, 0});
-}
-
-TYPED_TEST_P(Autodiff, MaxTiesShareGradientEvenly) {
-  using T = ep::Tensor<TypeParam>;
-  const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, 3, 3}, {3});
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.max(); })(x), {3}, std::vector<double>{0, 0.5, 0.5});
-  const T y = ep::test::tensor<TypeParam>(std::vector<double>{2, 1, 1, 5, 1}, {5});
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.min(); })(y), {5},
-                         std::vector<double>{0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3});
-  // Along an axis, with and without keepdims: ties share within their own row only.
-  const T m = ep::test::tensor<TypeParam>(std::vector<double>{1, 3, 3, 2, 2, 0}, {2, 3});
-  const T w = ep::test::tensor<TypeParam>(std::vector<double>{1, 4}, {2});
-  ep::test::expect_equal(ep::grad([&](const T& t) { return (t.max(1) * w).sum(); })(m), {2, 3},
-                         std::vector<double>{0, 0.5, 0.5, 2, 2, 0});
-  ep::test::expect_equal(ep::grad([&](const T& t) {
-                           return (t.max(-1, true) * w.reshape({2, 1})).sum();
-                         })(m),
-                         {2, 3}, std::vector<double>{0, 0.5, 0.5, 2, 2, 0});
-  // All equal: 1/n each.
-  const T e = ep::full<TypeParam>({2, 2}, 7.0);
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.max(); })(e), {2, 2},
-                         std::vector<double>{0.25, 0.25, 0.25, 0.25});
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.min(0).sum(); })(e), {2, 2},
-                         std::vector<double>{0.5, 0.5, 0.5, 0.5});
-}
-
-TYPED_TEST_P(Autodiff, MinimumMaximumTiesShareGradient) {
-  using T = ep::Tensor<TypeParam>;
-  const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, 2, 3}, {3});
-  const T y = ep::test::tensor<TypeParam>(std::vector<double>{1, 0, 3}, {3});
-  const auto gmin = ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).minimum(std::get<1>(p)).sum(); })(
-      std::tuple{x, y});
-  ep::test::expect_equal(std::get<0>(gmin), {3}, std::vector<double>{0.5, 0, 0.5});
-  ep::test::expect_equal(std::get<1>(gmin), {3}, std::vector<double>{0.5, 1, 0.5});
-  const auto gmax = ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).maximum(std::get<1>(p)).sum(); })(
-      std::tuple{x, y});
-  ep::test::expect_equal(std::get<0>(gmax), {3}, std::vector<double>{0.5, 1, 0.5});
-  ep::test::expect_equal(std::get<1>(gmax), {3}, std::vector<double>{0.5, 0, 0.5});
-  // relu at 0 (maximum with a scalar): 0.5.
-  const T z = ep::test::tensor<TypeParam>(std::vector<double>{-1, 0, 2}, {3});
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.maximum(0).sum(); })(z), {3},
-                         std::vector<double>{0, 0.5, 1});
-  // Broadcast ties: a (3,) operand tied against two rows gets the halves of both.
-  const T r = ep::test::tensor<TypeParam>(std::vector<double>{1, 5, 3, 1, 0, 3}, {2, 3});
-  const auto gb = ep::grad([&](const T& t) { return r.minimum(t).sum(); })(y);
-  ep::test::expect_equal(gb, {3}, std::vector<double>{1, 1.5, 1});
-}
+// --- kinks: the plain L2 norm at 0 (the per-op kinks and ties are with their families) --------
 
 TYPED_TEST_P(Autodiff, PlainL2NormOfZeroVectorHasNanGradient) {
   using T = ep::Tensor<TypeParam>;

@@ -1,5 +1,5 @@
 // eagerpp - the Autodiff suite (float64 backends), the gradient rules of the element-wise ops: unary, with scalars, binary with broadcasting,
-// where, astype
+// where, astype; the gradient at kinks and ties
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -190,4 +190,34 @@ TYPED_TEST_P(Autodiff, AstypeRoundTripPassesGradient) {
       ep::value_and_grad([](const T& t) { return ep::astype<double>(t.float32().square().sum()); }, x);
   ep::test::expect_equal(g2, {2, 2}, values{static_cast<double>(2 * 0.1f), -5, 6.5, static_cast<double>(2 * 1e-3f)});
   (void)v2;
+}
+
+// --- kinks and ties (docs/autodiff.md): exact values -----------------------------------------------
+
+TYPED_TEST_P(Autodiff, AbsGradientAtZeroIsZero) {
+  using T = ep::Tensor<TypeParam>;
+  const T x = ep::test::tensor<TypeParam>(std::vector<double>{-1.5, 0, 2, -0.0}, {4});
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.abs().sum(); })(x), {4}, std::vector<double>{-1, 0, 1, 0});
+}
+
+TYPED_TEST_P(Autodiff, MinimumMaximumTiesShareGradient) {
+  using T = ep::Tensor<TypeParam>;
+  const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, 2, 3}, {3});
+  const T y = ep::test::tensor<TypeParam>(std::vector<double>{1, 0, 3}, {3});
+  const auto gmin = ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).minimum(std::get<1>(p)).sum(); })(
+      std::tuple{x, y});
+  ep::test::expect_equal(std::get<0>(gmin), {3}, std::vector<double>{0.5, 0, 0.5});
+  ep::test::expect_equal(std::get<1>(gmin), {3}, std::vector<double>{0.5, 1, 0.5});
+  const auto gmax = ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).maximum(std::get<1>(p)).sum(); })(
+      std::tuple{x, y});
+  ep::test::expect_equal(std::get<0>(gmax), {3}, std::vector<double>{0.5, 1, 0.5});
+  ep::test::expect_equal(std::get<1>(gmax), {3}, std::vector<double>{0.5, 0, 0.5});
+  // relu at 0 (maximum with a scalar): 0.5.
+  const T z = ep::test::tensor<TypeParam>(std::vector<double>{-1, 0, 2}, {3});
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.maximum(0).sum(); })(z), {3},
+                         std::vector<double>{0, 0.5, 1});
+  // Broadcast ties: a (3,) operand tied against two rows gets the halves of both.
+  const T r = ep::test::tensor<TypeParam>(std::vector<double>{1, 5, 3, 1, 0, 3}, {2, 3});
+  const auto gb = ep::grad([&](const T& t) { return r.minimum(t).sum(); })(y);
+  ep::test::expect_equal(gb, {3}, std::vector<double>{1, 1.5, 1});
 }

@@ -1,4 +1,5 @@
-// eagerpp - the Autodiff suite (float64 backends), the gradient rules of the reductions: every axis form, 0-d and rank 5, cumsum
+// eagerpp - the Autodiff suite (float64 backends), the gradient rules of the reductions: every axis form, 0-d and rank 5,
+// cumsum, ties
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -80,4 +81,30 @@ TYPED_TEST_P(Autodiff, CumsumGradients) {
   const auto [value, g] = ep::value_and_grad([&](const T& t) { return (t.cumsum() * w).sum(); }, v);
   ep::test::expect_equal(value, {}, values{1 + 30 + 600 + 10000});
   ep::test::expect_equal(g, {4}, values{1111, 1110, 1100, 1000});
+}
+
+// --- kinks and ties (docs/autodiff.md): exact values -----------------------------------------------
+
+TYPED_TEST_P(Autodiff, MaxTiesShareGradientEvenly) {
+  using T = ep::Tensor<TypeParam>;
+  const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, 3, 3}, {3});
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.max(); })(x), {3}, std::vector<double>{0, 0.5, 0.5});
+  const T y = ep::test::tensor<TypeParam>(std::vector<double>{2, 1, 1, 5, 1}, {5});
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.min(); })(y), {5},
+                         std::vector<double>{0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3});
+  // Along an axis, with and without keepdims: ties share within their own row only.
+  const T m = ep::test::tensor<TypeParam>(std::vector<double>{1, 3, 3, 2, 2, 0}, {2, 3});
+  const T w = ep::test::tensor<TypeParam>(std::vector<double>{1, 4}, {2});
+  ep::test::expect_equal(ep::grad([&](const T& t) { return (t.max(1) * w).sum(); })(m), {2, 3},
+                         std::vector<double>{0, 0.5, 0.5, 2, 2, 0});
+  ep::test::expect_equal(ep::grad([&](const T& t) {
+                           return (t.max(-1, true) * w.reshape({2, 1})).sum();
+                         })(m),
+                         {2, 3}, std::vector<double>{0, 0.5, 0.5, 2, 2, 0});
+  // All equal: 1/n each.
+  const T e = ep::full<TypeParam>({2, 2}, 7.0);
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.max(); })(e), {2, 2},
+                         std::vector<double>{0.25, 0.25, 0.25, 0.25});
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.min(0).sum(); })(e), {2, 2},
+                         std::vector<double>{0.5, 0.5, 0.5, 0.5});
 }
