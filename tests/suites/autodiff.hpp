@@ -25,7 +25,7 @@
 #include "support/gradcheck.hpp"
 #include "support/support.hpp"
 
-// --- the oracle, and gradients of gradients -------------------------------------------------------
+// --- the oracle, and gradients of gradients ------------------------------------------------------
 
 TYPED_TEST_P(Autodiff, CheckGradientDetectsWrongRules) {
   using namespace autodiff_suite;

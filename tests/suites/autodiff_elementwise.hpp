@@ -1,5 +1,5 @@
-// eagerpp - the Autodiff suite (float64 backends), the gradient rules of the element-wise ops: unary, with scalars, binary with broadcasting,
-// where, astype; the gradient at kinks and ties
+// eagerpp - Autodiff suite (float64): the gradient rules of the element-wise ops (unary, with
+// scalars, binary with broadcasting, where, astype) and their kinks and ties
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -192,7 +192,7 @@ TYPED_TEST_P(Autodiff, AstypeRoundTripPassesGradient) {
   (void)v2;
 }
 
-// --- kinks and ties (docs/autodiff.md): exact values -----------------------------------------------
+// --- kinks and ties (docs/autodiff.md): exact values ---------------------------------------------
 
 TYPED_TEST_P(Autodiff, AbsGradientAtZeroIsZero) {
   using T = ep::Tensor<TypeParam>;

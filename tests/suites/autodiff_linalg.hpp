@@ -1,4 +1,4 @@
-// eagerpp - the Autodiff suite (float64 backends), the gradient rules of matmul and the nn ops
+// eagerpp - Autodiff suite (float64): the gradient rules of matmul and the nn ops
 // SPDX-License-Identifier: MIT
 #pragma once
 

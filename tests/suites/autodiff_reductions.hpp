@@ -1,5 +1,5 @@
-// eagerpp - the Autodiff suite (float64 backends), the gradient rules of the reductions: every axis form, 0-d and rank 5,
-// cumsum, ties
+// eagerpp - Autodiff suite (float64): the gradient rules of the reductions (every axis form, 0-d
+// and rank 5, cumsum) and the ties of max
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -83,7 +83,7 @@ TYPED_TEST_P(Autodiff, CumsumGradients) {
   ep::test::expect_equal(g, {4}, values{1111, 1110, 1100, 1000});
 }
 
-// --- kinks and ties (docs/autodiff.md): exact values -----------------------------------------------
+// --- kinks and ties (docs/autodiff.md): exact values ---------------------------------------------
 
 TYPED_TEST_P(Autodiff, MaxTiesShareGradientEvenly) {
   using T = ep::Tensor<TypeParam>;

@@ -1,4 +1,4 @@
-// eagerpp - the Autodiff suite (float64 backends), the gradient rules of the shape ops, concatenate and stack
+// eagerpp - Autodiff suite (float64): the gradient rules of the shape ops, concatenate and stack
 // SPDX-License-Identifier: MIT
 #pragma once
 
