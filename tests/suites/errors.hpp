@@ -89,7 +89,11 @@ TYPED_TEST_P(Errors, AxisOutOfRangeNamesOpAxisAndShape) {
   // A 0-d tensor has no axis at all.
   const auto s = ep::from_vector<B>({1}, ep::Shape{});
   expect_value_error([&] { (void)s.sum(0); }, {"sum", "axis 0", "()"});
-  expect_value_error([&] { (void)s.softmax(0); }, {"axis 0", "()"});
+  expect_value_error([&] { (void)s.softmax(0); }, {"softmax", "axis 0", "()"});
+  expect_value_error([&] { (void)a.log_softmax(2); }, {"log_softmax", "axis 2", "(2, 3)"});
+  // Errors name the op called, not the op it is written with (expand_dims, logsumexp, broadcast_to).
+  expect_value_error([&] { (void)ep::stack({a, a}, 3); }, {"stack", "axis 3", "(2, 3)", "-3 <= axis < 3"});
+  expect_value_error([&] { (void)a.index_update(ep::index(0), a.zeros_like()); }, {"index_update", "(2, 3)", "(3,)"});
 }
 
 TYPED_TEST_P(Errors, RepeatedAxisIsRejected) {
