@@ -355,7 +355,7 @@ class [[nodiscard]] Tensor {
   void set_node(detail::node_id id) noexcept { node_ = id; }
   /// The deferred map that this tensor's values are, if not computed yet (nullptr otherwise), and
   /// the map's input, for a reduction that fuses it (ops/reductions.hpp).
-  [[nodiscard]] const detail::deferred_map<raw_type>* pending_map() const noexcept {
+  [[nodiscard]] const detail::deferred_map<raw_type>* deferred() const noexcept {
     return deferred_ && !deferred_->computed() ? deferred_.get() : nullptr;
   }
   [[nodiscard]] const raw_type& map_input() const noexcept { return raw_; }

@@ -337,7 +337,7 @@ TYPED_TEST_P(Reductions, FusedMapReductions) {
   static_assert(ep::detail::fusion_min_size <= 5000);
 
   const auto s = x.square();
-  EXPECT_EQ(s.pending_map() != nullptr, fuses);
+  EXPECT_EQ(s.deferred() != nullptr, fuses);
   ep::test::expect_equal(s.sum(), {}, values{220016});
   ep::test::expect_equal(s.sum({}, true), {1, 1}, values{220016});
   ep::test::expect_near(s.mean(), {}, values{44.0032});
@@ -347,14 +347,14 @@ TYPED_TEST_P(Reductions, FusedMapReductions) {
   ep::test::expect_equal((-x).abs().max(), {}, values{11});
   ep::test::expect_equal(x.abs().min({}, true), {1, 1}, values{0});
   ep::test::expect_near(x.square().sum().sqrt(), {}, values{std::sqrt(220016.0)});
-  EXPECT_EQ(s.pending_map() != nullptr, fuses);  // reductions read the input, not the map
+  EXPECT_EQ(s.deferred() != nullptr, fuses);  // reductions read the input, not the map
 
   // Every other use sees the mapped values: an axis reduction, another op, the elements.
   const auto copy = s;
   values squares(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) squares[i] = v[i] * v[i];
   ep::test::expect_equal(copy, {50, 100}, squares);
-  EXPECT_EQ(s.pending_map(), nullptr);  // computed once, for both copies
+  EXPECT_EQ(s.deferred(), nullptr);  // computed once, for both copies
   ep::test::expect_equal(s.sum(1)(ep::slice(0, 2)), {2}, values{4459, 4360});
   ep::test::expect_equal(s.sum(), {}, values{220016});  // now from the computed values
   ep::test::expect_equal((x.abs() - 11).max(), {}, values{0});
@@ -382,7 +382,7 @@ TYPED_TEST_P(Reductions, FusedMapReductions) {
   std::vector<std::int64_t> w(6000);
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = (static_cast<std::int64_t>(i * 7919 % 2001) - 1000) * 1000;
   const auto k = tensor<I64, std::int64_t>(w, {6000});
-  EXPECT_EQ(k.square().pending_map() != nullptr, ep::detail::map_reducible<I64>);
+  EXPECT_EQ(k.square().deferred() != nullptr, ep::detail::map_reducible<I64>);
   ep::test::expect_equal(k.square().sum(), {}, std::vector<std::int64_t>{2000919850000000});
   ep::test::expect_equal(k.abs().sum(), {}, std::vector<std::int64_t>{3000510000});
   ep::test::expect_equal(k.abs().max(), {}, std::vector<std::int64_t>{1000000});

@@ -84,7 +84,7 @@ template <class Tn, class F>
 typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_kind kind, F&& f) {
   using B = typename Tn::backend_type;
   if constexpr (map_reducible<B>) {
-    const auto* deferred = x.pending_map();
+    const auto* deferred = x.deferred();
     if (deferred != nullptr && p.count > 0 && p.all_of(x.ndim())) {
       if (!p.keepdims) return B::map_reduce(kind, deferred->kind(), x.map_input());
       return B::reshape(B::map_reduce(kind, deferred->kind(), x.map_input()), p.kept(x.shape()));
