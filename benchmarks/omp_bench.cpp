@@ -8,13 +8,16 @@
 //   - at n = 100, one op (sin) and the chain: omp against Eigen (target: omp within 2x, a ratio of
 //     at least 0.5), which shows that small ops do not pay for an OpenMP fork; the sum for reference;
 //   - the crossover: sin and add at sizes around detail::omp_system::parallel_cutoff, with the
-//     parallel path forced off (1 thread) and on (all threads).
+//     parallel path forced off (1 thread) and on (all threads);
+//   - streaming stores: the chain and `x * x` on all threads with every output written through the
+//     cache and every output streamed past it, at sizes around detail::omp_system::streaming_cutoff.
 // Plain std::chrono timing, no Google Benchmark: the figures are ratios of two loops of this file.
 #include <algorithm>  // std::nth_element
 #include <chrono>     // std::chrono::steady_clock
 #include <cstdint>    // std::int64_t
 #include <cstdio>     // std::printf
 #include <cstdlib>    // std::atoi
+#include <limits>     // std::numeric_limits
 #include <vector>     // std::vector
 
 #include <omp.h>  // omp_set_num_threads, omp_get_max_threads
@@ -105,6 +108,30 @@ int main(int argc, char** argv) {
     std::printf("  n = %7lld   sin: 1 thread %8.2f us, %d threads %8.2f us   add: 1 thread %8.2f us, %d threads %8.2f us\n",
                 static_cast<long long>(n), run(1, sin_op), threads, run(threads, sin_op), run(1, add_op), threads,
                 run(threads, add_op));
+  }
+
+  // Streaming stores: every output through the cache (cutoff out of reach) against every output
+  // streamed (cutoff 0), on all threads.
+  const std::int64_t streaming = ep::detail::omp_system::streaming_cutoff;
+  std::printf("streaming stores (%d threads; outputs of %lld bytes or more are streamed)\n", threads,
+              static_cast<long long>(streaming));
+  for (const std::int64_t n : {std::int64_t{1} << 17, std::int64_t{1} << 20, std::int64_t{1} << 22,
+                               std::int64_t{1} << 23, std::int64_t{10'000'000}}) {
+    const auto x = ep::uniform<O>(g, {n}, -3, 3);
+    const int inner = static_cast<int>(std::max<std::int64_t>(3, (std::int64_t{1} << 24) / n));
+    const auto run = [&](std::int64_t cut, auto op) {
+      ep::detail::omp_system::streaming_cutoff = cut;
+      const double us = time_us([&] { sink = op().raw().data()[0]; }, inner);
+      ep::detail::omp_system::streaming_cutoff = streaming;
+      return us;
+    };
+    const auto chain_op = [&] { return chain(x); };
+    const auto mul_op = [&] { return x * x; };
+    const std::int64_t never = std::numeric_limits<std::int64_t>::max();
+    const double cc = run(never, chain_op), cs = run(0, chain_op), mc = run(never, mul_op), ms = run(0, mul_op);
+    std::printf("  n = %8lld   chain: cached %9.2f us, streamed %9.2f us (%.2fx)   x * x: cached %9.2f us, "
+                "streamed %9.2f us (%.2fx)\n",
+                static_cast<long long>(n), cc, cs, cc / cs, mc, ms, mc / ms);
   }
   return 0;
 }

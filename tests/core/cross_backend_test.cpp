@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #include <cmath>        // std::round
 #include <cstddef>      // std::size_t
-#include <cstdint>      // std::uint64_t
+#include <cstdint>      // std::int64_t, std::uint64_t
 #include <string>       // std::string
 #include <type_traits>  // std::is_same_v
 #include <utility>      // std::swap
@@ -163,6 +163,42 @@ TYPED_TEST(CrossBackend, MatmulOnIntegers) {
                              xb.matmul(ep::test::make<X>(a, s).transpose(perm)));
     }
   }
+}
+
+// ep::omp streams outputs of at least detail::omp_system::streaming_cutoff bytes past the cache, a
+// tile at a time (backends/omp/include/eagerpp/omp/system.hpp). With the cutoff at 0 every output
+// below takes that path: whole tiles (64 floats, 32 doubles or int64s, 256 bools) and the rest, on
+// the same-shape, scalar-operand and broadcasting paths of the element-wise transform.
+TYPED_TEST(CrossBackend, StreamedOutputsAgree) {
+  using E = typename TestFixture::E;
+  using X = typename TestFixture::X;
+#if defined(EAGERPP_TEST_OMP)
+  struct stream_everything {
+    std::int64_t saved = ep::detail::omp_system::streaming_cutoff;
+    stream_everything() { ep::detail::omp_system::streaming_cutoff = 0; }
+    ~stream_everything() { ep::detail::omp_system::streaming_cutoff = saved; }
+  } guard;
+#endif
+  const ep::Shape s{301, 7};  // 2107 elements
+  const auto a = TestFixture::integers(s, -50, 50, 4);
+  const auto b = TestFixture::integers(s, -9, 9, 5, true);
+  const auto ea = ep::test::make<E>(a, s), eb = ep::test::make<E>(b, s);
+  const auto xa = ep::test::make<X>(a, s), xb = ep::test::make<X>(b, s);
+  const ep::Shape last{7};
+  const auto c = TestFixture::integers(last, -9, 9, 6, true);
+  const auto ec = ep::test::make<E>(c, last);
+  const auto xc = ep::test::make<X>(c, last);
+  ep::test::expect_close(ea * eb - ea, xa * xb - xa);
+  ep::test::expect_close(-ea, -xa);
+  ep::test::expect_close(ea + 1, xa + 1);
+  ep::test::expect_close(2 * eb, 2 * xb);
+  ep::test::expect_close(ea / ec, xa / xc);
+  ep::test::expect_close(ea < eb, xa < xb);
+  ep::test::expect_close(ea.template astype<std::int64_t>(), xa.template astype<std::int64_t>());
+  ep::test::expect_close(ep::arange<E>(2107), ep::arange<X>(2107));
+  ep::test::expect_close(ea.argmax(1), xa.argmax(1));
+  ep::test::expect_close(ea.sort(0), xa.sort(0));
+  ep::test::expect_close(ea.exp(), xa.exp(), TestFixture::rtol);
 }
 
 TYPED_TEST(CrossBackend, TranscendentalOnRandomData) {

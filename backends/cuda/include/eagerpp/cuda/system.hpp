@@ -37,6 +37,11 @@ struct cuda_system {
     if (n > 0) thrust::for_each_n(policy(), thrust::counting_iterator<std::int64_t>(0), n, f);
   }
 
+  template <class T, class G>
+  static void write_n(std::int64_t n, T* out, const G& g) {
+    for_n(n, write_to(out, g));
+  }
+
   /// Asynchronous within device memory; from or to the host it synchronizes the stream (errors of
   /// earlier asynchronous ops surface there).
   template <class T>

@@ -20,6 +20,9 @@
 
 #include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS)
 #include <omp.h>    // omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
+#if defined(__SSE2__)
+#include <immintrin.h>  // _mm_stream_si128, _mm256_stream_si256, _mm_sfence
+#endif
 
 #include <thrust/system/omp/execution_policy.h>  // thrust::omp::par
 
@@ -110,6 +113,56 @@ struct omp_system {
     for (std::int64_t i = 0; i < n; ++i) f(i);
   }
 
+  /// Outputs of at least this many bytes are written with non-temporal (streaming) stores, which
+  /// go to memory without first reading each line into the cache: an output this large would not
+  /// stay in the cache for the next op anyway, and a plain store's read of the line it fills is a
+  /// third of a binary op's memory traffic (benchmarks/omp_bench.cpp measures both sides). A
+  /// variable, as parallel_cutoff.
+  static inline std::int64_t streaming_cutoff = std::int64_t{16} << 20;
+
+  /// out[i] = g(i) for every i < n. A large output is computed 256 bytes (four cache lines) at a
+  /// time into a buffer in L1 and streamed from there to memory (x86's streaming stores), so the
+  /// loop over g still vectorizes as in for_n. (Larger tiles lose most of the gain: the streaming
+  /// stores of a line must follow each other closely to fill the write-combining buffers.)
+  template <class T, class G>
+  static void write_n(std::int64_t n, T* out, const G& g) {
+#if defined(__SSE2__)
+    constexpr std::int64_t tile_bytes = 256;
+    constexpr std::int64_t tile = sizeof(T) <= tile_bytes ? tile_bytes / std::int64_t{sizeof(T)} : 0;
+    if (tile > 0 && n * std::int64_t{sizeof(T)} >= streaming_cutoff &&
+        reinterpret_cast<std::uintptr_t>(out) % 32 == 0) {
+      const std::int64_t full = n / tile;  // whole tiles; the rest is written as for_n does
+#pragma omp parallel
+      {
+#pragma omp for schedule(static)
+        for (std::int64_t t = 0; t < full; ++t) {
+          alignas(32) T buffer[tile];
+#pragma omp simd
+          for (std::int64_t j = 0; j < tile; ++j) buffer[j] = g(t * tile + j);
+          stream(reinterpret_cast<char*>(out + t * tile), reinterpret_cast<const char*>(buffer), tile_bytes);
+        }
+        _mm_sfence();  // streaming stores are weakly ordered: each thread fences its own
+      }
+      for (std::int64_t i = full * tile; i < n; ++i) out[i] = g(i);
+      return;
+    }
+#endif
+    for_n(n, write_to(out, g));
+  }
+
+#if defined(__SSE2__)
+  /// Copies `bytes` (a multiple of 32) from `from` to `to`, both 32-byte aligned, past the cache.
+  static void stream(char* to, const char* from, std::int64_t bytes) {
+#if defined(__AVX__)
+    for (std::int64_t b = 0; b < bytes; b += 32)
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + b), _mm256_load_si256(reinterpret_cast<const __m256i*>(from + b)));
+#else
+    for (std::int64_t b = 0; b < bytes; b += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(to + b), _mm_load_si128(reinterpret_cast<const __m128i*>(from + b)));
+#endif
+  }
+#endif
+
   /// Host memory on both sides of every kind of copy: a memcpy.
   template <class T>
   static void copy(T* out, const T* in, std::int64_t n, copy_kind /*kind*/, std::string_view /*op*/) {
@@ -121,6 +174,9 @@ struct omp_system {
   static decltype(auto) guard(std::string_view /*op*/, F&& f) {
     return f();
   }
+
+  template <class InIt>
+  static constexpr std::int64_t prefetch_distance = 4096 / sizeof(*InIt{});
 
   /// out[s] = init op in[s * length] op ... op in[s * length + length - 1] for each segment s;
   /// many segments are split among the threads, a few long ones are cut into one part per thread
@@ -136,8 +192,13 @@ struct omp_system {
       Out acc[lanes];
       for (auto& a : acc) a = init;
       std::int64_t i = begin;
-      for (; i + lanes <= end; i += lanes)
+      for (; i + lanes <= end; i += lanes) {
+        // A read 4 KiB ahead, requested now: the memory fetches of a long reduction overlap more than
+        // the hardware prefetcher alone overlaps them (benchmarks/omp_bench.cpp, sum).
+        if constexpr (std::is_pointer_v<InIt>)
+          if (i + prefetch_distance<InIt> < end) __builtin_prefetch(in + i + prefetch_distance<InIt>);
         for (int l = 0; l < lanes; ++l) acc[l] = op(acc[l], in[i + l]);
+      }
       for (; i < end; ++i) acc[0] = op(acc[0], in[i]);
       Out r = acc[0];
       for (int l = 1; l < lanes; ++l) r = op(r, acc[l]);

@@ -74,7 +74,7 @@ struct thrust_backend {
     requires numeric_dtype<T>
   {
     raw_type out(Shape{n}, "arange");
-    if (n > 0) S::guard("arange", [&] { S::for_n(n, write_to(out.mutable_data(), thrust_fn::arange_fn<T>{start, step})); });
+    if (n > 0) S::guard("arange", [&] { S::write_n(n, out.mutable_data(), thrust_fn::arange_fn<T>{start, step}); });
     return out;
   }
 

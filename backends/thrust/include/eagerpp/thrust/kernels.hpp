@@ -34,18 +34,6 @@ inline thrust::counting_iterator<std::int64_t> thrust_count(std::int64_t start =
   return thrust::counting_iterator<std::int64_t>(start);
 }
 
-/// out[i] = g(i): for_n's body for functors that compute one element from its index.
-template <class Out, class G>
-struct write_fn {
-  Out* out;
-  G g;
-  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = g(i); }
-};
-template <class Out, class G>
-write_fn<Out, G> write_to(Out* out, G g) {
-  return {out, g};
-}
-
 // --- the strided copy: transpose, broadcast_to, flip, slice, pad, concatenate ---------------------
 
 /// out[out_offset + k . out_strides] = in[in_offset + k . in_strides] for every multi-index k < dims.
@@ -213,31 +201,29 @@ struct flat_fn {
 };
 
 /// The fast path: every operand has the result's shape, so element i reads element i of each.
-template <class Out, class F, class... In>
+template <class F, class... In>
 struct same_shape_fn {
   F f;
-  Out* out;
   ::cuda::std::tuple<const In*...> in;
 
-  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { call(i, std::index_sequence_for<In...>{}); }
+  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const { return call(i, std::index_sequence_for<In...>{}); }
 
   template <std::size_t... K>
-  EAGERPP_HOST_DEVICE void call(std::int64_t i, std::index_sequence<K...>) const {
-    out[i] = f(::cuda::std::get<K>(in)[i]...);
+  EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
+    return f(::cuda::std::get<K>(in)[i]...);
   }
 };
 
 /// Two operands, one of them a single element (a scalar operand: `x + 1`, `2 * x`): element i reads
 /// element i of the other and the same element of this one, so the loop stays a plain vector loop.
-template <class Out, class F, class A, class B, bool ScalarLeft>
+template <class F, class A, class B, bool ScalarLeft>
 struct scalar_operand_fn {
   F f;
-  Out* out;
   const A* a;
   const B* b;
-  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const {
-    if constexpr (ScalarLeft) out[i] = f(a[0], b[i]);
-    else out[i] = f(a[i], b[0]);
+  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+    if constexpr (ScalarLeft) return f(a[0], b[i]);
+    else return f(a[i], b[0]);
   }
 };
 
@@ -256,7 +242,7 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
   if (n == 0) return out;
   Out* o = out.mutable_data();
   if (((xs.shape() == shape) && ...)) {
-    S::guard(op, [&] { S::for_n(n, same_shape_fn<Out, F, typename Arrays::value_type...>{f, o, {xs.data()...}}); });
+    S::guard(op, [&] { S::write_n(n, o, same_shape_fn<F, typename Arrays::value_type...>{f, {xs.data()...}}); });
     return out;
   }
   if constexpr (n_in == 2) {
@@ -265,17 +251,17 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
     using A = typename std::remove_cvref_t<decltype(a)>::value_type;
     using B = typename std::remove_cvref_t<decltype(b)>::value_type;
     if (a.shape() == shape && b.size() == 1) {
-      S::guard(op, [&] { S::for_n(n, scalar_operand_fn<Out, F, A, B, false>{f, o, a.data(), b.data()}); });
+      S::guard(op, [&] { S::write_n(n, o, scalar_operand_fn<F, A, B, false>{f, a.data(), b.data()}); });
       return out;
     }
     if (b.shape() == shape && a.size() == 1) {
-      S::guard(op, [&] { S::for_n(n, scalar_operand_fn<Out, F, A, B, true>{f, o, a.data(), b.data()}); });
+      S::guard(op, [&] { S::write_n(n, o, scalar_operand_fn<F, A, B, true>{f, a.data(), b.data()}); });
       return out;
     }
   }
   if (((xs.shape() == shape || xs.size() == 1) && ...)) {
     flat_fn<F, typename Arrays::value_type...> fn{f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
-    S::guard(op, [&] { S::for_n(n, write_to(o, fn)); });
+    S::guard(op, [&] { S::write_n(n, o, fn); });
     return out;
   }
   broadcast_layout<n_in> l;
@@ -291,7 +277,7 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
       }(xs.shape()),
       ...);
   broadcast_fn<F, typename Arrays::value_type...> fn{f, l, {xs.data()...}};
-  S::guard(op, [&] { S::for_n(n, write_to(o, fn)); });
+  S::guard(op, [&] { S::write_n(n, o, fn); });
   return out;
 }
 
@@ -410,7 +396,7 @@ thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int
   thrust_array<S, std::int64_t> out(shape, name);
   const pair* b = best.data();
   S::guard(name, [&] {
-    S::for_n(segments, write_to(out.mutable_data(), thrust_fn::arg_index_fn<T>{b}));
+    S::write_n(segments, out.mutable_data(), thrust_fn::arg_index_fn<T>{b});
   });
   return out;
 }
@@ -549,8 +535,8 @@ auto thrust_sort(const thrust_array<S, T>& x, int axis, std::string_view name) {
   S::guard(name, [&] {
     S::for_n(n, iota_fn{o});
     thrust::stable_sort(S::policy(), o, o + n, segment_less_fn<T>{src.data(), sp.reduced});
-    if constexpr (Arg) S::for_n(n, write_to(sorted.mutable_data(), modulo_fn<T>{o, sp.reduced}));
-    else S::for_n(n, write_to(sorted.mutable_data(), gather_fn<T>{o, src.data()}));
+    if constexpr (Arg) S::write_n(n, sorted.mutable_data(), modulo_fn<T>{o, sp.reduced});
+    else S::write_n(n, sorted.mutable_data(), gather_fn<T>{o, src.data()});
   });
   if (sp.inner == 1) return sorted;
   return thrust_array<S, Out>(thrust_swap_last<S, Out>(sorted, sp.outer, sp.inner, sp.reduced, name).storage(),

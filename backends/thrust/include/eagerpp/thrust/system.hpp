@@ -4,6 +4,8 @@
 
 #include <cstdint>  // std::int64_t
 
+#include "eagerpp/detail/numpy_math.hpp"  // EAGERPP_HOST_DEVICE
+
 // The Thrust backend (eagerpp/thrust/backend.hpp, kernels.hpp) is written once over a *system* S,
 // the small part that differs between the GPU and CPU threads (backends/cuda/include/eagerpp/cuda/system.hpp,
 // backends/omp/include/eagerpp/omp/system.hpp):
@@ -11,11 +13,24 @@
 //   template <class T> using array = ...;   // the raw tensor: an ep::thrust_array<T, Memory>
 //   static auto policy();                   // Thrust's execution policy (sort, scan, gather, reduce_by_key)
 //   static void for_n(std::int64_t n, F f); // f(i) for every i < n, in any order, maybe in parallel
+//   static void write_n(std::int64_t n, T* out, G g);  // out[i] = g(i) for every i < n, as for_n
 //   static void copy(T* out, const T* in, std::int64_t n, copy_kind kind, op);
 //   static void segmented_reduce(in, out, segments, length, op, init, name);
 //   static void gemm(const T* a, const T* b, T* c, const gemm_layout& g, name);  // float and double
 //   static decltype(auto) guard(op, f);     // runs f, turning the system's exceptions into ep errors
 namespace ep::detail {
+
+/// out[i] = g(i): for_n's body for functors that compute one element from its index.
+template <class Out, class G>
+struct write_fn {
+  Out* out;
+  G g;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = g(i); }
+};
+template <class Out, class G>
+write_fn<Out, G> write_to(Out* out, G g) {
+  return {out, g};
+}
 
 /// Where S::copy moves elements: within the system's memory, or between it and the host's (a copy
 /// from or to the host is synchronous: the source may be reused, and the result read, on return).
