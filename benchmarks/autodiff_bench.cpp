@@ -47,22 +47,25 @@ void l2_grad(benchmark::State& st) {
   for (auto _ : st) benchmark::DoNotOptimize(ep::value_and_grad([](const auto& t) { return l2(t); }, x));
 }
 
+/// The logistic regression's data X (1024, 256), labels y in {-1, 1} and weights w, from seed 2.
+template <class B>
+struct logistic_data {
+  ep::generator gen{2};
+  ep::Tensor<B> X = ep::normal<B>(gen, {1024, 256});
+  ep::Tensor<B> w = ep::normal<B>(gen, {256}, 0, 0.1);
+  ep::Tensor<B> y = ep::uniform<B>(gen, {1024}, -1, 1).sign();
+};
+
 template <class B>
 void logistic_f(benchmark::State& st) {
-  ep::generator gen(2);
-  const auto X = ep::normal<B>(gen, {1024, 256});
-  const auto w = ep::normal<B>(gen, {256}, 0, 0.1);
-  const auto y = ep::uniform<B>(gen, {1024}, -1, 1).sign();
-  for (auto _ : st) benchmark::DoNotOptimize(logistic_loss(w, X, y));
+  const logistic_data<B> d;
+  for (auto _ : st) benchmark::DoNotOptimize(logistic_loss(d.w, d.X, d.y));
 }
 template <class B>
 void logistic_grad(benchmark::State& st) {
-  ep::generator gen(2);
-  const auto X = ep::normal<B>(gen, {1024, 256});
-  const auto w = ep::normal<B>(gen, {256}, 0, 0.1);
-  const auto y = ep::uniform<B>(gen, {1024}, -1, 1).sign();
-  for (auto _ : st)
-    benchmark::DoNotOptimize(ep::value_and_grad([](const auto& v, const auto& a, const auto& b) { return logistic_loss(v, a, b); }, w, X, y));
+  const logistic_data<B> d;
+  const auto loss = [](const auto& v, const auto& a, const auto& b) { return logistic_loss(v, a, b); };
+  for (auto _ : st) benchmark::DoNotOptimize(ep::value_and_grad(loss, d.w, d.X, d.y));
 }
 
 // Ten ops on a one-element tensor, outside any tape and recorded on one.

@@ -83,8 +83,8 @@ TYPED_TEST(CrossBackend, ArithmeticOnIntegers) {
   for (const auto& s : TestFixture::shapes()) {
     const auto a = TestFixture::integers(s, -50, 50, 1);
     const auto b = TestFixture::integers(s, -9, 9, 2, true);
-    const auto ea = ep::test::make<E>(a, s), eb = ep::test::make<E>(b, s);
-    const auto xa = ep::test::make<X>(a, s), xb = ep::test::make<X>(b, s);
+    const auto ea = ep::test::tensor<E>(a, s), eb = ep::test::tensor<E>(b, s);
+    const auto xa = ep::test::tensor<X>(a, s), xb = ep::test::tensor<X>(b, s);
     SCOPED_TRACE(where(s, "binary ops"));
     ep::test::expect_close(ea + eb, xa + xb);
     ep::test::expect_close(ea - eb, xa - xb);
@@ -95,8 +95,8 @@ TYPED_TEST(CrossBackend, ArithmeticOnIntegers) {
     // Broadcasting against the last axis.
     const ep::Shape last{s.back()};
     const auto c = TestFixture::integers(last, -9, 9, 3, true);
-    const auto ec = ep::test::make<E>(c, last);
-    const auto xc = ep::test::make<X>(c, last);
+    const auto ec = ep::test::tensor<E>(c, last);
+    const auto xc = ep::test::tensor<X>(c, last);
     ep::test::expect_close(ea + ec, xa + xc);
     ep::test::expect_close(ec - ea, xc - xa);
     ep::test::expect_close(ea * ec, xa * xc);
@@ -112,8 +112,8 @@ TYPED_TEST(CrossBackend, ReductionsOnIntegers) {
   for (const auto& s : TestFixture::shapes()) {
     const auto a = TestFixture::integers(s, -50, 50, 4);
     const auto p = TestFixture::factors(s, 5);
-    const auto ea = ep::test::make<E>(a, s), eprod = ep::test::make<E>(p, s);
-    const auto xa = ep::test::make<X>(a, s), xprod = ep::test::make<X>(p, s);
+    const auto ea = ep::test::tensor<E>(a, s), eprod = ep::test::tensor<E>(p, s);
+    const auto xa = ep::test::tensor<X>(a, s), xprod = ep::test::tensor<X>(p, s);
     {
       SCOPED_TRACE(where(s, "all axes"));
       ep::test::expect_close(ea.sum(), xa.sum());
@@ -150,17 +150,17 @@ TYPED_TEST(CrossBackend, MatmulOnIntegers) {
     const auto a = TestFixture::integers(s, -20, 20, 6);
     const auto b = TestFixture::integers(rhs, -20, 20, 7);
     SCOPED_TRACE(where(s, "matmul"));
-    ep::test::expect_close(ep::test::make<E>(a, s).matmul(ep::test::make<E>(b, rhs)),
-                           ep::test::make<X>(a, s).matmul(ep::test::make<X>(b, rhs)));
+    ep::test::expect_close(ep::test::tensor<E>(a, s).matmul(ep::test::tensor<E>(b, rhs)),
+                           ep::test::tensor<X>(a, s).matmul(ep::test::tensor<X>(b, rhs)));
     // The transposed product too: (rhs^T) @ (s^T) on the last two axes.
     if (s.size() >= 2) {
-      const auto eb = ep::test::make<E>(b, rhs).T();
-      const auto xb = ep::test::make<X>(b, rhs).T();
+      const auto eb = ep::test::tensor<E>(b, rhs).T();
+      const auto xb = ep::test::tensor<X>(b, rhs).T();
       std::vector<int> perm;
       for (int i = 0; i < s.size(); ++i) perm.push_back(i);
       std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
-      ep::test::expect_close(eb.matmul(ep::test::make<E>(a, s).transpose(perm)),
-                             xb.matmul(ep::test::make<X>(a, s).transpose(perm)));
+      ep::test::expect_close(eb.matmul(ep::test::tensor<E>(a, s).transpose(perm)),
+                             xb.matmul(ep::test::tensor<X>(a, s).transpose(perm)));
     }
   }
 }
@@ -182,12 +182,12 @@ TYPED_TEST(CrossBackend, StreamedOutputsAgree) {
   const ep::Shape s{301, 7};  // 2107 elements
   const auto a = TestFixture::integers(s, -50, 50, 4);
   const auto b = TestFixture::integers(s, -9, 9, 5, true);
-  const auto ea = ep::test::make<E>(a, s), eb = ep::test::make<E>(b, s);
-  const auto xa = ep::test::make<X>(a, s), xb = ep::test::make<X>(b, s);
+  const auto ea = ep::test::tensor<E>(a, s), eb = ep::test::tensor<E>(b, s);
+  const auto xa = ep::test::tensor<X>(a, s), xb = ep::test::tensor<X>(b, s);
   const ep::Shape last{7};
   const auto c = TestFixture::integers(last, -9, 9, 6, true);
-  const auto ec = ep::test::make<E>(c, last);
-  const auto xc = ep::test::make<X>(c, last);
+  const auto ec = ep::test::tensor<E>(c, last);
+  const auto xc = ep::test::tensor<X>(c, last);
   ep::test::expect_close(ea * eb - ea, xa * xb - xa);
   ep::test::expect_close(-ea, -xa);
   ep::test::expect_close(ea + 1, xa + 1);
@@ -209,8 +209,8 @@ TYPED_TEST(CrossBackend, TranscendentalOnRandomData) {
     const auto n = static_cast<std::size_t>(s.numel());
     const auto r = ep::test::random_values(n, -5, 5, 8);
     const auto pos = ep::test::random_values(n, 0.01, 10, 9);
-    const auto er = ep::test::make<E>(r, s), epos = ep::test::make<E>(pos, s);
-    const auto xr = ep::test::make<X>(r, s), xpos = ep::test::make<X>(pos, s);
+    const auto er = ep::test::tensor<E>(r, s), epos = ep::test::tensor<E>(pos, s);
+    const auto xr = ep::test::tensor<X>(r, s), xpos = ep::test::tensor<X>(pos, s);
     SCOPED_TRACE(where(s, "transcendental"));
     // atol = rtol: sin and cos near their zeros have tiny values whose relative error is large.
     ep::test::expect_close(er.exp(), xr.exp(), rtol);
@@ -266,7 +266,7 @@ TYPED_TEST(CrossBackend, TransfersShareHostMemory) {
   for (const auto& s : std::vector<ep::Shape>{{}, {1}, {0, 3}, {2, 3, 4}}) {
     SCOPED_TRACE(where(s, fmt::format("eigen -> {} -> eigen", X::name)));
     const auto v = TestFixture::integers(s, -9, 9, 7);
-    auto e = ep::test::make<E>(v, s);
+    auto e = ep::test::tensor<E>(v, s);
     const T* data = e.raw().data();
     const ep::Tensor<X> x = ep::to<X>(e);
     EXPECT_EQ(x.shape(), s);

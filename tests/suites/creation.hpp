@@ -69,7 +69,7 @@ TYPED_TEST_P(Creation, RankFiveTensorKeepsCOrder) {
   using B = TypeParam;
   std::vector<double> values;
   for (int i = 0; i < 12; ++i) values.push_back(i - 5);
-  const auto t = ep::test::make<B>(values, {1, 2, 1, 3, 2});
+  const auto t = ep::test::tensor<B>(values, {1, 2, 1, 3, 2});
   EXPECT_EQ(t.ndim(), 5);
   EXPECT_EQ(t.size(), 12);
   ep::test::expect_equal(t, {1, 2, 1, 3, 2}, values);
@@ -99,7 +99,7 @@ TYPED_TEST_P(Creation, DtypeNamesFollowNumpy) {
 
 TYPED_TEST_P(Creation, AstypeFloatToIntTruncates) {
   using B = TypeParam;
-  const auto t = ep::test::make<B>(std::vector<double>{-2.75, -0.5, 0.375, 1.875, 3.0, -3.0}, {2, 3});
+  const auto t = ep::test::tensor<B>(std::vector<double>{-2.75, -0.5, 0.375, 1.875, 3.0, -3.0}, {2, 3});
   const auto i64 = t.template astype<std::int64_t>();
   static_assert(std::is_same_v<typename decltype(i64)::value_type, std::int64_t>);
   EXPECT_EQ(i64.dtype(), "int64");
@@ -116,7 +116,7 @@ TYPED_TEST_P(Creation, AstypeToBoolIsNonZero) {
   const auto b1 = ints.template astype<bool>();
   EXPECT_EQ(b1.dtype(), "bool");
   ep::test::expect_equal(b1, {5}, std::vector<bool>{false, true, true, false, true});
-  const auto floats = ep::test::make<B>(std::vector<double>{0, 0.5, -1, 0, NAN}, {5});
+  const auto floats = ep::test::tensor<B>(std::vector<double>{0, 0.5, -1, 0, NAN}, {5});
   ep::test::expect_equal(floats.template astype<bool>(), {5}, std::vector<bool>{false, true, true, false, true});
   // And back: true is 1, false is 0.
   ep::test::expect_equal(b1.template astype<typename B::value_type>(), {5}, std::vector<double>{0, 1, 1, 0, 1});
@@ -124,7 +124,7 @@ TYPED_TEST_P(Creation, AstypeToBoolIsNonZero) {
 
 TYPED_TEST_P(Creation, Float32AndFloat64Convert) {
   using B = TypeParam;
-  const auto t = ep::test::make<B>(std::vector<double>{0.5, -1.25, 1024, 0}, {2, 2});
+  const auto t = ep::test::tensor<B>(std::vector<double>{0.5, -1.25, 1024, 0}, {2, 2});
   const auto f = t.float32();
   const auto d = t.float64();
   static_assert(std::is_same_v<typename decltype(f)::value_type, float>);
@@ -139,7 +139,7 @@ TYPED_TEST_P(Creation, Float32AndFloat64Convert) {
 
 TYPED_TEST_P(Creation, ZerosOnesFullFromATensor) {
   using B = TypeParam;
-  const auto t = ep::test::make<B>(std::vector<double>{1, 2, 3}, {3});
+  const auto t = ep::test::tensor<B>(std::vector<double>{1, 2, 3}, {3});
   ep::test::expect_equal(t.zeros({2, 3}), {2, 3}, std::vector<double>(6, 0));
   ep::test::expect_equal(t.ones({3, 1}), {3, 1}, std::vector<double>(3, 1));
   ep::test::expect_equal(t.full({2, 2}, 3.5), {2, 2}, std::vector<double>(4, 3.5));
@@ -169,7 +169,7 @@ TYPED_TEST_P(Creation, ZerosOnesFullFromABackend) {
 
 TYPED_TEST_P(Creation, LikeFunctionsKeepShapeAndDtype) {
   using B = TypeParam;
-  const auto t = ep::test::make<B>(std::vector<double>{1, 2, 3, 4, 5, 6}, {3, 2});
+  const auto t = ep::test::tensor<B>(std::vector<double>{1, 2, 3, 4, 5, 6}, {3, 2});
   ep::test::expect_equal(t.zeros_like(), {3, 2}, std::vector<double>(6, 0));
   ep::test::expect_equal(t.ones_like(), {3, 2}, std::vector<double>(6, 1));
   ep::test::expect_equal(t.full_like(-0.5), {3, 2}, std::vector<double>(6, -0.5));
@@ -218,7 +218,7 @@ TYPED_TEST_P(Creation, OnehotLikePlacesValueAtIndices) {
   ep::test::expect_equal(ep::onehot_like(t, idx, 5), {3, 4}, std::vector<double>{0, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 5});
   // The values of `t` do not matter, only its shape; int32 indices work too.
   using I32 = typename B::template rebind<std::int32_t>;
-  const auto u = ep::test::make<B>(std::vector<double>{9, 9, 9, 9}, {2, 2});
+  const auto u = ep::test::tensor<B>(std::vector<double>{9, 9, 9, 9}, {2, 2});
   ep::test::expect_equal(u.onehot_like(ep::from_vector<I32>({1, 1})), {2, 2}, std::vector<double>{0, 1, 0, 1});
 }
 
@@ -228,7 +228,7 @@ TYPED_TEST_P(Creation, AstensorWrapsNativeTensors) {
   if constexpr (!ep::native_tensor<Raw>) {
     ADD_FAILURE() << "ep::native_traits is not specialized for " << B::name << "'s raw_type";
   } else {
-    const auto t = ep::test::make<B>(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3});
+    const auto t = ep::test::tensor<B>(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3});
     // Native in: a tensor of the backend comes out, sharing the elements.
     Raw raw = t.raw();
     auto u = ep::astensor(raw);
@@ -253,7 +253,7 @@ TYPED_TEST_P(Creation, AstensorRestoreGivesBackTheInputKind) {
   if constexpr (!ep::native_tensor<Raw>) {
     ADD_FAILURE() << "ep::native_traits is not specialized for " << B::name << "'s raw_type";
   } else {
-    const auto t = ep::test::make<B>(std::vector<double>{1, -2, 3}, {3});
+    const auto t = ep::test::tensor<B>(std::vector<double>{1, -2, 3}, {3});
     {
       // Native in, native out.
       auto [x, restore] = ep::astensor_(t.raw());
@@ -274,7 +274,7 @@ TYPED_TEST_P(Creation, AstensorRestoreGivesBackTheInputKind) {
 
 TYPED_TEST_P(Creation, CopiesShareDataInConstantTime) {
   using B = TypeParam;
-  const auto t = ep::test::make<B>(std::vector<double>{1, 2, 3, 4}, {2, 2});
+  const auto t = ep::test::tensor<B>(std::vector<double>{1, 2, 3, 4}, {2, 2});
   const ep::Tensor<B> c = t;  // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
   const ep::Tensor<B> d = c;  // NOLINT(performance-unnecessary-copy-initialization)
   EXPECT_EQ(c.raw().data(), t.raw().data());
@@ -286,7 +286,7 @@ TYPED_TEST_P(Creation, CopiesShareDataInConstantTime) {
 
 TYPED_TEST_P(Creation, OpsNeverChangeTheirInputs) {
   using B = TypeParam;
-  const auto t = ep::test::make<B>(std::vector<double>{1, -2, 3, 4}, {2, 2});
+  const auto t = ep::test::tensor<B>(std::vector<double>{1, -2, 3, 4}, {2, 2});
   const auto copy = t;
   const auto a = t + 1;
   const auto b = -t;
@@ -309,7 +309,7 @@ TYPED_TEST_P(Creation, OpsNeverChangeTheirInputs) {
 
 TYPED_TEST_P(Creation, PrintingNamesBackendDtypeShapeAndValues) {
   using B = TypeParam;
-  const auto t = ep::test::make<B>(std::vector<double>{0, 1.5, -2.5, 3, 4, 5}, {2, 3});
+  const auto t = ep::test::tensor<B>(std::vector<double>{0, 1.5, -2.5, 3, 4, 5}, {2, 3});
   const std::string s = fmt::format("{}", t);
   for (std::string_view part : {std::string_view(B::name), creation_test::float_name<B>(), std::string_view("(2, 3)"),
                                 std::string_view("1.5"), std::string_view("-2.5"), std::string_view("5")})

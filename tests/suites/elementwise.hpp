@@ -112,7 +112,7 @@ TYPED_TEST_P(Elementwise, TrigonometricOnFixtures) {
   expect_unary("arctan t2", t2.arctan(), ep::arctan(t2),
                {1.4288992721907328, 1.460139105621001, 1.4801364395941514, 1.4940244355251187, 1.5042281630190728});
   // arcsin, arccos and arctanh need |x| < 1.
-  const auto u = ep::test::make<B>(std::vector<double>{-0.875, -0.5, 0, 0.25, 0.75}, {5});
+  const auto u = ep::test::tensor<B>(std::vector<double>{-0.875, -0.5, 0, 0.25, 0.75}, {5});
   expect_unary("arcsin", u.arcsin(), ep::arcsin(u),
                {-1.0654358165107394, -0.5235987755982989, 0.0, 0.25268025514207865, 0.848062078981481});
   expect_unary("arccos", u.arccos(), ep::arccos(u),
@@ -141,10 +141,10 @@ TYPED_TEST_P(Elementwise, HyperbolicOnFixtures) {
   expect_unary("arcsinh t2", t2.arcsinh(), ep::arcsinh(t2),
                {2.644120761058629, 2.8934439858858716, 3.093102195050827, 3.2595725562629214, 3.4023066454805946});
   // arccosh needs x >= 1, arctanh |x| < 1.
-  const auto v = ep::test::make<B>(std::vector<double>{1, 1.5, 2, 4, 10}, {5});
+  const auto v = ep::test::tensor<B>(std::vector<double>{1, 1.5, 2, 4, 10}, {5});
   expect_unary("arccosh", v.arccosh(), ep::arccosh(v),
                {0.0, 0.9624236501192069, 1.3169578969248166, 2.0634370688955608, 2.993222846126381});
-  const auto u = ep::test::make<B>(std::vector<double>{-0.875, -0.5, 0, 0.25, 0.75}, {5});
+  const auto u = ep::test::tensor<B>(std::vector<double>{-0.875, -0.5, 0, 0.25, 0.75}, {5});
   expect_unary("arctanh", u.arctanh(), ep::arctanh(u),
                {-1.354025100551105, -0.5493061443340548, 0.0, 0.25541281188299536, 0.9729550745276566});
 }
@@ -152,7 +152,7 @@ TYPED_TEST_P(Elementwise, HyperbolicOnFixtures) {
 TYPED_TEST_P(Elementwise, RoundIsHalfToEvenCeilFloorNegative) {
   using B = TypeParam;
   using elementwise_test::expect_exact;
-  const auto r = ep::test::make<B>(std::vector<double>{0.5, 1.5, 2.5, -2.5, -0.5, 0.375, -1.625, 3.75}, {2, 4});
+  const auto r = ep::test::tensor<B>(std::vector<double>{0.5, 1.5, 2.5, -2.5, -0.5, 0.375, -1.625, 3.75}, {2, 4});
   expect_exact("round", r.round(), ep::round(r), {2, 4}, std::vector<double>{0, 2, 2, -2, -0.0, 0, -2, 4});
   expect_exact("ceil", r.ceil(), ep::ceil(r), {2, 4}, std::vector<double>{1, 2, 3, -2, -0.0, 1, -1, 4});
   expect_exact("floor", r.floor(), ep::floor(r), {2, 4}, std::vector<double>{0, 1, 2, -3, -1, 0, -2, 3});
@@ -168,7 +168,7 @@ TYPED_TEST_P(Elementwise, RoundIsHalfToEvenCeilFloorNegative) {
 TYPED_TEST_P(Elementwise, AbsSignClip) {
   using B = TypeParam;
   using elementwise_test::expect_exact;
-  const auto s = ep::test::make<B>(std::vector<double>{-2, -0.5, 0, 0.5, 3}, {5});
+  const auto s = ep::test::tensor<B>(std::vector<double>{-2, -0.5, 0, 0.5, 3}, {5});
   expect_exact("abs", s.abs(), ep::abs(s), {5}, std::vector<double>{2, 0.5, 0, 0.5, 3});
   expect_exact("sign", s.sign(), ep::sign(s), {5}, std::vector<double>{-1, -1, 0, 1, 1});
   const auto t1 = ep::arange<B>(5);
@@ -181,7 +181,7 @@ TYPED_TEST_P(Elementwise, IsnanIsinfGiveBoolTensors) {
   using B = TypeParam;
   using elementwise_test::inf;
   using elementwise_test::nan;
-  const auto x = ep::test::make<B>(std::vector<double>{0, nan, inf, -inf, 1, -0.5}, {2, 3});
+  const auto x = ep::test::tensor<B>(std::vector<double>{0, nan, inf, -inf, 1, -0.5}, {2, 3});
   const auto n = x.isnan();
   const auto i = ep::isinf(x);
   static_assert(std::is_same_v<typename decltype(n)::value_type, bool>);
@@ -204,10 +204,10 @@ TYPED_TEST_P(Elementwise, PowWithScalarsTensorsAndBroadcasting) {
       std::vector<double>{2.6457513110645907, 3.0, 3.3166247903554, 3.605551275463989, 3.872983346207417}, rtol);
   ep::test::expect_equal(t1.pow(t1), {5}, std::vector<double>{1, 1, 4, 27, 256});
   ep::test::expect_equal(ep::pow(t1, t1), {5}, std::vector<double>{1, 1, 4, 27, 256});
-  ep::test::expect_near(ep::test::make<B>(std::vector<double>{1, 4}, {2}).pow(-0.5), {2}, std::vector<double>{1, 0.5},
+  ep::test::expect_near(ep::test::tensor<B>(std::vector<double>{1, 4}, {2}).pow(-0.5), {2}, std::vector<double>{1, 0.5},
                         rtol);
-  const auto base = ep::test::make<B>(std::vector<double>{1, 2, 3}, {3, 1});
-  const auto e = ep::test::make<B>(std::vector<double>{0, 1, 2, 3}, {1, 4});
+  const auto base = ep::test::tensor<B>(std::vector<double>{1, 2, 3}, {3, 1});
+  const auto e = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3}, {1, 4});
   ep::test::expect_equal(base.pow(e), {3, 4}, std::vector<double>{1, 1, 1, 1, 1, 2, 4, 8, 1, 3, 9, 27});
 }
 
@@ -215,20 +215,20 @@ TYPED_TEST_P(Elementwise, PowWithScalarsTensorsAndBroadcasting) {
 
 TYPED_TEST_P(Elementwise, ArithmeticBroadcastsRowAgainstMatrix) {
   using B = TypeParam;
-  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
-  const auto b = ep::test::make<B>(std::vector<double>{10, 20, 30}, {3});
+  const auto a = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto b = ep::test::tensor<B>(std::vector<double>{10, 20, 30}, {3});
   ep::test::expect_equal(a + b, {2, 3}, std::vector<double>{10, 21, 32, 13, 24, 35});
   ep::test::expect_equal(b + a, {2, 3}, std::vector<double>{10, 21, 32, 13, 24, 35});
   ep::test::expect_equal(a - b, {2, 3}, std::vector<double>{-10, -19, -28, -7, -16, -25});
   ep::test::expect_equal(a * b, {2, 3}, std::vector<double>{0, 20, 60, 30, 80, 150});
-  const auto d = ep::test::make<B>(std::vector<double>{2, 4, 8}, {3});
+  const auto d = ep::test::tensor<B>(std::vector<double>{2, 4, 8}, {3});
   ep::test::expect_equal(a / d, {2, 3}, std::vector<double>{0, 0.25, 0.25, 1.5, 1, 0.625});
 }
 
 TYPED_TEST_P(Elementwise, ArithmeticBroadcastsColumnAgainstRow) {
   using B = TypeParam;
-  const auto c = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
-  const auto d = ep::test::make<B>(std::vector<double>{1, 2, 4}, {1, 3});
+  const auto c = ep::test::tensor<B>(std::vector<double>{1, 2}, {2, 1});
+  const auto d = ep::test::tensor<B>(std::vector<double>{1, 2, 4}, {1, 3});
   ep::test::expect_equal(c + d, {2, 3}, std::vector<double>{2, 3, 5, 3, 4, 6});
   ep::test::expect_equal(c - d, {2, 3}, std::vector<double>{0, -1, -3, 1, 0, -2});
   ep::test::expect_equal(c * d, {2, 3}, std::vector<double>{1, 2, 4, 2, 4, 8});
@@ -254,14 +254,14 @@ TYPED_TEST_P(Elementwise, ScalarsOnEitherSide) {
 
 TYPED_TEST_P(Elementwise, ZeroDimensionalAndEmptyTensorsBroadcast) {
   using B = TypeParam;
-  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto a = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
   const auto s = ep::from_vector<B>({3}, ep::Shape{});
   ep::test::expect_equal(s + a, {2, 3}, std::vector<double>{3, 4, 5, 6, 7, 8});
   ep::test::expect_equal(a - s, {2, 3}, std::vector<double>{-3, -2, -1, 0, 1, 2});
   ep::test::expect_equal(s * s, {}, std::vector<double>{9});
   ep::test::expect_equal(s.square() - 1, {}, std::vector<double>{8});
   const auto e = ep::zeros<B>({0, 3});
-  ep::test::expect_equal(e + ep::test::make<B>(std::vector<double>{1, 2, 3}, {3}), {0, 3}, std::vector<double>{});
+  ep::test::expect_equal(e + ep::test::tensor<B>(std::vector<double>{1, 2, 3}, {3}), {0, 3}, std::vector<double>{});
   ep::test::expect_equal(e.exp(), {0, 3}, std::vector<double>{});
   ep::test::expect_equal(e * 2, {0, 3}, std::vector<double>{});
   EXPECT_EQ((e < 1).shape(), (ep::Shape{0, 3}));
@@ -269,8 +269,8 @@ TYPED_TEST_P(Elementwise, ZeroDimensionalAndEmptyTensorsBroadcast) {
 
 TYPED_TEST_P(Elementwise, RankFiveBroadcast) {
   using B = TypeParam;
-  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3}, {1, 2, 1, 2, 1});
-  const auto b = ep::test::make<B>(std::vector<double>{0, 10, 20, 30, 40, 50, 60, 70}, {2, 1, 2, 1, 2});
+  const auto a = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3}, {1, 2, 1, 2, 1});
+  const auto b = ep::test::tensor<B>(std::vector<double>{0, 10, 20, 30, 40, 50, 60, 70}, {2, 1, 2, 1, 2});
   ep::test::expect_equal(a + b, {2, 2, 2, 2, 2},
                          std::vector<double>{0,  10, 1,  11, 20, 30, 21, 31, 2,  12, 3,  13, 22, 32, 23, 33,
                                              40, 50, 41, 51, 60, 70, 61, 71, 42, 52, 43, 53, 62, 72, 63, 73});
@@ -278,8 +278,8 @@ TYPED_TEST_P(Elementwise, RankFiveBroadcast) {
 
 TYPED_TEST_P(Elementwise, FloordivModFollowNumpyOnFloats) {
   using B = TypeParam;
-  const auto a = ep::test::make<B>(std::vector<double>{-7, -7, 7, 7, -1.5, 5.5, -0.5}, {7});
-  const auto b = ep::test::make<B>(std::vector<double>{2, -2, 2, -2, 1, -2, 4}, {7});
+  const auto a = ep::test::tensor<B>(std::vector<double>{-7, -7, 7, 7, -1.5, 5.5, -0.5}, {7});
+  const auto b = ep::test::tensor<B>(std::vector<double>{2, -2, 2, -2, 1, -2, 4}, {7});
   ep::test::expect_equal(a.floordiv(b), {7}, std::vector<double>{-4, 3, 3, -4, -2, -3, -1});
   ep::test::expect_equal(ep::floordiv(a, b), {7}, std::vector<double>{-4, 3, 3, -4, -2, -3, -1});
   ep::test::expect_equal(a.mod(b), {7}, std::vector<double>{1, -1, 1, -1, 0.5, -0.5, 3.5});
@@ -292,8 +292,8 @@ TYPED_TEST_P(Elementwise, FloordivModFollowNumpyOnFloats) {
   ep::test::expect_equal(t2 % -4, {5}, std::vector<double>{-1, -3, -1, -3, -1});
   ep::test::expect_equal(ep::mod(t2, -4), {5}, std::vector<double>{-1, -3, -1, -3, -1});
   // Broadcasting: (2, 1) against (3,).
-  const auto c = ep::test::make<B>(std::vector<double>{-7, 7}, {2, 1});
-  const auto d = ep::test::make<B>(std::vector<double>{2, -2, 4}, {3});
+  const auto c = ep::test::tensor<B>(std::vector<double>{-7, 7}, {2, 1});
+  const auto d = ep::test::tensor<B>(std::vector<double>{2, -2, 4}, {3});
   ep::test::expect_equal(c.floordiv(d), {2, 3}, std::vector<double>{-4, 3, -2, 3, -4, 1});
   ep::test::expect_equal(c % d, {2, 3}, std::vector<double>{1, -1, 1, 1, -1, 3});
 }
@@ -302,7 +302,7 @@ TYPED_TEST_P(Elementwise, FloatDivisionByZeroFollowsNumpy) {
   using B = TypeParam;
   using elementwise_test::inf;
   using elementwise_test::nan;
-  const auto a = ep::test::make<B>(std::vector<double>{1, -1, 0}, {3});
+  const auto a = ep::test::tensor<B>(std::vector<double>{1, -1, 0}, {3});
   ep::test::expect_equal(a / 0, {3}, std::vector<double>{inf, -inf, nan});
   ep::test::expect_equal(a.floordiv(0), {3}, std::vector<double>{inf, -inf, nan});
   ep::test::expect_equal(a % 0, {3}, std::vector<double>{nan, nan, nan});
@@ -344,12 +344,12 @@ TYPED_TEST_P(Elementwise, IntegerTrueDivisionGivesFloat64) {
 
 TYPED_TEST_P(Elementwise, MinimumMaximumBroadcastAndTakeScalars) {
   using B = TypeParam;
-  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
-  const auto b = ep::test::make<B>(std::vector<double>{1, 2, 3}, {3});
+  const auto a = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto b = ep::test::tensor<B>(std::vector<double>{1, 2, 3}, {3});
   ep::test::expect_equal(a.minimum(b), {2, 3}, std::vector<double>{0, 1, 2, 1, 2, 3});
   ep::test::expect_equal(ep::minimum(b, a), {2, 3}, std::vector<double>{0, 1, 2, 1, 2, 3});
-  const auto c = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
-  const auto d = ep::test::make<B>(std::vector<double>{1, 2, 4}, {1, 3});
+  const auto c = ep::test::tensor<B>(std::vector<double>{1, 2}, {2, 1});
+  const auto d = ep::test::tensor<B>(std::vector<double>{1, 2, 4}, {1, 3});
   ep::test::expect_equal(c.maximum(d), {2, 3}, std::vector<double>{1, 2, 4, 2, 2, 4});
   ep::test::expect_equal(ep::maximum(c, d), {2, 3}, std::vector<double>{1, 2, 4, 2, 2, 4});
   const auto t1 = ep::arange<B>(5);
@@ -364,8 +364,8 @@ TYPED_TEST_P(Elementwise, MinimumMaximumBroadcastAndTakeScalars) {
 TYPED_TEST_P(Elementwise, MinimumMaximumPropagateNan) {
   using B = TypeParam;
   using elementwise_test::nan;
-  const auto x = ep::test::make<B>(std::vector<double>{nan, 1, 2, nan}, {4});
-  const auto y = ep::test::make<B>(std::vector<double>{0, nan, 1, nan}, {4});
+  const auto x = ep::test::tensor<B>(std::vector<double>{nan, 1, 2, nan}, {4});
+  const auto y = ep::test::tensor<B>(std::vector<double>{0, nan, 1, nan}, {4});
   ep::test::expect_equal(x.minimum(y), {4}, std::vector<double>{nan, nan, 1, nan});
   ep::test::expect_equal(y.minimum(x), {4}, std::vector<double>{nan, nan, 1, nan});
   ep::test::expect_equal(x.maximum(y), {4}, std::vector<double>{nan, nan, 2, nan});
@@ -402,16 +402,16 @@ TYPED_TEST_P(Elementwise, WhereSelectsWithBroadcasting) {
   using B = TypeParam;
   using Bo = typename B::template rebind<bool>;
   const auto cond = ep::from_vector<Bo>({true, false, true, false, true, false}, {2, 3});
-  const auto a = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
-  const auto b = ep::test::make<B>(std::vector<double>{10, 20, 30}, {3});
+  const auto a = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  const auto b = ep::test::tensor<B>(std::vector<double>{10, 20, 30}, {3});
   ep::test::expect_equal(cond.where(a, b), {2, 3}, std::vector<double>{0, 20, 2, 10, 4, 30});
   ep::test::expect_equal(ep::where(cond, a, b), {2, 3}, std::vector<double>{0, 20, 2, 10, 4, 30});
   ep::test::expect_equal(ep::where(cond, a, 0), {2, 3}, std::vector<double>{0, 0, 2, 0, 4, 0});
   ep::test::expect_equal(ep::where(cond, 1.5, b), {2, 3}, std::vector<double>{1.5, 20, 1.5, 10, 1.5, 30});
   // The condition broadcasts too: (2, 1) against (1, 3) and (2, 1).
   const auto c = ep::from_vector<Bo>({true, false}, {2, 1});
-  const auto x = ep::test::make<B>(std::vector<double>{1, 2, 4}, {1, 3});
-  const auto y = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
+  const auto x = ep::test::tensor<B>(std::vector<double>{1, 2, 4}, {1, 3});
+  const auto y = ep::test::tensor<B>(std::vector<double>{1, 2}, {2, 1});
   ep::test::expect_equal(c.where(x, y), {2, 3}, std::vector<double>{1, 2, 4, 2, 2, 2});
   // A condition computed from the values.
   const auto t1 = ep::arange<B>(5);
@@ -422,8 +422,8 @@ TYPED_TEST_P(Elementwise, WhereSelectsWithBroadcasting) {
 
 TYPED_TEST_P(Elementwise, ComparisonsGiveBoolTensors) {
   using B = TypeParam;
-  const auto x = ep::test::make<B>(std::vector<double>{1, 2, 3}, {3});
-  const auto y = ep::test::make<B>(std::vector<double>{3, 2, 1}, {3});
+  const auto x = ep::test::tensor<B>(std::vector<double>{1, 2, 3}, {3});
+  const auto y = ep::test::tensor<B>(std::vector<double>{3, 2, 1}, {3});
   const auto lt = x < y;
   static_assert(std::is_same_v<typename decltype(lt)::value_type, bool>);
   EXPECT_EQ(lt.dtype(), "bool");
@@ -446,11 +446,11 @@ TYPED_TEST_P(Elementwise, ComparisonsGiveBoolTensors) {
   ep::test::expect_equal(2 > x, {3}, std::vector<bool>{true, false, false});
   ep::test::expect_equal(2 >= x, {3}, std::vector<bool>{true, true, false});
   // Broadcasting: (2, 1) against (3,).
-  const auto c = ep::test::make<B>(std::vector<double>{1, 2}, {2, 1});
-  const auto d = ep::test::make<B>(std::vector<double>{0.5, 1.5, 2.5}, {3});
+  const auto c = ep::test::tensor<B>(std::vector<double>{1, 2}, {2, 1});
+  const auto d = ep::test::tensor<B>(std::vector<double>{0.5, 1.5, 2.5}, {3});
   ep::test::expect_equal(c < d, {2, 3}, std::vector<bool>{false, true, true, false, false, true});
   // NaN compares unequal to everything, itself included.
-  const auto n = ep::test::make<B>(std::vector<double>{elementwise_test::nan}, {1});
+  const auto n = ep::test::tensor<B>(std::vector<double>{elementwise_test::nan}, {1});
   ep::test::expect_equal(n == n, {1}, std::vector<bool>{false});
   ep::test::expect_equal(n != n, {1}, std::vector<bool>{true});
 }
@@ -501,7 +501,7 @@ TYPED_TEST_P(Elementwise, Int64Tensors) {
 
 TYPED_TEST_P(Elementwise, ChainingComposesOps) {
   using B = TypeParam;
-  const auto x = ep::test::make<B>(std::vector<double>{1, 2, 2, 4}, {2, 2});
+  const auto x = ep::test::tensor<B>(std::vector<double>{1, 2, 2, 4}, {2, 2});
   ep::test::expect_equal(x.square().sum().sqrt(), {}, std::vector<double>{5});
   ep::test::expect_equal(ep::sqrt(ep::sum(ep::square(x))), {}, std::vector<double>{5});
   const auto t1 = ep::arange<B>(5);

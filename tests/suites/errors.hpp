@@ -34,7 +34,7 @@ void expect_value_error(const F& f, const std::vector<std::string>& parts) {
 /// A (2, 3) tensor of backend B: [[0, 1, 2], [3, 4, 5]].
 template <class B>
 ep::Tensor<B> matrix() {
-  return ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
+  return ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {2, 3});
 }
 
 }  // namespace errors_test
@@ -43,7 +43,7 @@ TYPED_TEST_P(Errors, BroadcastingMismatchNamesOpAndShapes) {
   using B = TypeParam;
   using errors_test::expect_value_error;
   const auto a = errors_test::matrix<B>();
-  const auto b = ep::test::make<B>(std::vector<double>{1, 2, 3, 4}, {4});
+  const auto b = ep::test::tensor<B>(std::vector<double>{1, 2, 3, 4}, {4});
   expect_value_error([&] { (void)(a + b); }, {"add", "(2, 3)", "(4,)"});
   expect_value_error([&] { (void)(a - b); }, {"subtract", "(2, 3)", "(4,)"});
   expect_value_error([&] { (void)(b * a); }, {"multiply", "(4,)", "(2, 3)"});
@@ -56,7 +56,7 @@ TYPED_TEST_P(Errors, BroadcastingMismatchNamesOpAndShapes) {
   expect_value_error([&] { (void)(a < b); }, {"less", "(2, 3)", "(4,)"});
   expect_value_error([&] { (void)(a == b); }, {"equal", "(2, 3)", "(4,)"});
   // (2, 3) against (3, 2): trailing axes 3 and 2 differ.
-  const auto c = ep::test::make<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {3, 2});
+  const auto c = ep::test::tensor<B>(std::vector<double>{0, 1, 2, 3, 4, 5}, {3, 2});
   expect_value_error([&] { (void)(a + c); }, {"add", "(2, 3)", "(3, 2)"});
   // Bool tensors.
   using Bo = typename B::template rebind<bool>;
@@ -89,7 +89,11 @@ TYPED_TEST_P(Errors, AxisOutOfRangeNamesOpAxisAndShape) {
   // A 0-d tensor has no axis at all.
   const auto s = ep::from_vector<B>({1}, ep::Shape{});
   expect_value_error([&] { (void)s.sum(0); }, {"sum", "axis 0", "()"});
-  expect_value_error([&] { (void)s.softmax(0); }, {"axis 0", "()"});
+  expect_value_error([&] { (void)s.softmax(0); }, {"softmax", "axis 0", "()"});
+  expect_value_error([&] { (void)a.log_softmax(2); }, {"log_softmax", "axis 2", "(2, 3)"});
+  // Errors name the op called, not the op it is written with (expand_dims, logsumexp, broadcast_to).
+  expect_value_error([&] { (void)ep::stack({a, a}, 3); }, {"stack", "axis 3", "(2, 3)", "-3 <= axis < 3"});
+  expect_value_error([&] { (void)a.index_update(ep::index(0), a.zeros_like()); }, {"index_update", "(2, 3)", "(3,)"});
 }
 
 TYPED_TEST_P(Errors, RepeatedAxisIsRejected) {

@@ -41,12 +41,8 @@
 // - meshgrid: numpy.meshgrid; .npy: files written by numpy.save (tests/data, see make_fixtures.py).
 namespace extras_suite {
 
-using values = std::vector<double>;
-
-template <class B, class V = double>
-ep::Tensor<B> tensor(const std::vector<V>& v, const ep::Shape& shape) {
-  return ep::test::make<B>(v, shape);
-}
+using ep::test::tensor;
+using ep::test::values;
 
 /// The tolerance of results computed in double and rounded to B's type.
 template <class B>
@@ -286,27 +282,44 @@ TYPED_TEST_P(Extras, NormsInexact) {
   ep::test::expect_near(n::l2(x, {0, 2}), {3}, values{6.324555320336759, 5.385164807134504, 5.385164807134504}, tol);
   ep::test::expect_near(n::lp(x, 2, {0, -1}, true), {1, 3, 1},
                         values{6.324555320336759, 5.385164807134504, 5.385164807134504}, tol);
-  ep::test::expect_near(n::lp(x, 3), {}, values{6.316359597656378}, tol);
-  ep::test::expect_near(n::lp(x, 3, 1), {2, 4},
-                        values{3.3019272488946263, 2.571281590658235, 3.0365889718756622, 3.0365889718756622,
-                               3.3019272488946263, 3.7797631496846193, 3.3019272488946263, 2.571281590658235},
-                        tol);
-  ep::test::expect_near(n::lp(x, 3, -1, true), {2, 3, 1},
-                        values{3.3019272488946263, 3.9790572078963917, 2.154434690031884, 4.121285299808556,
-                               2.154434690031884, 3.9790572078963917},
-                        tol);
-  ep::test::expect_near(n::lp(x, 3, {0, 2}), {3}, values{4.732623491163368, 4.179339196381232, 4.179339196381232}, tol);
-  ep::test::expect_near(n::lp(x, 0.5), {}, values{842.3839030470647}, tol);
-  ep::test::expect_near(n::lp(x, 0.5, 1), {2, 4},
-                        values{17.191508225450303, 14.656854249492381, 7.464101615137754, 7.464101615137754,
-                               17.191508225450303, 11.999999999999998, 17.191508225450303, 14.656854249492381},
-                        tol);
-  ep::test::expect_near(n::lp(x, 0.5, -1, true), {2, 3, 1},
-                        values{17.191508225450303, 34.55458932615441, 11.65685424949238, 39.595917942265416,
-                               11.65685424949238, 34.55458932615441},
-                        tol);
-  ep::test::expect_near(n::lp(x, 0.5, {0, -1}, true), {1, 3, 1},
-                        values{108.96840158974905, 86.35109038156911, 86.35109038156911}, tol);
+  // lp for p = 3 and p = 0.5: over all axes, axis 1, axis -1 keeping it, and two axes.
+  struct lp_case {
+    double p;
+    values all, axis1, last_kept;
+    ep::Axes axes;
+    bool keepdims;
+    ep::Shape shape;
+    values two_axes;
+  };
+  const std::vector<lp_case> cases = {
+      {3,
+       {6.316359597656378},
+       {3.3019272488946263, 2.571281590658235, 3.0365889718756622, 3.0365889718756622, 3.3019272488946263,
+        3.7797631496846193, 3.3019272488946263, 2.571281590658235},
+       {3.3019272488946263, 3.9790572078963917, 2.154434690031884, 4.121285299808556, 2.154434690031884,
+        3.9790572078963917},
+       {0, 2},
+       false,
+       {3},
+       {4.732623491163368, 4.179339196381232, 4.179339196381232}},
+      {0.5,
+       {842.3839030470647},
+       {17.191508225450303, 14.656854249492381, 7.464101615137754, 7.464101615137754, 17.191508225450303,
+        11.999999999999998, 17.191508225450303, 14.656854249492381},
+       {17.191508225450303, 34.55458932615441, 11.65685424949238, 39.595917942265416, 11.65685424949238,
+        34.55458932615441},
+       {0, -1},
+       true,
+       {1, 3, 1},
+       {108.96840158974905, 86.35109038156911, 86.35109038156911}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.p);
+    ep::test::expect_near(n::lp(x, c.p), {}, c.all, tol);
+    ep::test::expect_near(n::lp(x, c.p, 1), {2, 4}, c.axis1, tol);
+    ep::test::expect_near(n::lp(x, c.p, -1, true), {2, 3, 1}, c.last_kept, tol);
+    ep::test::expect_near(n::lp(x, c.p, c.axes, c.keepdims), c.shape, c.two_axes, tol);
+  }
 }
 
 TYPED_TEST_P(Extras, NormGradients) {

@@ -22,20 +22,10 @@
 // All inputs are small integers, so every comparison is exact.
 namespace indexing_suite {
 
-using values = std::vector<double>;
+using ep::test::iota;
+using ep::test::tensor;
+using ep::test::values;
 
-template <class B, class V = double>
-ep::Tensor<B> tensor(const std::vector<V>& v, const ep::Shape& shape) {
-  return ep::test::make<B>(v, shape);
-}
-
-/// np.arange(n).reshape(shape) in B's element type.
-template <class B>
-ep::Tensor<B> iota(const ep::Shape& shape) {
-  values v;
-  for (std::int64_t i = 0; i < shape.numel(); ++i) v.push_back(static_cast<double>(i));
-  return tensor<B>(v, shape);
-}
 
 /// An int64 tensor of B's family.
 template <class B>

@@ -20,10 +20,7 @@
 // and un-checkpointed gradients. Instantiated for double backends only (finite differences).
 namespace jacobian_suite {
 
-template <class B>
-ep::Tensor<B> rnd(const ep::Shape& shape, double lo, double hi, std::uint64_t seed) {
-  return ep::test::make<B>(ep::test::random_values(static_cast<std::size_t>(shape.numel()), lo, hi, seed), shape);
-}
+using ep::test::random_tensor;
 
 template <class B>
 using unary = std::function<ep::Tensor<B>(const ep::Tensor<B>&)>;
@@ -70,9 +67,9 @@ TYPED_TEST_SUITE_P(Jacobian);
 TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
-  const T a = rnd<TypeParam>({4, 3}, -1, 1, 3);
-  const T row = rnd<TypeParam>({3}, -1, 1, 4);
-  const T three_i = ep::test::make<TypeParam>(std::vector<double>{3, 0, 0, 3}, {2, 2});
+  const T a = random_tensor<TypeParam>({4, 3}, -1, 1, 3);
+  const T row = random_tensor<TypeParam>({3}, -1, 1, 4);
+  const T three_i = ep::test::tensor<TypeParam>(std::vector<double>{3, 0, 0, 3}, {2, 2});
   const auto idx = ep::from_vector<typename TypeParam::template rebind<std::int64_t>>({2, 0, 2}, {3});
   struct named {
     std::string name;
@@ -97,7 +94,7 @@ TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
       {"inv(x + 3 I)", [&](const T& x) { return (x + three_i).inv(); }, {2, 2}},
   };
   for (const auto& c : cases) {
-    const T x = rnd<TypeParam>(c.shape, -1, 1, 9);
+    const T x = random_tensor<TypeParam>(c.shape, -1, 1, 9);
     expect_fd_jacobian(c.f, x, ep::jacobian(c.f, x), c.name);
   }
 }
@@ -105,8 +102,8 @@ TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
 TYPED_TEST_P(Jacobian, TupleAndVectorParameters) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
-  const T a = rnd<TypeParam>({2, 3}, -1, 1, 21);
-  const T b = rnd<TypeParam>({3}, -1, 1, 22);
+  const T a = random_tensor<TypeParam>({2, 3}, -1, 1, 21);
+  const T b = random_tensor<TypeParam>({3}, -1, 1, 22);
   auto f = [](const T& u, const T& v) { return (u * v).tanh(); };  // (2, 3): broadcasts v
   const auto [ja, jb] =
       ep::jacobian([&](const std::tuple<T, T>& p) { return f(std::get<0>(p), std::get<1>(p)); }, std::tuple{a, b});
@@ -121,8 +118,8 @@ TYPED_TEST_P(Jacobian, TupleAndVectorParameters) {
 TYPED_TEST_P(Jacobian, HessianOfQuadraticFormIsASymmetrized) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
-  const T a = rnd<TypeParam>({3, 3}, -2, 2, 31);
-  const T x = rnd<TypeParam>({3}, -1, 1, 32);
+  const T a = random_tensor<TypeParam>({3, 3}, -2, 2, 31);
+  const T x = random_tensor<TypeParam>({3}, -1, 1, 32);
   const T h = ep::hessian([&](const T& v) { return (v * a.matmul(v)).sum(); }, x);
   ep::test::expect_close(h, a + a.T(), 1e-14, 1e-14);
   // log(sum(exp(x))): the Hessian is diag(p) - p p^T with p = softmax(x).
@@ -136,8 +133,8 @@ TYPED_TEST_P(Jacobian, HessianOfQuadraticFormIsASymmetrized) {
 TYPED_TEST_P(Jacobian, JvpEqualsJacobianTimesTangent) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
-  const T x = rnd<TypeParam>({2, 3}, -1, 1, 41);
-  const T v = rnd<TypeParam>({2, 3}, -1, 1, 42);
+  const T x = random_tensor<TypeParam>({2, 3}, -1, 1, 41);
+  const T v = random_tensor<TypeParam>({2, 3}, -1, 1, 42);
   const std::vector<unary<TypeParam>> fs = {[](const T& u) { return u.softmax(); },
                                             [](const T& u) { return u.matmul(u.T()).sum(0); },
                                             [](const T& u) { return (u.exp() * u).sum(); }};
@@ -148,7 +145,7 @@ TYPED_TEST_P(Jacobian, JvpEqualsJacobianTimesTangent) {
     ep::test::expect_close(jv, j.matmul(v.reshape({6})).reshape(y.shape()), 1e-13, 1e-15);
   }
   // A vector of parameters: the tangents add up.
-  const T w = rnd<TypeParam>({3}, -1, 1, 43);
+  const T w = random_tensor<TypeParam>({3}, -1, 1, 43);
   auto g = [](const std::vector<T>& p) { return (p[0] * p[1]).sin(); };
   const auto [y2, jv2] = ep::jvp(g, std::vector<T>{x, w}, std::vector<T>{v, w.ones_like()});
   ep::test::expect_close(jv2, (x * w).cos() * (v * w + x), 1e-14, 1e-15);
@@ -158,12 +155,12 @@ TYPED_TEST_P(Jacobian, JvpEqualsJacobianTimesTangent) {
 TYPED_TEST_P(Jacobian, VjpPullbackCanBeCalledAgain) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
-  const T x = rnd<TypeParam>({2, 3}, -1, 1, 51);
+  const T x = random_tensor<TypeParam>({2, 3}, -1, 1, 51);
   auto f = [](const T& u) { return u.matmul(u.T()).tanh(); };  // (2, 2)
   const auto [y, pb] = ep::vjp(f, x);
   ep::test::expect_close(y, f(x));
-  const T g1 = rnd<TypeParam>({2, 2}, -1, 1, 52);
-  const T g2 = rnd<TypeParam>({2, 2}, -1, 1, 53);
+  const T g1 = random_tensor<TypeParam>({2, 2}, -1, 1, 52);
+  const T g2 = random_tensor<TypeParam>({2, 2}, -1, 1, 53);
   const T first = pb(g1);
   const T second = pb(g2);
   ep::test::expect_close(pb(g1), first);  // the tape is not consumed
@@ -174,13 +171,13 @@ TYPED_TEST_P(Jacobian, VjpPullbackCanBeCalledAgain) {
 TYPED_TEST_P(Jacobian, CheckpointedGradientsEqualPlainOnes) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
-  const T x = rnd<TypeParam>({5, 4}, -1, 1, 61);
+  const T x = random_tensor<TypeParam>({5, 4}, -1, 1, 61);
   std::vector<T> p;
   for (std::uint64_t k = 0; k < 4; ++k) {
-    p.push_back(rnd<TypeParam>({4, 4}, -0.8, 0.8, 70 + k));
-    p.push_back(rnd<TypeParam>({4}, -0.5, 0.5, 80 + k));
+    p.push_back(random_tensor<TypeParam>({4, 4}, -0.8, 0.8, 70 + k));
+    p.push_back(random_tensor<TypeParam>({4}, -0.5, 0.5, 80 + k));
   }
-  const T r = rnd<TypeParam>({5, 4}, -1, 1, 62);
+  const T r = random_tensor<TypeParam>({5, 4}, -1, 1, 62);
   auto plain = [](const T& h, const T& w, const T& b) { return (h.matmul(w) + b).tanh(); };
   const auto saved = ep::checkpoint(plain);
   auto loss = [&](const auto& layer) {
@@ -195,14 +192,14 @@ TYPED_TEST_P(Jacobian, CheckpointedGradientsEqualPlainOnes) {
   // Higher order: the Hessian through a checkpointed function (its recomputation is recorded).
   auto q = [](const T& u) { return (u.sin() * u).exp(); };
   const auto qs = ep::checkpoint(q);
-  const T u = rnd<TypeParam>({3}, -1, 1, 63);
+  const T u = random_tensor<TypeParam>({3}, -1, 1, 63);
   ep::test::expect_close(ep::hessian([&](const T& z) { return qs(z).sum(); }, u),
                          ep::hessian([&](const T& z) { return q(z).sum(); }, u), 1e-14, 1e-15);
 }
 
 TYPED_TEST_P(Jacobian, BadInputNamesTheShapes) {
   using T = ep::Tensor<TypeParam>;
-  const T x = jacobian_suite::rnd<TypeParam>({2, 3}, -1, 1, 91);
+  const T x = jacobian_suite::random_tensor<TypeParam>({2, 3}, -1, 1, 91);
   using ep::test::expect_throws_with;
   expect_throws_with<ep::value_error>([&] { (void)ep::hessian([](const T& u) { return u.sum(0); }, x); },
                                       {"hessian", "scalar", "(3,)", "(2, 3)"});
@@ -221,7 +218,7 @@ TYPED_TEST_P(Jacobian, MemoryStatsCountLiveAndPeakBytes) {
   if constexpr (TypeParam::name == "cuda") {  // every CPU backend takes its storage from ep::buffer
     GTEST_SKIP() << "memory_stats counts host storage from eagerpp's allocator, not CUDA's device memory";
   } else {
-    const T x = rnd<TypeParam>({1000}, -1, 1, 95);
+    const T x = random_tensor<TypeParam>({1000}, -1, 1, 95);
     const ep::memory_statistics before = ep::memory_stats();
     {
       const T y = x.exp();  // one buffer of 8000 bytes, rounded up by at most 1/8, plus a header
@@ -237,10 +234,10 @@ TYPED_TEST_P(Jacobian, MemoryStatsCountLiveAndPeakBytes) {
     // about half, with the gradients of the backward pass).
     std::vector<T> p;
     for (std::uint64_t k = 0; k < 8; ++k) {
-      p.push_back(rnd<TypeParam>({16, 16}, -0.3, 0.3, 100 + k));
-      p.push_back(rnd<TypeParam>({16}, -0.3, 0.3, 200 + k));
+      p.push_back(random_tensor<TypeParam>({16, 16}, -0.3, 0.3, 100 + k));
+      p.push_back(random_tensor<TypeParam>({16}, -0.3, 0.3, 200 + k));
     }
-    const T batch = rnd<TypeParam>({256, 16}, -1, 1, 96);
+    const T batch = random_tensor<TypeParam>({256, 16}, -1, 1, 96);
     auto layer = [](const T& h, const T& w, const T& b) { return (h.matmul(w) + b).tanh(); };
     auto peak_of = [&](const auto& l) {
       ep::reset_peak_memory();

@@ -18,13 +18,8 @@
 // Matmul inputs are small integers, so the products are exact and compared exactly.
 namespace linalg_suite {
 
-using values = std::vector<double>;
-
-/// A tensor of backend B from `v` (converted to B's element type) in C order.
-template <class B, class V = double>
-ep::Tensor<B> tensor(const std::vector<V>& v, const ep::Shape& shape) {
-  return ep::test::make<B>(v, shape);
-}
+using ep::test::tensor;
+using ep::test::values;
 
 /// [((i * step) % 7) - 3 for i in range(n)]: small integers in [-3, 3].
 inline values pattern(int n, int step) {

@@ -18,13 +18,8 @@
 // product, minimum and maximum is exact in float32 too and is compared exactly.
 namespace reductions_suite {
 
-using values = std::vector<double>;
-
-/// A tensor of backend B from `v` (converted to B's element type) in C order.
-template <class B, class V = double>
-ep::Tensor<B> tensor(const std::vector<V>& v, const ep::Shape& shape) {
-  return ep::test::make<B>(v, shape);
-}
+using ep::test::tensor;
+using ep::test::values;
 
 /// [(i * 7) % 11 - 5 for i in range(24)] reshaped to (2, 3, 4): negatives, zeros and ties.
 template <class B>

@@ -15,22 +15,10 @@
 // make every misplaced element visible.
 namespace shape_suite {
 
-using values = std::vector<double>;
+using ep::test::iota;
+using ep::test::tensor;
+using ep::test::values;
 using ints = std::vector<std::int64_t>;
-
-/// A tensor of backend B from `v` (converted to B's element type) in C order.
-template <class B, class V = double>
-ep::Tensor<B> tensor(const std::vector<V>& v, const ep::Shape& shape) {
-  return ep::test::make<B>(v, shape);
-}
-
-/// np.arange(shape.numel()).reshape(shape), built from literals (not with arange, which is tested elsewhere).
-template <class B>
-ep::Tensor<B> iota(const ep::Shape& shape) {
-  values v(static_cast<std::size_t>(shape.numel()));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i);
-  return tensor<B>(v, shape);
-}
 
 /// 0, 1, ..., n - 1.
 inline values range(int n) {

@@ -14,23 +14,6 @@
 
 namespace ep::test {
 
-/// Expects `t` to have `shape` and exactly the elements `expected` (C order); NaN matches NaN.
-template <class B, class V>
-void expect_equal(const Tensor<B>& t, const Shape& shape, const std::vector<V>& expected) {
-  ASSERT_EQ(t.shape(), shape) << fmt::format("shape {} != {}", t.shape().str(), shape.str());
-  const auto got = t.to_vector();
-  ASSERT_EQ(got.size(), expected.size());
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    const auto g = static_cast<double>(got[i]);
-    const auto e = static_cast<double>(expected[i]);
-    if (std::isnan(e)) {
-      EXPECT_TRUE(std::isnan(g)) << "element " << i;
-    } else {
-      EXPECT_EQ(g, e) << "element " << i;
-    }
-  }
-}
-
 /// Expects `t` to have `shape` and elements within `rtol` (relative) or `atol` of `expected`.
 template <class B, class V>
 void expect_near(const Tensor<B>& t, const Shape& shape, const std::vector<V>& expected, double rtol = 1e-6,
@@ -49,6 +32,12 @@ void expect_near(const Tensor<B>& t, const Shape& shape, const std::vector<V>& e
       EXPECT_NEAR(g, e, atol + rtol * std::abs(e)) << "element " << i;
     }
   }
+}
+
+/// Expects `t` to have `shape` and exactly the elements `expected` (C order); NaN matches NaN.
+template <class B, class V>
+void expect_equal(const Tensor<B>& t, const Shape& shape, const std::vector<V>& expected) {
+  expect_near(t, shape, expected, 0, 0);
 }
 
 /// Expects two tensors (possibly of different backends) to have the same shape and elements within `rtol`.
@@ -79,13 +68,32 @@ inline std::vector<double> random_values(std::size_t n, double lo, double hi, st
   return v;
 }
 
-/// A tensor of backend B with the given values converted to its element type.
-template <class B, class V>
-Tensor<B> make(const std::vector<V>& values, const Shape& shape) {
+/// NumPy's literal values of a test, converted to each tensor's element type by `tensor`.
+using values = std::vector<double>;
+
+/// A tensor of backend B with `elements` (a brace list of numbers, or a vector) converted to its
+/// element type, in C order.
+template <class B, class V = double>
+Tensor<B> tensor(const std::vector<V>& elements, const Shape& shape) {
   std::vector<typename B::value_type> data;
-  data.reserve(values.size());
-  for (auto v : values) data.push_back(static_cast<typename B::value_type>(v));
+  data.reserve(elements.size());
+  for (auto v : elements) data.push_back(static_cast<typename B::value_type>(v));
   return from_vector<B>(data, shape);
+}
+
+/// np.arange(shape.numel()).reshape(shape) in B's element type, built from literals (not with
+/// arange, which is tested on its own).
+template <class B>
+Tensor<B> iota(const Shape& shape) {
+  values v(static_cast<std::size_t>(shape.numel()));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i);
+  return tensor<B>(v, shape);
+}
+
+/// A tensor of backend B with uniform random values in [lo, hi) from `seed`.
+template <class B>
+Tensor<B> random_tensor(const Shape& shape, double lo, double hi, std::uint64_t seed) {
+  return tensor<B>(random_values(static_cast<std::size_t>(shape.numel()), lo, hi, seed), shape);
 }
 
 /// Expects `f` to throw an exception of type E whose message contains every string in `parts`.

@@ -321,6 +321,9 @@ template <class... I>
 Tensor<B> Tensor<B>::index_update(const std::tuple<I...>& indices, const Tensor& values) const {
   // The positions that the index selects, found by indexing the positions tensor the same way.
   const auto lin = std::apply([&](const auto&... items) { return detail::positions(*this)(items...); }, indices);
+  if (!(broadcast_shapes(values.shape(), lin.shape(), "index_update") == lin.shape()))
+    throw value_error(fmt::format("index_update: values of shape {} do not broadcast to the selection's shape {}",
+                                  values.shape().str(), lin.shape().str()));
   const Tensor v = values.broadcast_to(lin.shape());
   return detail::put_flat(reshape({-1}), lin.reshape({-1}), v.reshape({-1})).reshape(shape());
 }

@@ -11,12 +11,14 @@ namespace ep {
 template <backend B>
 Tensor<B> Tensor<B>::softmax(int axis) const {
   static_assert(floating_dtype<value_type>, "ep::softmax: needs a floating tensor (float or double)");
+  detail::normalize_axis("softmax", axis, shape());  // the error names the op called, not logsumexp
   return (*this - logsumexp(axis, true)).exp();
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::log_softmax(int axis) const {
   static_assert(floating_dtype<value_type>, "ep::log_softmax: needs a floating tensor (float or double)");
+  detail::normalize_axis("log_softmax", axis, shape());
   return *this - logsumexp(axis, true);
 }
 

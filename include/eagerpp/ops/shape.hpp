@@ -283,6 +283,10 @@ template <backend B>
 Tensor<B> stack(const std::vector<Tensor<B>>& tensors, int axis = 0) {
   if (tensors.empty()) throw value_error("stack: got an empty list of tensors; expected at least one");
   const Shape s0 = tensors.front().shape();
+  const int n = s0.size() + 1;  // the result's rank, which the new axis counts in
+  if (axis < -n || axis >= n)
+    throw value_error(fmt::format("stack: axis {} is out of range for stacking tensors of shape {}; expected {} <= axis < {}",
+                                  axis, s0.str(), -n, n));
   std::vector<Tensor<B>> expanded;
   expanded.reserve(tensors.size());
   for (const auto& t : tensors) {
@@ -291,7 +295,6 @@ Tensor<B> stack(const std::vector<Tensor<B>>& tensors, int axis = 0) {
                                     t.shape().str()));
     expanded.push_back(t.expand_dims(axis));
   }
-  const int n = s0.size() + 1;
   return concatenate(expanded, axis < 0 ? axis + n : axis);
 }
 
