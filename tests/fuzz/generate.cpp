@@ -590,9 +590,4 @@ std::string to_cpp(const program& p, const std::string& family) {
   return s + "}\n";
 }
 
-std::vector<interpreter>& interpreters() {
-  static std::vector<interpreter> all;
-  return all;
-}
-
 }  // namespace ep::fuzz

@@ -1,8 +1,9 @@
 // eagerpp - the differential fuzzer's interpreter: runs a neutral program on one backend family
 // SPDX-License-Identifier: MIT
 //
-// Included by one small translation unit per backend (backend_<name>.cpp), which instantiates it
-// for that family only: the TUs build in parallel and none instantiates every backend. Values are
+// Included by backend_<name>.cpp, one per backend, which instantiates it for that family only (no
+// translation unit instantiates every backend) and by default joins the backend's typed-suite TU,
+// which instantiates the same ops (EAGERPP_FUZZ_IN_SUITES, tests/fuzz/CMakeLists.txt). Values are
 // ep::basic_any_tensor over the one family, so an op is written once here and instantiated only
 // for the dtypes it admits.
 #pragma once

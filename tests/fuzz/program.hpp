@@ -3,7 +3,7 @@
 //
 // A program is a list of inputs (dtype, shape, values) and of instructions, each an op name with
 // the indices of its operands (values are numbered: inputs first, then one per instruction) and
-// small integer and real parameters. It is interpreted by one small translation unit per backend
+// small integer and real parameters. It is interpreted by one interpreter per backend
 // (backend_<name>.cpp, through interpret.hpp), which returns every value in this neutral form:
 // elements as double (and int64 for integer dtypes), the shape, the dtype, or the ep::error thrown.
 // The generator, the comparer and the driver (fuzz.cpp) are compiled once, for every backend.
@@ -75,7 +75,12 @@ struct interpreter {
 };
 
 /// The interpreters linked into this program (each backend_<name>.cpp adds its own at start-up).
-std::vector<interpreter>& interpreters();
+/// Inline: a typed-suite binary that holds an interpreter (tests/fuzz/CMakeLists.txt) links nothing
+/// else of the fuzzer.
+inline std::vector<interpreter>& interpreters() {
+  static std::vector<interpreter> all;
+  return all;
+}
 
 struct registrar {
   explicit registrar(interpreter i) { interpreters().push_back(std::move(i)); }

@@ -1,8 +1,6 @@
 // eagerpp - every typed suite on the OpenMP backend (float32 and float64; Autodiff in float64 only).
 // ep::omp runs the Thrust code ep::cuda runs, so these tests also check the GPU backend's logic.
 // SPDX-License-Identifier: MIT
-//
-// One translation unit per backend, the suites' shared instantiations compiled once (tests/CMakeLists.txt).
 #include <eagerpp/omp.hpp>
 
 #include "suites/all.hpp"

@@ -1,7 +1,5 @@
 // eagerpp - every typed suite on the xtensor backend: float32 and float64, Autodiff in float64 only
 // SPDX-License-Identifier: MIT
-//
-// One translation unit per backend, the suites' shared instantiations compiled once (tests/CMakeLists.txt).
 #include <eagerpp/xtensor.hpp>
 
 #include "suites/all.hpp"
