@@ -1,5 +1,5 @@
-// eagerpp - the per-op cost of ep::AnyTensor (run-time backend and dtype) against the static ep::Tensor
-// SPDX-License-Identifier: MIT
+// eagerpp - the per-op cost of ep::AnyTensor (run-time backend and dtype) against the static
+// ep::Tensor SPDX-License-Identifier: MIT
 //
 // At n = 100 floats, where an op costs a few hundred nanoseconds and the dispatch (one std::visit,
 // for two operands a check of the other's alternative, and moving the result into the variant) is
@@ -23,7 +23,8 @@ constexpr std::int64_t n = 100;
 
 std::vector<float> input() {
   std::vector<float> v(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::sin(0.1 * static_cast<double>(i)));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<float>(std::sin(0.1 * static_cast<double>(i)));
   return v;
 }
 
@@ -58,10 +59,13 @@ void run(benchmark::State& st, Op op) {
 
 template <class Op>
 void register_op(const std::string& name, Op op) {
-  benchmark::RegisterBenchmark((name + "/eigen/static").c_str(), run<ep::eigen<float>, false, Op>, op);
+  benchmark::RegisterBenchmark((name + "/eigen/static").c_str(), run<ep::eigen<float>, false, Op>,
+                               op);
   benchmark::RegisterBenchmark((name + "/eigen/any").c_str(), run<ep::eigen<float>, true, Op>, op);
-  benchmark::RegisterBenchmark((name + "/xtensor/static").c_str(), run<ep::xtensor<float>, false, Op>, op);
-  benchmark::RegisterBenchmark((name + "/xtensor/any").c_str(), run<ep::xtensor<float>, true, Op>, op);
+  benchmark::RegisterBenchmark((name + "/xtensor/static").c_str(),
+                               run<ep::xtensor<float>, false, Op>, op);
+  benchmark::RegisterBenchmark((name + "/xtensor/any").c_str(), run<ep::xtensor<float>, true, Op>,
+                               op);
 }
 
 /// Also keeps the CPU time of each benchmark (the median with repetitions): on a shared, loaded
@@ -112,7 +116,8 @@ int main(int argc, char** argv) {
   for (const auto& op : names) {
     for (std::string b : {"eigen", "xtensor"}) {
       const auto any = fmt::format("{}/{}/any", op, b), fixed = fmt::format("{}/{}/static", op, b);
-      ok &= ep::bench::print_ratio(rep, fmt::format("{} {}: AnyTensor / Tensor", op, b), any, fixed, 1.3);
+      ok &= ep::bench::print_ratio(rep, fmt::format("{} {}: AnyTensor / Tensor", op, b), any, fixed,
+                                   1.3);
       fmt::print("  {:<58} {:>7.3f}   ({:.0f} ns / {:.0f} ns real)\n", "  the same in CPU time",
                  rep.cpu_ratio(any, fixed), rep.time(any), rep.time(fixed));
     }

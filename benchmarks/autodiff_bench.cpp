@@ -30,7 +30,8 @@ ep::Tensor<B> l2(const ep::Tensor<B>& x) {
 }
 
 template <class B>
-ep::Tensor<B> logistic_loss(const ep::Tensor<B>& w, const ep::Tensor<B>& X, const ep::Tensor<B>& y) {
+ep::Tensor<B> logistic_loss(const ep::Tensor<B>& w, const ep::Tensor<B>& X,
+                            const ep::Tensor<B>& y) {
   return (1 + (-y * X.matmul(w)).exp()).log().mean();
 }
 
@@ -44,7 +45,8 @@ template <class B>
 void l2_grad(benchmark::State& st) {
   ep::generator gen(1);
   const auto x = ep::normal<B>(gen, {1'000'000});
-  for (auto _ : st) benchmark::DoNotOptimize(ep::value_and_grad([](const auto& t) { return l2(t); }, x));
+  for (auto _ : st)
+    benchmark::DoNotOptimize(ep::value_and_grad([](const auto& t) { return l2(t); }, x));
 }
 
 /// The logistic regression's data X (1024, 256), labels y in {-1, 1} and weights w, from seed 2.
@@ -64,7 +66,9 @@ void logistic_f(benchmark::State& st) {
 template <class B>
 void logistic_grad(benchmark::State& st) {
   const logistic_data<B> d;
-  const auto loss = [](const auto& v, const auto& a, const auto& b) { return logistic_loss(v, a, b); };
+  const auto loss = [](const auto& v, const auto& a, const auto& b) {
+    return logistic_loss(v, a, b);
+  };
   for (auto _ : st) benchmark::DoNotOptimize(ep::value_and_grad(loss, d.w, d.X, d.y));
 }
 
@@ -83,7 +87,8 @@ void ops_untaped(benchmark::State& st) {
 template <class B>
 void ops_taped(benchmark::State& st) {
   const auto x = ep::full<B>({1}, 0.5);
-  for (auto _ : st) benchmark::DoNotOptimize(ep::value_and_grad([](const auto& t) { return ten_ops(t); }, x));
+  for (auto _ : st)
+    benchmark::DoNotOptimize(ep::value_and_grad([](const auto& t) { return ten_ops(t); }, x));
 }
 
 }  // namespace
@@ -112,23 +117,28 @@ int main(int argc, char** argv) {
   fmt::print("\nRatios (measured side by side in this run):\n");
   bool ok = true;
   for (std::string b : {"eigen", "xtensor"}) {
-    ok &= ep::bench::print_ratio(rep, fmt::format("l2 n=1e6 {}: value_and_grad / f", b), fmt::format("l2_1e6/{}/value_and_grad", b),
+    ok &= ep::bench::print_ratio(rep, fmt::format("l2 n=1e6 {}: value_and_grad / f", b),
+                                 fmt::format("l2_1e6/{}/value_and_grad", b),
                                  fmt::format("l2_1e6/{}/f", b), 3.0);
     ok &= ep::bench::print_ratio(rep, fmt::format("logistic (1024, 256) {}: value_and_grad / f", b),
-                                 fmt::format("logistic_1024x256/{}/value_and_grad", b), fmt::format("logistic_1024x256/{}/f", b), 3.0);
+                                 fmt::format("logistic_1024x256/{}/value_and_grad", b),
+                                 fmt::format("logistic_1024x256/{}/f", b), 3.0);
     const double taped = rep.time(fmt::format("ten_ops_n1/{}/value_and_grad", b));
     const double plain = rep.time(fmt::format("ten_ops_n1/{}/untaped", b));
     if (taped > 0 && plain > 0)
-      fmt::print("  {:<58} {:>7.1f} ns per op untaped, {:.1f} ns per op with the tape (forward + backward)\n",
-                 fmt::format("tiny tensors (n = 1) {}:", b), plain / 11, taped / 11);
+      fmt::print(
+          "  {:<58} {:>7.1f} ns per op untaped, {:.1f} ns per op with the tape (forward + "
+          "backward)\n",
+          fmt::format("tiny tensors (n = 1) {}:", b), plain / 11, taped / 11);
   }
   if (rep.time("l2_1e6/torch/f") > 0) {
-    fmt::print("\nAgainst libtorch's autograd (CPU, one thread), value_and_grad time / libtorch's:\n");
+    fmt::print(
+        "\nAgainst libtorch's autograd (CPU, one thread), value_and_grad time / libtorch's:\n");
     for (std::string b : {"eigen", "xtensor"})
       for (std::string c : {"l2_1e6", "logistic_1024x256", "ten_ops_n1"})
         ok &= ep::bench::print_ratio(rep, fmt::format("{} {}: eagerpp / libtorch", c, b),
-                                     fmt::format("{}/{}/value_and_grad", c, b), fmt::format("{}/torch/value_and_grad", c),
-                                     1.0);
+                                     fmt::format("{}/{}/value_and_grad", c, b),
+                                     fmt::format("{}/torch/value_and_grad", c), 1.0);
   }
   fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
   benchmark::Shutdown();

@@ -62,7 +62,9 @@ auto loss_and_grad(const problem<B>& p, const Layer& f) {
 
 template <class B>
 auto plain_layer() {
-  return [](const ep::Tensor<B>& h, const ep::Tensor<B>& w, const ep::Tensor<B>& b) { return layer(h, w, b); };
+  return [](const ep::Tensor<B>& h, const ep::Tensor<B>& w, const ep::Tensor<B>& b) {
+    return layer(h, w, b);
+  };
 }
 template <class B>
 auto checkpointed_layer() {
@@ -112,20 +114,27 @@ void grad_time(benchmark::State& st) {
 int main(int argc, char** argv) {
   using E = ep::eigen<double>;
   using X = ep::xtensor<double>;
-  fmt::print("50 layers tanh(h W + b), h (512, 64), W (64, 64), double; activations {:.2f} MiB per layer output\n",
-             static_cast<double>(batch * width * 8) / (1 << 20));
+  fmt::print(
+      "50 layers tanh(h W + b), h (512, 64), W (64, 64), double; activations {:.2f} MiB per layer "
+      "output\n",
+      static_cast<double>(batch * width * 8) / (1 << 20));
   bool ok = report_memory<E>("eigen");
   ok &= report_memory<X>("xtensor");
-  benchmark::RegisterBenchmark("chain50/eigen/plain", grad_time<E, false>)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("chain50/eigen/checkpointed", grad_time<E, true>)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("chain50/xtensor/plain", grad_time<X, false>)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("chain50/xtensor/checkpointed", grad_time<X, true>)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("chain50/eigen/plain", grad_time<E, false>)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("chain50/eigen/checkpointed", grad_time<E, true>)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("chain50/xtensor/plain", grad_time<X, false>)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("chain50/xtensor/checkpointed", grad_time<X, true>)
+      ->Unit(benchmark::kMillisecond);
   benchmark::Initialize(&argc, argv);
   ep::bench::ratio_reporter rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
   fmt::print("\nRatios (measured side by side in this run):\n");
   for (std::string b : {"eigen", "xtensor"}) {
-    const double r = rep.ratio(fmt::format("chain50/{}/checkpointed", b), fmt::format("chain50/{}/plain", b));
+    const double r =
+        rep.ratio(fmt::format("chain50/{}/checkpointed", b), fmt::format("chain50/{}/plain", b));
     if (r > 0)
       fmt::print("  {:<50} {:.2f} (one extra forward pass per layer)\n",
                  fmt::format("{}: time checkpointed / plain", b), r);

@@ -8,7 +8,8 @@
 //   - bandwidth at 1e8 floats: element-wise ops and reductions as a fraction of a device-to-device
 //     copy of the same data (target >= 0.80);
 //   - matmul 4096 x 4096 (float): the facade over a direct cublasSgemm call (target <= 1.05);
-//   - host overhead per op at n = 100: microseconds of wall time per op, ops queued without waiting;
+//   - host overhead per op at n = 100: microseconds of wall time per op, ops queued without
+//   waiting;
 //   - the L2 norm and the element-wise chain at 1e7 and 1e8.
 // Each result is also printed as `RESULT <name> <value> <unit>` for benchmarks/cuda_vs_torch.py,
 // which runs this binary beside the same computations in PyTorch and prints the ratios.
@@ -35,11 +36,12 @@ using B = ep::cuda<float>;
 using Tn = ep::Tensor<B>;
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw ep::device_error(fmt::format("cuda_bench: {}: {}", what, cudaGetErrorString(e)));
+  if (e != cudaSuccess)
+    throw ep::device_error(fmt::format("cuda_bench: {}: {}", what, cudaGetErrorString(e)));
 }
 
-/// Median milliseconds of one call of `f`, timed with CUDA events on eagerpp's stream: `inner` calls
-/// per repetition, 7 repetitions, after one warm-up call.
+/// Median milliseconds of one call of `f`, timed with CUDA events on eagerpp's stream: `inner`
+/// calls per repetition, 7 repetitions, after one warm-up call.
 template <class F>
 double time_ms(F&& f, int inner = 5) {
   cudaStream_t s = ep::cuda_stream();
@@ -119,8 +121,9 @@ int main() try {
   Tn out = x;
   auto copy = ep::zeros<B>({n});
   const double copy_ms = time_ms([&] {
-    check(cudaMemcpyAsync(copy.raw().mutable_data(), x.raw().data(), static_cast<std::size_t>(n) * sizeof(float),
-                          cudaMemcpyDeviceToDevice, ep::cuda_stream()),
+    check(cudaMemcpyAsync(copy.raw().mutable_data(), x.raw().data(),
+                          static_cast<std::size_t>(n) * sizeof(float), cudaMemcpyDeviceToDevice,
+                          ep::cuda_stream()),
           "cudaMemcpyAsync");
   });
   const double copy_bw = 2 * gb / (copy_ms * 1e-3);
@@ -165,26 +168,28 @@ int main() try {
     Tn c = a;
     const double facade_ms = time_ms([&] { c = a.matmul(b); }, 3);
     cublasHandle_t h{};
-    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) throw ep::device_error("cuda_bench: cublasCreate failed");
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS)
+      throw ep::device_error("cuda_bench: cublasCreate failed");
     cublasSetStream(h, ep::cuda_stream());
     auto direct = ep::zeros<B>({m, m});
     const float one = 1, zero = 0;
     const double cublas_ms = time_ms(
         [&] {
           // Row-major C = A B as column-major C^T = B^T A^T, as the backend does.
-          cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, b.raw().data(), m, a.raw().data(), m, &zero,
-                      direct.raw().mutable_data(), m);
+          cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, b.raw().data(), m, a.raw().data(),
+                      m, &zero, direct.raw().mutable_data(), m);
         },
         3);
     cublasDestroy(h);
-    fmt::print("\nmatmul 4096 x 4096: facade {:.3f} ms ({:.1f} TFLOP/s), cublasSgemm {:.3f} ms\n", facade_ms,
-               2.0 * m * m * m / (facade_ms * 1e-3) / 1e12, cublas_ms);
+    fmt::print("\nmatmul 4096 x 4096: facade {:.3f} ms ({:.1f} TFLOP/s), cublasSgemm {:.3f} ms\n",
+               facade_ms, 2.0 * m * m * m / (facade_ms * 1e-3) / 1e12, cublas_ms);
     result("matmul_4096", facade_ms, "ms");
     result("matmul_4096_cublas", cublas_ms, "ms");
     all_ok &= report_ratio("matmul facade / cublasSgemm", facade_ms / cublas_ms, 1.05, true);
   }
 
-  // --- host overhead per op at n = 100 -------------------------------------------------------------
+  // --- host overhead per op at n = 100
+  // -------------------------------------------------------------
   {
     const Tn s = input(100);
     Tn r = s;
@@ -209,7 +214,8 @@ int main() try {
     Tn r = v;
     const double l2_ms = time_ms([&] { r = l2(v); });
     const double chain_ms = time_ms([&] { r = chain(v); });
-    fmt::print("  n = {:.0e}: l2 {:.3f} ms, chain {:.3f} ms\n", static_cast<double>(size), l2_ms, chain_ms);
+    fmt::print("  n = {:.0e}: l2 {:.3f} ms, chain {:.3f} ms\n", static_cast<double>(size), l2_ms,
+               chain_ms);
     result(fmt::format("l2_{:.0e}", static_cast<double>(size)), l2_ms, "ms");
     result(fmt::format("chain_{:.0e}", static_cast<double>(size)), chain_ms, "ms");
   }

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: MIT
 //
 // For n = 1e2, 1e4, 1e6, 1e7 floats: the L2 norm and the element-wise chain exp(-x*x) * sin(x) + 1,
-// each three ways: through ep::Tensor, natively one op at a time (materialized, as the facade does),
-// and as the backend's fused expression. The ratios are printed at the end, measured in one run.
+// each three ways: through ep::Tensor, natively one op at a time (materialized, as the facade
+// does), and as the backend's fused expression. The ratios are printed at the end, measured in one
+// run.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -23,7 +24,8 @@ namespace {
 
 std::vector<float> input(std::int64_t n) {
   std::vector<float> v(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
   return v;
 }
 
@@ -48,7 +50,8 @@ void facade_chain(benchmark::State& st) {
   for (auto _ : st) benchmark::DoNotOptimize(chain(x));
 }
 
-// --- Eigen, directly ------------------------------------------------------------------------------
+// --- Eigen, directly
+// ------------------------------------------------------------------------------
 using ETensor = Eigen::Tensor<float, 1, Eigen::RowMajor>;
 ETensor eigen_input(std::int64_t n) {
   const auto v = input(n);
@@ -87,12 +90,14 @@ void eigen_eager_chain(benchmark::State& st) {
 void eigen_fused_chain(benchmark::State& st) {
   const ETensor x = eigen_input(st.range(0));
   for (auto _ : st) {
-    ETensor r = (-x * x).exp() * x.unaryExpr(Eigen::internal::scalar_sin_op<float>()) + x.constant(1.0f);
+    ETensor r =
+        (-x * x).exp() * x.unaryExpr(Eigen::internal::scalar_sin_op<float>()) + x.constant(1.0f);
     benchmark::DoNotOptimize(r.data());
   }
 }
 
-// --- xtensor, directly ----------------------------------------------------------------------------
+// --- xtensor, directly
+// ----------------------------------------------------------------------------
 xt::xarray<float> xt_input(std::int64_t n) {
   const auto v = input(n);
   xt::xarray<float> x = xt::zeros<float>({static_cast<std::size_t>(n)});
@@ -167,12 +172,16 @@ int main(int argc, char** argv) {
     const double eager_target = n >= 10'000 ? 1.05 : 1.5;
     for (std::string op : {"l2", "chain"}) {
       for (std::string b : {"eigen", "xtensor"}) {
-        const auto name = [&](const std::string& kind) { return fmt::format("{}/{}/{}/{}", op, b, kind, n); };
-        ok &= ep::bench::print_ratio(rep, fmt::format("{} {} n={}: facade / native one-op-at-a-time", op, b, n),
-                                     name("facade"), name("native_eager"), eager_target);
+        const auto name = [&](const std::string& kind) {
+          return fmt::format("{}/{}/{}/{}", op, b, kind, n);
+        };
+        ok &= ep::bench::print_ratio(
+            rep, fmt::format("{} {} n={}: facade / native one-op-at-a-time", op, b, n),
+            name("facade"), name("native_eager"), eager_target);
         if (n >= 1'000'000)
-          ok &= ep::bench::print_ratio(rep, fmt::format("{} {} n={}: facade / Eigen fused", op, b, n), name("facade"),
-                                       fmt::format("{}/eigen/native_fused/{}", op, n), op == "l2" ? 1.5 : 2.5);
+          ok &= ep::bench::print_ratio(
+              rep, fmt::format("{} {} n={}: facade / Eigen fused", op, b, n), name("facade"),
+              fmt::format("{}/eigen/native_fused/{}", op, n), op == "l2" ? 1.5 : 2.5);
       }
     }
   }

@@ -1,6 +1,5 @@
-// eagerpp - training an MLP: the SGD step and the forward pass on every CPU backend against libtorch,
-// and matmul against the GEMM each backend calls
-// SPDX-License-Identifier: MIT
+// eagerpp - training an MLP: the SGD step and the forward pass on every CPU backend against
+// libtorch, and matmul against the GEMM each backend calls SPDX-License-Identifier: MIT
 //
 // A 784-256-10 ReLU MLP with softmax cross-entropy on a batch of 128 (float):
 //   mlp_forward/<backend>  the mean loss alone, no tape;
@@ -10,7 +9,8 @@
 //   matmul_1024/<backend>  a (1024, 1024) float product through the facade, against the GEMM that
 //                          backend calls, called directly: Eigen's product for eigen (its own GEMM,
 //                          or BLAS with -DEAGERPP_EIGEN_USE_BLAS=ON), OpenBLAS's
-//                          cblas_sgemm for xtensor and omp (target: at least 90% of its throughput).
+//                          cblas_sgemm for xtensor and omp (target: at least 90% of its
+//                          throughput).
 // Everything runs on one thread: Eigen, OpenBLAS, OpenMP and libtorch are all set to 1.
 #include <cstdint>  // std::int64_t
 #include <string>   // std::string
@@ -76,7 +76,8 @@ template <class B>
 void mlp_step(benchmark::State& st) {
   mlp_problem<B> d;
   for (auto _ : st) {
-    const auto [loss, g] = ep::value_and_grad(mlp_loss<B, typename mlp_problem<B>::I>, d.params, d.x, d.labels);
+    const auto [loss, g] =
+        ep::value_and_grad(mlp_loss<B, typename mlp_problem<B>::I>, d.params, d.x, d.labels);
     auto& [w1, b1, w2, b2] = d.params;
     d.params = {w1 - learning_rate * std::get<0>(g), b1 - learning_rate * std::get<1>(g),
                 w2 - learning_rate * std::get<2>(g), b2 - learning_rate * std::get<3>(g)};
@@ -100,8 +101,8 @@ std::vector<float> random_matrix(std::uint64_t seed) {
   return {u.begin(), u.end()};
 }
 
-/// Eigen's product on row-major maps, as the eigen backend calls it: Eigen's own GEMM, or BLAS where
-/// EIGEN_USE_BLAS is defined (EAGERPP_EIGEN_USE_BLAS).
+/// Eigen's product on row-major maps, as the eigen backend calls it: Eigen's own GEMM, or BLAS
+/// where EIGEN_USE_BLAS is defined (EAGERPP_EIGEN_USE_BLAS).
 void matmul_eigen_native(benchmark::State& st) {
   using matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const auto va = random_matrix(3), vb = random_matrix(4);
@@ -119,7 +120,8 @@ void matmul_openblas(benchmark::State& st) {
   std::vector<float> c(static_cast<std::size_t>(mm * mm));
   const auto n = static_cast<blasint>(mm);
   for (auto _ : st) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0F, a.data(), n, b.data(), n, 0.0F, c.data(), n);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0F, a.data(), n, b.data(), n,
+                0.0F, c.data(), n);
     benchmark::DoNotOptimize(c.data());
   }
 }
@@ -128,12 +130,13 @@ template <class B>
 void register_backend(const std::string& name) {
   benchmark::RegisterBenchmark(("mlp_forward/" + name).c_str(), mlp_forward<B>);
   benchmark::RegisterBenchmark(("mlp_step/" + name).c_str(), mlp_step<B>);
-  benchmark::RegisterBenchmark(("matmul_1024/" + name).c_str(), matmul_facade<B>)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark(("matmul_1024/" + name).c_str(), matmul_facade<B>)
+      ->Unit(benchmark::kMillisecond);
 }
 
 /// One ratio line without a target.
-void print_info(const ep::bench::ratio_reporter& rep, const std::string& label, const std::string& a,
-                const std::string& b) {
+void print_info(const ep::bench::ratio_reporter& rep, const std::string& label,
+                const std::string& a, const std::string& b) {
   const double r = rep.ratio(a, b);
   if (r > 0) fmt::print("  {:<58} {:>7.3f}\n", label, r);
 }
@@ -153,8 +156,10 @@ int main(int argc, char** argv) {
   register_backend<ep::omp<float>>("omp");
   backends.emplace_back("omp");
 #endif
-  benchmark::RegisterBenchmark("matmul_1024/eigen_gemm", matmul_eigen_native)->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("matmul_1024/openblas_sgemm", matmul_openblas)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("matmul_1024/eigen_gemm", matmul_eigen_native)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("matmul_1024/openblas_sgemm", matmul_openblas)
+      ->Unit(benchmark::kMillisecond);
 #if EAGERPP_BENCHMARK_TORCH
   ep::bench::register_mlp_torch_benchmarks();
 #endif
@@ -162,29 +167,34 @@ int main(int argc, char** argv) {
   ep::bench::ratio_reporter rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
 
-  fmt::print("\nRatios (measured side by side in this run, one thread each; the eigen backend's products: {}):\n",
+  fmt::print(
+      "\nRatios (measured side by side in this run, one thread each; the eigen backend's products: "
+      "{}):\n",
 #ifdef EIGEN_USE_BLAS
-             "BLAS, EAGERPP_EIGEN_USE_BLAS=ON");
+      "BLAS, EAGERPP_EIGEN_USE_BLAS=ON");
 #else
-             "Eigen's own GEMM");
+      "Eigen's own GEMM");
 #endif
   bool ok = true;
   // A facade matmul at >= 90% of the GEMM's throughput takes at most 1 / 0.9 of its time.
-  ok &= ep::bench::print_ratio(rep, "matmul 1024^2 eigen / Eigen's GEMM", "matmul_1024/eigen", "matmul_1024/eigen_gemm",
-                               1 / 0.9);
+  ok &= ep::bench::print_ratio(rep, "matmul 1024^2 eigen / Eigen's GEMM", "matmul_1024/eigen",
+                               "matmul_1024/eigen_gemm", 1 / 0.9);
   ok &= ep::bench::print_ratio(rep, "matmul 1024^2 xtensor / cblas_sgemm", "matmul_1024/xtensor",
                                "matmul_1024/openblas_sgemm", 1 / 0.9);
-  ok &= ep::bench::print_ratio(rep, "matmul 1024^2 omp / cblas_sgemm", "matmul_1024/omp", "matmul_1024/openblas_sgemm",
-                               1 / 0.9);
+  ok &= ep::bench::print_ratio(rep, "matmul 1024^2 omp / cblas_sgemm", "matmul_1024/omp",
+                               "matmul_1024/openblas_sgemm", 1 / 0.9);
   for (const auto& b : backends)
     print_info(rep, fmt::format("MLP {}: step / forward", b), "mlp_step/" + b, "mlp_forward/" + b);
   if (rep.time("mlp_step/torch") > 0) {
     fmt::print("\nAgainst libtorch (time / libtorch's time; 0.714 = 1.4x faster):\n");
-    ok &= ep::bench::print_ratio(rep, "MLP step eigen / libtorch", "mlp_step/eigen", "mlp_step/torch", 1 / 1.4);
-    ok &= ep::bench::print_ratio(rep, "MLP step xtensor / libtorch", "mlp_step/xtensor", "mlp_step/torch", 1.0);
+    ok &= ep::bench::print_ratio(rep, "MLP step eigen / libtorch", "mlp_step/eigen",
+                                 "mlp_step/torch", 1 / 1.4);
+    ok &= ep::bench::print_ratio(rep, "MLP step xtensor / libtorch", "mlp_step/xtensor",
+                                 "mlp_step/torch", 1.0);
     print_info(rep, "MLP step omp / libtorch", "mlp_step/omp", "mlp_step/torch");
     for (const auto& b : backends)
-      print_info(rep, fmt::format("MLP forward {} / libtorch", b), "mlp_forward/" + b, "mlp_forward/torch");
+      print_info(rep, fmt::format("MLP forward {} / libtorch", b), "mlp_forward/" + b,
+                 "mlp_forward/torch");
   }
   fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
   benchmark::Shutdown();

@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: MIT
 //
 // The same 784-256-10 ReLU MLP as mlp_bench.cpp, written as a libtorch user would: F::cross_entropy
-// (mean), torch::autograd::grad over the four parameters, then p - lr * g without a tape. Same shapes
-// and distributions as the eagerpp side (not the same values: torch's generator).
+// (mean), torch::autograd::grad over the four parameters, then p - lr * g without a tape. Same
+// shapes and distributions as the eagerpp side (not the same values: torch's generator).
 #include <torch/torch.h>
 
 #include <benchmark/benchmark.h>
@@ -19,10 +19,12 @@ struct mlp_problem {
   torch::Tensor x = torch::randn({batch, inputs});
   torch::Tensor labels = torch::randint(classes, {batch}, torch::kLong);
   std::vector<torch::Tensor> params{torch::randn({inputs, hidden}) * 0.05, torch::zeros({hidden}),
-                                    torch::randn({hidden, classes}) * 0.05, torch::zeros({classes})};
+                                    torch::randn({hidden, classes}) * 0.05,
+                                    torch::zeros({classes})};
 };
 
-torch::Tensor mlp_loss(const std::vector<torch::Tensor>& p, const torch::Tensor& x, const torch::Tensor& labels) {
+torch::Tensor mlp_loss(const std::vector<torch::Tensor>& p, const torch::Tensor& x,
+                       const torch::Tensor& labels) {
   const auto h = (x.matmul(p[0]) + p[1]).relu();
   return torch::nn::functional::cross_entropy(h.matmul(p[2]) + p[3], labels);
 }
@@ -41,7 +43,8 @@ void mlp_step(benchmark::State& st) {
     const auto loss = mlp_loss(leaves, d.x, d.labels);
     const auto g = torch::autograd::grad({loss}, leaves);
     torch::NoGradGuard no_grad;
-    for (std::size_t i = 0; i < d.params.size(); ++i) d.params[i] = d.params[i] - learning_rate * g[i];
+    for (std::size_t i = 0; i < d.params.size(); ++i)
+      d.params[i] = d.params[i] - learning_rate * g[i];
     benchmark::DoNotOptimize(loss);
   }
 }

@@ -1,5 +1,5 @@
-// eagerpp - a Google Benchmark reporter that also prints ratios of benchmarks measured in the same run
-// SPDX-License-Identifier: MIT
+// eagerpp - a Google Benchmark reporter that also prints ratios of benchmarks measured in the same
+// run SPDX-License-Identifier: MIT
 #pragma once
 
 #include <map>     // std::map
@@ -18,7 +18,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& r : runs) {
       if (r.error_occurred) continue;
-      if (r.run_type == Run::RT_Iteration && r.repetitions <= 1) times_[r.run_name.str()] = r.GetAdjustedRealTime();
+      if (r.run_type == Run::RT_Iteration && r.repetitions <= 1)
+        times_[r.run_name.str()] = r.GetAdjustedRealTime();
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
         times_[r.run_name.str()] = r.GetAdjustedRealTime();
     }
@@ -41,8 +42,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
 };
 
 /// Prints one line of a ratio table and whether it meets `target` (ratio <= target).
-inline bool print_ratio(const ratio_reporter& rep, const std::string& label, const std::string& a, const std::string& b,
-                        double target) {
+inline bool print_ratio(const ratio_reporter& rep, const std::string& label, const std::string& a,
+                        const std::string& b, double target) {
   const double r = rep.ratio(a, b);
   if (r < 0) return true;
   const bool ok = r <= target;

@@ -1,10 +1,11 @@
-// eagerpp - a NumPy user's stencil: one step of the 2-D heat equation (5-point Laplacian with slices,
-// then pad for the fixed boundary), on each CPU backend against the same step as a plain loop, and
-// the slicing and index_update of a 64 x 64 grid on Eigen against xtensor. Ratios side by side.
-// SPDX-License-Identifier: MIT
+// eagerpp - a NumPy user's stencil: one step of the 2-D heat equation (5-point Laplacian with
+// slices, then pad for the fixed boundary), on each CPU backend against the same step as a plain
+// loop, and the slicing and index_update of a 64 x 64 grid on Eigen against xtensor. Ratios side by
+// side. SPDX-License-Identifier: MIT
 //
-// Targets (issue 21): a 62 x 62 slice and index_update of a 64 x 64 double grid on Eigen within 1.5x
-// of xtensor's time; the heat step at most 3x the plain loop at 1024 x 1024 on both backends.
+// Targets (issue 21): a 62 x 62 slice and index_update of a 64 x 64 double grid on Eigen
+// within 1.5x of xtensor's time; the heat step at most 3x the plain loop at 1024 x 1024 on both
+// backends.
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -28,8 +29,8 @@ template <class B>
 ep::Tensor<B> heat_step(const ep::Tensor<B>& u) {
   using ep::slice;
   const auto inner = u(slice(1, -1), slice(1, -1));
-  const auto lap = u(slice(2, {}), slice(1, -1)) + u(slice({}, -2), slice(1, -1)) + u(slice(1, -1), slice(2, {})) +
-                   u(slice(1, -1), slice({}, -2)) - 4 * inner;
+  const auto lap = u(slice(2, {}), slice(1, -1)) + u(slice({}, -2), slice(1, -1)) +
+                   u(slice(1, -1), slice(2, {})) + u(slice(1, -1), slice({}, -2)) - 4 * inner;
   return (inner + alpha * lap).pad({1, 1});
 }
 
@@ -63,7 +64,8 @@ void BM_heat(benchmark::State& state) {
 void BM_heat_loop(benchmark::State& state) {
   const auto n = state.range(0);
   std::vector<double> u(static_cast<std::size_t>(n * n)), out(u.size());
-  for (std::size_t i = 0; i < u.size(); ++i) u[i] = static_cast<double>(i) / static_cast<double>(u.size());
+  for (std::size_t i = 0; i < u.size(); ++i)
+    u[i] = static_cast<double>(i) / static_cast<double>(u.size());
   for (auto _ : state) {
     heat_step_loop(u, out, n);
     benchmark::DoNotOptimize(out.data());
@@ -113,7 +115,8 @@ int main(int argc, char** argv) {
     const auto b = heat_step(grid<X>(n)).to_vector();
     for (std::size_t i = 0; i < out.size(); ++i)
       if (std::abs(a[i] - out[i]) > 1e-12 || std::abs(b[i] - out[i]) > 1e-12) {
-        fmt::print(stderr, "stencil_bench: the facade's heat step differs from the loop at {}\n", i);
+        fmt::print(stderr, "stencil_bench: the facade's heat step differs from the loop at {}\n",
+                   i);
         return 1;
       }
   }
@@ -121,14 +124,17 @@ int main(int argc, char** argv) {
   ep::bench::ratio_reporter rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
   fmt::print("\nratios (median times of this run):\n");
-  ep::bench::print_ratio(rep, "slice 62x62 of 64x64: eigen / xtensor", "slice62/eigen", "slice62/xtensor", 1.5);
-  ep::bench::print_ratio(rep, "index_update 62x62 of 64x64: eigen / xtensor", "index_update62/eigen",
-                         "index_update62/xtensor", 1.5);
+  ep::bench::print_ratio(rep, "slice 62x62 of 64x64: eigen / xtensor", "slice62/eigen",
+                         "slice62/xtensor", 1.5);
+  ep::bench::print_ratio(rep, "index_update 62x62 of 64x64: eigen / xtensor",
+                         "index_update62/eigen", "index_update62/xtensor", 1.5);
   for (const char* b : {"eigen", "xtensor"})
     fmt::print("  heat step 64^2: {:<7} / loop {:>38.3f}   (no target)\n", b,
                rep.ratio(fmt::format("heat/{}/64", b), "heat/loop/64"));
-  ep::bench::print_ratio(rep, "heat step 1024^2: eigen / loop", "heat/eigen/1024", "heat/loop/1024", 3.0);
-  ep::bench::print_ratio(rep, "heat step 1024^2: xtensor / loop", "heat/xtensor/1024", "heat/loop/1024", 3.0);
+  ep::bench::print_ratio(rep, "heat step 1024^2: eigen / loop", "heat/eigen/1024", "heat/loop/1024",
+                         3.0);
+  ep::bench::print_ratio(rep, "heat step 1024^2: xtensor / loop", "heat/xtensor/1024",
+                         "heat/loop/1024", 3.0);
   benchmark::Shutdown();
   return 0;
 }

@@ -13,7 +13,8 @@ namespace {
 
 torch::Tensor l2(const torch::Tensor& x) { return x.square().sum().sqrt(); }
 
-torch::Tensor logistic_loss(const torch::Tensor& w, const torch::Tensor& X, const torch::Tensor& y) {
+torch::Tensor logistic_loss(const torch::Tensor& w, const torch::Tensor& X,
+                            const torch::Tensor& y) {
   return (1 + (-y * X.matmul(w)).exp()).log().mean();
 }
 
@@ -55,7 +56,8 @@ void logistic_f(benchmark::State& st) {
 void logistic_grad(benchmark::State& st) {
   const logistic_data d;
   for (auto _ : st)
-    benchmark::DoNotOptimize(value_and_grad([&](const torch::Tensor& w) { return logistic_loss(w, d.X, d.y); }, d.w));
+    benchmark::DoNotOptimize(
+        value_and_grad([&](const torch::Tensor& w) { return logistic_loss(w, d.X, d.y); }, d.w));
 }
 
 void ops_untaped(benchmark::State& st) {

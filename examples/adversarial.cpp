@@ -1,11 +1,11 @@
-// eagerpp - adversarial examples: FGSM and L-inf PGD (Foolbox's core) against a small MLP, written once
-// over the backend, run on Eigen and xtensor
-// SPDX-License-Identifier: MIT
+// eagerpp - adversarial examples: FGSM and L-inf PGD (Foolbox's core) against a small MLP, written
+// once over the backend, run on Eigen and xtensor SPDX-License-Identifier: MIT
 //
 // Data: 10-D points uniform in the box [-1, 1]^10, labelled with one of 3 classes by a fixed linear
-// rule (argmax of x R + c). Model: an MLP 10 -> 32 (ReLU) -> 3, its weights drawn from ep::normal with
-// a fixed seed and then trained by full-batch gradient descent on the mean cross-entropy, so every
-// run and every backend sees the same numbers. Attacks, on held-out points, within eps = 0.1 in L-inf:
+// rule (argmax of x R + c). Model: an MLP 10 -> 32 (ReLU) -> 3, its weights drawn from ep::normal
+// with a fixed seed and then trained by full-batch gradient descent on the mean cross-entropy, so
+// every run and every backend sees the same numbers. Attacks, on held-out points, within eps = 0.1
+// in L-inf:
 //   FGSM  x' = clip(x + eps sign(grad_x loss), box)                        (Goodfellow et al. 2015)
 //   PGD   from a random start in the eps-ball, steps x' <- proj(x' + alpha sign(grad_x loss))
 //         with proj = the intersection of the eps-ball around x and the box    (Madry et al. 2018)
@@ -62,7 +62,8 @@ double accuracy(const params<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>&
   return static_cast<double>((logits(p, x).argmax(1) == y).template astype<double>().mean().item());
 }
 
-/// Fast gradient sign method: one step of size eps along the sign of the loss gradient, clipped to the box.
+/// Fast gradient sign method: one step of size eps along the sign of the loss gradient, clipped to
+/// the box.
 template <class B, class I>
 ep::Tensor<B> fgsm(const params<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>& y, double eps) {
   const auto loss = [&](const ep::Tensor<B>& xx) { return logits(p, xx).crossentropy(y).sum(); };
@@ -70,13 +71,15 @@ ep::Tensor<B> fgsm(const params<B>& p, const ep::Tensor<B>& x, const ep::Tensor<
   return (x + eps * gradient.sign()).clip(box_low, box_high);
 }
 
-/// Projected gradient descent in L-inf: a random start in the eps-ball, then `steps` signed gradient
-/// steps of size `alpha`, each projected back onto the eps-ball around x and the box.
+/// Projected gradient descent in L-inf: a random start in the eps-ball, then `steps` signed
+/// gradient steps of size `alpha`, each projected back onto the eps-ball around x and the box.
 template <class B, class I>
-ep::Tensor<B> pgd_linf(const params<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>& y, double eps, double alpha,
-                       int steps, ep::generator& gen) {
+ep::Tensor<B> pgd_linf(const params<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>& y,
+                       double eps, double alpha, int steps, ep::generator& gen) {
   const auto loss = [&](const ep::Tensor<B>& xx) { return logits(p, xx).crossentropy(y).sum(); };
-  auto project = [&](const ep::Tensor<B>& xa) { return (x + (xa - x).clip(-eps, eps)).clip(box_low, box_high); };
+  auto project = [&](const ep::Tensor<B>& xa) {
+    return (x + (xa - x).clip(-eps, eps)).clip(box_low, box_high);
+  };
   ep::Tensor<B> xa = project(x + ep::uniform<B>(gen, x.shape(), -eps, eps));
   for (int i = 0; i < steps; ++i) {
     const auto [value, gradient] = ep::value_and_grad(loss, xa);
@@ -103,16 +106,22 @@ report run(const char* name) {
   const auto y_test = (x_test.matmul(rule) + offset).argmax(1);
 
   // The MLP: weights from N(0, 1 / fan_in), biases 0; then gradient descent.
-  params<B> p{ep::normal<B>(gen, {dims, hidden}, 0, 1 / std::sqrt(double(dims))), ep::zeros<B>({hidden}),
-              ep::normal<B>(gen, {hidden, classes}, 0, 1 / std::sqrt(double(hidden))), ep::zeros<B>({classes})};
-  const auto loss_and_grad = ep::value_and_grad_fn(mean_loss<B, typename B::template rebind<std::int64_t>>);
+  params<B> p{ep::normal<B>(gen, {dims, hidden}, 0, 1 / std::sqrt(double(dims))),
+              ep::zeros<B>({hidden}),
+              ep::normal<B>(gen, {hidden, classes}, 0, 1 / std::sqrt(double(hidden))),
+              ep::zeros<B>({classes})};
+  const auto loss_and_grad =
+      ep::value_and_grad_fn(mean_loss<B, typename B::template rebind<std::int64_t>>);
   std::printf("%s:\n", name);
   for (int step = 0; step <= train_steps; ++step) {
     const auto [loss, g] = loss_and_grad(p, x_train, y_train);
-    if (step % 50 == 0) std::printf("  training step %3d  loss %.6f\n", step, static_cast<double>(loss.item()));
+    if (step % 50 == 0)
+      std::printf("  training step %3d  loss %.6f\n", step, static_cast<double>(loss.item()));
     if (step == train_steps) break;
-    p = {std::get<0>(p) - learning_rate * std::get<0>(g), std::get<1>(p) - learning_rate * std::get<1>(g),
-         std::get<2>(p) - learning_rate * std::get<2>(g), std::get<3>(p) - learning_rate * std::get<3>(g)};
+    p = {std::get<0>(p) - learning_rate * std::get<0>(g),
+         std::get<1>(p) - learning_rate * std::get<1>(g),
+         std::get<2>(p) - learning_rate * std::get<2>(g),
+         std::get<3>(p) - learning_rate * std::get<3>(g)};
   }
 
   report r;
@@ -125,8 +134,9 @@ report run(const char* name) {
   const T x_pgd = pgd_linf(p, x_test, y_test, epsilon, pgd_step_size, pgd_steps, attack_gen);
   r.pgd = accuracy(p, x_pgd, y_test);
   r.pgd_size = static_cast<double>(ep::norms::linf(x_pgd - x_test, -1).max().item());
-  std::printf("  accuracy: training %.4f, test %.4f; under attack (eps = %.2f): FGSM %.4f, PGD-%d %.4f\n",
-              r.train_accuracy, r.clean, epsilon, r.fgsm, pgd_steps, r.pgd);
+  std::printf(
+      "  accuracy: training %.4f, test %.4f; under attack (eps = %.2f): FGSM %.4f, PGD-%d %.4f\n",
+      r.train_accuracy, r.clean, epsilon, r.fgsm, pgd_steps, r.pgd);
   std::printf("  largest L-inf perturbation: FGSM %.6f, PGD %.6f\n", r.fgsm_size, r.pgd_size);
   return r;
 }
@@ -147,7 +157,8 @@ int main() {
   check(std::abs(e.clean - x.clean) <= one_point && std::abs(e.fgsm - x.fgsm) <= one_point &&
             std::abs(e.pgd - x.pgd) <= one_point,
         "both backends agree (to one test point):");
-  for (const auto& [r, backend] : {std::pair{&e, "eigen<float>"}, std::pair{&x, "xtensor<float>"}}) {
+  for (const auto& [r, backend] :
+       {std::pair{&e, "eigen<float>"}, std::pair{&x, "xtensor<float>"}}) {
     check(r->clean >= 0.85, "the trained MLP is accurate on clean data (>= 85%):", backend);
     check(r->fgsm < r->clean - 0.1 && r->pgd < r->clean - 0.1,
           "both attacks lower the accuracy by more than 10 points:", backend);

@@ -1,7 +1,8 @@
-// eagerpp - data-parallel training over MPI: each rank computes gradients on its shard of every batch
-// SPDX-License-Identifier: MIT
+// eagerpp - data-parallel training over MPI: each rank computes gradients on its shard of every
+// batch SPDX-License-Identifier: MIT
 //
-// Run it on several processes: `mpirun -np 2 ./data_parallel` (ctest does, as example_data_parallel).
+// Run it on several processes: `mpirun -np 2 ./data_parallel` (ctest does, as
+// example_data_parallel).
 //
 // A two-layer MLP (4 inputs, 16 tanh units, 3 classes, softmax cross-entropy) trained by SGD on 360
 // synthetic points (a fixed seed: every rank generates the same data) labelled by a random linear
@@ -26,7 +27,8 @@
 #include <eagerpp/mpi.hpp>
 #include <eagerpp/random.hpp>
 #include <eagerpp/xtensor.hpp>
-#if __has_include(<eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
+#if __has_include( \
+    <eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
 #include <eagerpp/omp.hpp>
 #define EAGERPP_DATA_PARALLEL_OMP 1
 #endif
@@ -39,7 +41,8 @@ constexpr int steps = 40;  // 5 passes over the 8 batches
 constexpr double learning_rate = 0.5;
 
 template <class B>
-using params = std::tuple<ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>>;  // W1, b1, W2, b2
+using params =
+    std::tuple<ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>>;  // W1, b1, W2, b2
 
 template <class B>
 using labels = ep::Tensor<typename B::template rebind<std::int64_t>>;
@@ -70,8 +73,10 @@ std::pair<std::int64_t, std::int64_t> shard(std::int64_t n, int rank, int size) 
 
 template <class B>
 params<B> sgd_step(const params<B>& p, const params<B>& g) {
-  return {std::get<0>(p) - learning_rate * std::get<0>(g), std::get<1>(p) - learning_rate * std::get<1>(g),
-          std::get<2>(p) - learning_rate * std::get<2>(g), std::get<3>(p) - learning_rate * std::get<3>(g)};
+  return {std::get<0>(p) - learning_rate * std::get<0>(g),
+          std::get<1>(p) - learning_rate * std::get<1>(g),
+          std::get<2>(p) - learning_rate * std::get<2>(g),
+          std::get<3>(p) - learning_rate * std::get<3>(g)};
 }
 
 /// Every parameter's elements, one after the other.
@@ -86,7 +91,8 @@ std::vector<double> flatten(const auto& p) {
 }
 
 struct outcome {
-  double difference;  // the largest weight difference between data-parallel and single-process training
+  double difference;  // the largest weight difference between data-parallel and single-process
+                      // training
   bool learned;       // the loss of the last pass over the data is below that of the first
 };
 
@@ -97,8 +103,8 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
 
   // Rank 0 draws the initial parameters (the other ranks start from anything of the same shapes,
   // here zeros) and broadcasts them: every rank then holds rank 0's.
-  params<B> p0{ep::zeros<B>({n_in, n_hidden}), ep::zeros<B>({n_hidden}), ep::zeros<B>({n_hidden, n_classes}),
-               ep::zeros<B>({n_classes})};
+  params<B> p0{ep::zeros<B>({n_in, n_hidden}), ep::zeros<B>({n_hidden}),
+               ep::zeros<B>({n_hidden, n_classes}), ep::zeros<B>({n_classes})};
   if (comm.rank() == 0) {
     ep::generator gen(7);
     p0 = {ep::normal<B>(gen, {n_in, n_hidden}, 0, 0.5), ep::zeros<B>({n_hidden}),
@@ -110,7 +116,8 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
   params<B> parallel = p0, alone = p0;
   double first_pass = 0, last_pass = 0;  // the mean loss over the 8 batches of a pass
   using clock = std::chrono::steady_clock;
-  clock::duration step_time{}, reduce_time{};  // the data-parallel steps, and their all_reduce alone
+  clock::duration step_time{},
+      reduce_time{};  // the data-parallel steps, and their all_reduce alone
   for (int step = 0; step < steps; ++step) {
     const std::int64_t first = (step * batch) % n_points;
     const auto xb = x(ep::slice(first, first + batch));
@@ -120,11 +127,16 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
     // mean_r(g_r * n_r * size / batch) = sum_r n_r g_r / batch, the full batch's gradient.
     const auto t0 = clock::now();
     const auto [start, stop] = shard(batch, comm.rank(), comm.size());
-    const auto [l, g] = loss_and_grad(parallel, xb(ep::slice(start, stop)), yb(ep::slice(start, stop)));
-    const double weight = static_cast<double>((stop - start) * comm.size()) / static_cast<double>(batch);
+    const auto [l, g] =
+        loss_and_grad(parallel, xb(ep::slice(start, stop)), yb(ep::slice(start, stop)));
+    const double weight =
+        static_cast<double>((stop - start) * comm.size()) / static_cast<double>(batch);
     const auto t1 = clock::now();
-    const auto averaged =
-        std::apply([&](const auto&... t) { return params<B>{comm.all_reduce(t * weight, ep::mpi::op::mean)...}; }, g);
+    const auto averaged = std::apply(
+        [&](const auto&... t) {
+          return params<B>{comm.all_reduce(t * weight, ep::mpi::op::mean)...};
+        },
+        g);
     const auto t2 = clock::now();
     parallel = sgd_step(parallel, averaged);
     step_time += clock::now() - t0;
@@ -140,14 +152,19 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
   const auto a = flatten(parallel), b = flatten(alone);
   double diff = 0;
   for (std::size_t i = 0; i < a.size(); ++i) diff = std::max(diff, std::abs(a[i] - b[i]));
-  const auto us = [](clock::duration d) { return std::chrono::duration<double, std::micro>(d).count() / steps; };
+  const auto us = [](clock::duration d) {
+    return std::chrono::duration<double, std::micro>(d).count() / steps;
+  };
   if (comm.rank() == 0) {
     std::printf(
-        "%s: %d ranks, %d steps, mean loss of the first pass %.6f, of the last %.6f; largest weight "
+        "%s: %d ranks, %d steps, mean loss of the first pass %.6f, of the last %.6f; largest "
+        "weight "
         "difference from single-process training: %.3g\n",
         name, comm.size(), steps, first_pass, last_pass, diff);
-    std::printf("  one data-parallel step: %.1f us on rank 0, of which %.1f us in the gradients' all_reduce\n",
-                us(step_time), us(reduce_time));
+    std::printf(
+        "  one data-parallel step: %.1f us on rank 0, of which %.1f us in the gradients' "
+        "all_reduce\n",
+        us(step_time), us(reduce_time));
   }
   return {diff, last_pass < first_pass};
 }
@@ -169,11 +186,14 @@ int main(int argc, char** argv) {
     learned = learned && o.learned;
   }
   // Every rank's verdict: fail everywhere if any rank disagrees.
-  const double worst = comm.all_reduce(ep::from_vector<ep::eigen<double>>({mine}, {1}), ep::mpi::op::max).item();
+  const double worst =
+      comm.all_reduce(ep::from_vector<ep::eigen<double>>({mine}, {1}), ep::mpi::op::max).item();
   const bool agree = worst <= 1e-5;
   if (comm.rank() == 0) {
-    std::printf("the loss decreased on every backend (%zu): %s\n", outcomes.size(), learned ? "yes" : "NO");
-    std::printf("largest difference on any rank: %.3g (%s 1e-5)\n", worst, agree ? "<=" : "EXCEEDS");
+    std::printf("the loss decreased on every backend (%zu): %s\n", outcomes.size(),
+                learned ? "yes" : "NO");
+    std::printf("largest difference on any rank: %.3g (%s 1e-5)\n", worst,
+                agree ? "<=" : "EXCEEDS");
   }
   return agree && learned ? EXIT_SUCCESS : EXIT_FAILURE;
 }

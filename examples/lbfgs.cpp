@@ -1,5 +1,5 @@
-// eagerpp - L-BFGS written once over the backend: Rosenbrock and a least-squares problem on Eigen and xtensor
-// SPDX-License-Identifier: MIT
+// eagerpp - L-BFGS written once over the backend: Rosenbrock and a least-squares problem on Eigen
+// and xtensor SPDX-License-Identifier: MIT
 //
 // L-BFGS with the two-loop recursion (Nocedal and Wright, Algorithm 7.4) and a backtracking Armijo
 // line search, gradients from ep::value_and_grad. It minimizes the 2-D Rosenbrock function from
@@ -34,7 +34,8 @@ struct run_log {
   double grad_norm = 0;
 };
 
-/// Minimizes the scalar function `f` from `x0` with L-BFGS keeping `memory` pairs (s, y); stops when
+/// Minimizes the scalar function `f` from `x0` with L-BFGS keeping `memory` pairs (s, y); stops
+/// when
 /// ||grad|| <= gtol or after max_iter iterations.
 template <class B, class F>
 run_log lbfgs(F f, ep::Tensor<B> x, int memory = 6, int max_iter = 200, double gtol = 1e-10) {
@@ -57,9 +58,9 @@ run_log lbfgs(F f, ep::Tensor<B> x, int memory = 6, int max_iter = 200, double g
       alpha[i] = history[i].rho * dot(history[i].s, q);
       q = q - alpha[i] * history[i].y;
     }
-    const double gamma = history.empty()
-                             ? 1.0 / std::max(1.0, std::sqrt(dot(g, g)))
-                             : dot(history.back().s, history.back().y) / dot(history.back().y, history.back().y);
+    const double gamma = history.empty() ? 1.0 / std::max(1.0, std::sqrt(dot(g, g)))
+                                         : dot(history.back().s, history.back().y) /
+                                               dot(history.back().y, history.back().y);
     T r = gamma * q;
     for (std::size_t i = 0; i < history.size(); ++i) {
       const double beta = history[i].rho * dot(history[i].y, r);
@@ -72,7 +73,8 @@ run_log lbfgs(F f, ep::Tensor<B> x, int memory = 6, int max_iter = 200, double g
       d = -g;
       slope = dot(g, d);
     }
-    // Backtracking Armijo line search: the first t in 1, 1/2, 1/4, ... with f(x + t d) <= f(x) + c1 t slope.
+    // Backtracking Armijo line search: the first t in 1, 1/2, 1/4, ... with f(x + t d) <= f(x) + c1
+    // t slope.
     const double f0 = fx.item();
     double t = 1.0;
     T x_new = x + d;
@@ -101,8 +103,8 @@ run_log lbfgs(F f, ep::Tensor<B> x, int memory = 6, int max_iter = 200, double g
   return log;
 }
 
-/// The Rosenbrock function of a vector x: sum (1 - x_i)^2 + 100 (x_{i+1} - x_i^2)^2, with the shifted
-/// slices written as products with 0/1 matrices (the facade has no slicing yet).
+/// The Rosenbrock function of a vector x: sum (1 - x_i)^2 + 100 (x_{i+1} - x_i^2)^2, with the
+/// shifted slices written as products with 0/1 matrices (the facade has no slicing yet).
 template <class B>
 ep::Tensor<B> rosenbrock(const ep::Tensor<B>& x) {
   const auto n = x.shape()[0];
@@ -148,16 +150,18 @@ std::string format_vector(const std::vector<double>& v) {
 }
 
 void print_runs(const char* title, const run_log& e, const run_log& x) {
-  std::printf("%s: %zu iterates on eigen<double>, %zu on xtensor<double>\n", title, e.iterates.size(),
-              x.iterates.size());
-  std::printf("  %4s  %-66s  %-22s  %s\n", "k", "x_k (eigen)", "f(x_k) (eigen)", "max rel. diff vs xtensor");
+  std::printf("%s: %zu iterates on eigen<double>, %zu on xtensor<double>\n", title,
+              e.iterates.size(), x.iterates.size());
+  std::printf("  %4s  %-66s  %-22s  %s\n", "k", "x_k (eigen)", "f(x_k) (eigen)",
+              "max rel. diff vs xtensor");
   for (std::size_t k = 0; k < e.iterates.size(); ++k) {
     const std::string xs = format_vector(e.iterates[k]);
     double diff = 0;
     if (k < x.iterates.size())
       for (std::size_t i = 0; i < e.iterates[k].size(); ++i)
-        diff = std::max(diff, std::abs(e.iterates[k][i] - x.iterates[k][i]) /
-                                  std::max({std::abs(e.iterates[k][i]), std::abs(x.iterates[k][i]), 1e-300}));
+        diff = std::max(
+            diff, std::abs(e.iterates[k][i] - x.iterates[k][i]) /
+                      std::max({std::abs(e.iterates[k][i]), std::abs(x.iterates[k][i]), 1e-300}));
     std::printf("  %4zu  %-66s  %-22.15g  %.2g\n", k, xs.c_str(), e.values[k], diff);
   }
   std::printf("  final gradient norm: eigen %.3g, xtensor %.3g\n", e.grad_norm, x.grad_norm);
@@ -168,8 +172,10 @@ void print_runs(const char* title, const run_log& e, const run_log& x) {
 int main() {
   bool ok = true;
 
-  const auto re = lbfgs(rosenbrock<ep::eigen<double>>, ep::from_vector<ep::eigen<double>>({-1.2, 1.0}));
-  const auto rx = lbfgs(rosenbrock<ep::xtensor<double>>, ep::from_vector<ep::xtensor<double>>({-1.2, 1.0}));
+  const auto re =
+      lbfgs(rosenbrock<ep::eigen<double>>, ep::from_vector<ep::eigen<double>>({-1.2, 1.0}));
+  const auto rx =
+      lbfgs(rosenbrock<ep::xtensor<double>>, ep::from_vector<ep::xtensor<double>>({-1.2, 1.0}));
   print_runs("Rosenbrock from (-1.2, 1)", re, rx);
   for (const auto* r : {&re, &rx}) {
     const auto& last = r->iterates.back();
@@ -187,10 +193,12 @@ int main() {
   const std::vector<double> solution = {37.0 / 117, 73.0 / 117, 8.0 / 9};  // NumPy's lstsq
   for (const auto* r : {&le, &lx}) {
     double err = 0;
-    for (std::size_t i = 0; i < 3; ++i) err = std::max(err, std::abs(r->iterates.back()[i] - solution[i]));
+    for (std::size_t i = 0; i < 3; ++i)
+      err = std::max(err, std::abs(r->iterates.back()[i] - solution[i]));
     std::printf(
-        "  distance to NumPy's solution (37/117, 73/117, 8/9): %.3g; residual %.15g (NumPy: 2.760683760683761)\n", err,
-        r->values.back());
+        "  distance to NumPy's solution (37/117, 73/117, 8/9): %.3g; residual %.15g (NumPy: "
+        "2.760683760683761)\n",
+        err, r->values.back());
     ok = ok && err <= 1e-6;
   }
   const double ldiff = disagreement(le, lx);

@@ -1,5 +1,5 @@
-// eagerpp - logistic regression by gradient descent, written once over the backend, run on Eigen and xtensor
-// SPDX-License-Identifier: MIT
+// eagerpp - logistic regression by gradient descent, written once over the backend, run on Eigen
+// and xtensor SPDX-License-Identifier: MIT
 //
 // Two Gaussian blobs of 100 points each in the plane (a fixed seed, so every run sees the same
 // data), labels 0 and 1, a linear model z = X w + b and the mean logistic loss
@@ -26,7 +26,8 @@ constexpr int steps = 200;
 constexpr int report_every = 20;
 constexpr double learning_rate = 0.5;
 
-/// 200 x 2 points: class 0 around (-1, -0.5), class 1 around (1, 1), unit variance; and their labels.
+/// 200 x 2 points: class 0 around (-1, -0.5), class 1 around (1, 1), unit variance; and their
+/// labels.
 struct dataset {
   std::vector<double> x;  // row-major, 200 x 2
   std::vector<double> y;  // 0 or 1
@@ -48,11 +49,11 @@ dataset make_blobs() {
   return d;
 }
 
-/// The mean logistic loss of the parameters {w, b} on (x, y); softplus(z) = max(z, 0) + log1p(exp(-|z|))
-/// keeps it finite for any z.
+/// The mean logistic loss of the parameters {w, b} on (x, y); softplus(z) = max(z, 0) +
+/// log1p(exp(-|z|)) keeps it finite for any z.
 template <class B>
-ep::Tensor<B> logistic_loss(const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& params, const ep::Tensor<B>& x,
-                            const ep::Tensor<B>& y) {
+ep::Tensor<B> logistic_loss(const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& params,
+                            const ep::Tensor<B>& x, const ep::Tensor<B>& y) {
   const auto& [w, b] = params;
   const ep::Tensor<B> z = x.matmul(w) + b;
   const ep::Tensor<B> softplus = z.maximum(0) + (-z.abs()).exp().log1p();
@@ -96,8 +97,8 @@ training_result train(const dataset& d, const char* name) {
   // Training accuracy: the sign of z against the label.
   const auto predicted = (x.matmul(w) + b > 0).template astype<double>();
   r.accuracy = (predicted == y).template astype<double>().mean().item();
-  std::printf("  weights w = (%.10f, %.10f), b = %.10f; training accuracy %.3f\n", r.weights[0], r.weights[1],
-              r.weights[2], r.accuracy);
+  std::printf("  weights w = (%.10f, %.10f), b = %.10f; training accuracy %.3f\n", r.weights[0],
+              r.weights[1], r.weights[2], r.accuracy);
   return r;
 }
 
@@ -109,10 +110,12 @@ int main() {
   const training_result x = train<ep::xtensor<double>>(d, "xtensor<double>");
 
   double diff = 0;
-  for (std::size_t i = 0; i < e.weights.size(); ++i) diff = std::max(diff, std::abs(e.weights[i] - x.weights[i]));
+  for (std::size_t i = 0; i < e.weights.size(); ++i)
+    diff = std::max(diff, std::abs(e.weights[i] - x.weights[i]));
   const bool agree = diff <= 1e-5;
   const bool decreased = e.decreased && x.decreased && e.losses.back() < e.losses.front();
   std::printf("loss decreased at every report on both backends: %s\n", decreased ? "yes" : "NO");
-  std::printf("largest weight difference between backends: %.3g (%s 1e-5)\n", diff, agree ? "<=" : "EXCEEDS");
+  std::printf("largest weight difference between backends: %.3g (%s 1e-5)\n", diff,
+              agree ? "<=" : "EXCEEDS");
   return decreased && agree ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -1,5 +1,5 @@
-// eagerpp - a 64-128-10 MLP trained with mini-batch SGD on handwritten digits, written once, run on every CPU backend
-// SPDX-License-Identifier: MIT
+// eagerpp - a 64-128-10 MLP trained with mini-batch SGD on handwritten digits, written once, run on
+// every CPU backend SPDX-License-Identifier: MIT
 //
 // The data: 1,797 8x8 images of handwritten digits (16 grey levels) with their labels, the test set
 // of the UCI "Optical Recognition of Handwritten Digits" data (examples/data/README.md: source and
@@ -14,7 +14,8 @@
 // (32 x 64 x 128), and Eigen's OpenMP-parallel GEMM and OpenBLAS's threads cost more than they
 // save at that size (docs/backends.md: which BLAS each backend uses, and its threads).
 //
-// Usage: mlp_digits [--data <digits.csv>] [--epochs <n>] [--min-accuracy <fraction>] [--threads <n>]
+// Usage: mlp_digits [--data <digits.csv>] [--epochs <n>] [--min-accuracy <fraction>] [--threads
+// <n>]
 #include <algorithm>   // std::max, std::min
 #include <chrono>      // std::chrono::steady_clock
 #include <cmath>       // std::abs, std::sqrt
@@ -36,8 +37,9 @@
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/random.hpp>
 #include <eagerpp/xtensor.hpp>
-#if __has_include(<eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
-#include <omp.h>                      // omp_set_num_threads
+#if __has_include( \
+    <eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
+#include <omp.h>        // omp_set_num_threads
 
 #include <eagerpp/omp.hpp>
 #define EAGERPP_DIGITS_OMP 1
@@ -81,9 +83,10 @@ digits read_digits(const std::string& path) {
       char* end = nullptr;
       const long v = std::strtol(field.c_str(), &end, 10);
       if (field.empty() || *end != '\0' || v < 0 || v > 16)
-        throw std::runtime_error(fmt::format(
-            "mlp_digits: the data file '{}' is corrupt: line {} has the field '{}'; expected integers 0..16", path,
-            number, field));
+        throw std::runtime_error(
+            fmt::format("mlp_digits: the data file '{}' is corrupt: line {} has the field '{}'; "
+                        "expected integers 0..16",
+                        path, number, field));
       values.push_back(v);
     }
     if (values.size() != pixels + 1 || values.back() > 9)
@@ -95,9 +98,9 @@ digits read_digits(const std::string& path) {
     d.y.push_back(values.back());
   }
   if (d.size() <= held_out)
-    throw std::runtime_error(
-        fmt::format("mlp_digits: the data file '{}' is corrupt: it holds {} images; expected more than {}", path,
-                    d.size(), held_out));
+    throw std::runtime_error(fmt::format(
+        "mlp_digits: the data file '{}' is corrupt: it holds {} images; expected more than {}",
+        path, d.size(), held_out));
   return d;
 }
 
@@ -151,8 +154,9 @@ training_result train(const char* name, const digits& train_set, const digits& t
   using T = ep::Tensor<B>;
   using I = typename B::template rebind<std::int64_t>;
   ep::generator gen(seed);
-  params_of<B> params{ep::normal<B>(gen, {pixels, hidden}, 0, std::sqrt(2.0 / pixels)), ep::zeros<B>({hidden}),
-                      ep::normal<B>(gen, {hidden, classes}, 0, std::sqrt(2.0 / hidden)), ep::zeros<B>({classes})};
+  params_of<B> params{
+      ep::normal<B>(gen, {pixels, hidden}, 0, std::sqrt(2.0 / pixels)), ep::zeros<B>({hidden}),
+      ep::normal<B>(gen, {hidden, classes}, 0, std::sqrt(2.0 / hidden)), ep::zeros<B>({classes})};
   const T x_test = ep::from_vector<B>(test_set.x, {test_set.size(), pixels});
   const auto y_test = ep::from_vector<I>(test_set.y, {test_set.size()});
   const auto step = ep::value_and_grad_fn(loss<B, I>);
@@ -179,7 +183,8 @@ training_result train(const char* name, const digits& train_set, const digits& t
     }
     const auto predicted = logits(params, x_test).argmax(1);
     r.accuracy = (predicted == y_test).template astype<double>().mean().item();
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     seconds += took;
     fmt::print("  epoch {:2}  loss {:.4f}  held-out accuracy {:5.1f}%  {:6.1f} ms\n", e + 1,
                loss_sum / static_cast<double>(order.size()), 100 * r.accuracy, 1e3 * took);
@@ -219,7 +224,8 @@ options parse(int argc, char** argv) {
       o.threads = std::max(1, static_cast<int>(std::strtol(argv[++i], nullptr, 10)));
     } else {
       throw std::runtime_error(
-          fmt::format("mlp_digits: unknown argument '{}'; usage: mlp_digits [--data <digits.csv>] [--epochs <n>] "
+          fmt::format("mlp_digits: unknown argument '{}'; usage: mlp_digits [--data <digits.csv>] "
+                      "[--epochs <n>] "
                       "[--min-accuracy <fraction>] [--threads <n>]",
                       a));
     }
@@ -245,14 +251,16 @@ int main(int argc, char** argv) try {
   std::vector<std::vector<std::int64_t>> epochs;
   for (int e = 0; e < opt.epochs; ++e) epochs.push_back(permutation(gen, train_set.size()));
   fmt::print(
-      "{} images from {}: {} for training, {} held out; a {}-{}-{} MLP, {} epochs of SGD (batch {}, lr {}), {} "
+      "{} images from {}: {} for training, {} held out; a {}-{}-{} MLP, {} epochs of SGD (batch "
+      "{}, lr {}), {} "
       "thread(s) per backend\n",
-      all.size(), std::filesystem::path(opt.data).filename().string(), train_set.size(), test_set.size(), pixels,
-      hidden, classes, opt.epochs, batch_size, learning_rate, opt.threads);
+      all.size(), std::filesystem::path(opt.data).filename().string(), train_set.size(),
+      test_set.size(), pixels, hidden, classes, opt.epochs, batch_size, learning_rate, opt.threads);
 
   std::vector<std::pair<const char*, training_result>> runs;
   runs.emplace_back("eigen", train<ep::eigen<float>>("eigen<float>", train_set, test_set, epochs));
-  runs.emplace_back("xtensor", train<ep::xtensor<float>>("xtensor<float>", train_set, test_set, epochs));
+  runs.emplace_back("xtensor",
+                    train<ep::xtensor<float>>("xtensor<float>", train_set, test_set, epochs));
 #if defined(EAGERPP_DIGITS_OMP)
   runs.emplace_back("omp", train<ep::omp<float>>("omp<float>", train_set, test_set, epochs));
 #endif
@@ -262,17 +270,20 @@ int main(int argc, char** argv) try {
   for (const auto& [name, r] : runs) {
     const bool reached = r.accuracy >= opt.min_accuracy;
     ok = ok && reached;
-    fmt::print("{:<9} {:>8.1f}% {:<9}  {:8.1f} ms\n", name, 100 * r.accuracy, reached ? "" : "(MISSED)",
-               1e3 * r.seconds_per_epoch);
+    fmt::print("{:<9} {:>8.1f}% {:<9}  {:8.1f} ms\n", name, 100 * r.accuracy,
+               reached ? "" : "(MISSED)", 1e3 * r.seconds_per_epoch);
   }
   double diff = 0;
   for (const auto& [name, r] : runs)
     for (std::size_t i = 0; i < r.weights.size(); ++i)
-      diff = std::max(diff, static_cast<double>(std::abs(r.weights[i] - runs.front().second.weights[i])));
+      diff = std::max(diff,
+                      static_cast<double>(std::abs(r.weights[i] - runs.front().second.weights[i])));
   const bool agree = diff <= 1e-4;
-  fmt::print("accuracy target {:.0f}% on every backend: {}\n", 100 * opt.min_accuracy, ok ? "yes" : "NO");
-  fmt::print("backends agree on the final weights: {} (largest difference {:.2g}, tolerance 1e-4)\n",
-             agree ? "yes" : "NO", diff);
+  fmt::print("accuracy target {:.0f}% on every backend: {}\n", 100 * opt.min_accuracy,
+             ok ? "yes" : "NO");
+  fmt::print(
+      "backends agree on the final weights: {} (largest difference {:.2g}, tolerance 1e-4)\n",
+      agree ? "yes" : "NO", diff);
   return ok && agree ? EXIT_SUCCESS : EXIT_FAILURE;
 } catch (const std::exception& e) {
   fmt::print(stderr, "{}\n", e.what());

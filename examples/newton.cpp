@@ -1,5 +1,5 @@
-// eagerpp - Newton's method with ep::hessian, written once over the backend: Rosenbrock on Eigen, xtensor and omp
-// SPDX-License-Identifier: MIT
+// eagerpp - Newton's method with ep::hessian, written once over the backend: Rosenbrock on Eigen,
+// xtensor and omp SPDX-License-Identifier: MIT
 //
 // Pure Newton steps x <- x - H(x)^-1 g(x) on the 2-D Rosenbrock function
 // f(x, y) = (1 - x)^2 + 100 (y - x^2)^2 from (-1.2, 1), with the gradient from ep::value_and_grad
@@ -16,7 +16,8 @@
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/xtensor.hpp>
-#if __has_include(<eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
+#if __has_include( \
+    <eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
 #include <eagerpp/omp.hpp>
 #define EAGERPP_NEWTON_OMP 1
 #endif
@@ -68,9 +69,11 @@ int main() {
         agree = agree && std::abs(e[i][j] - x[i][j]) <= 1e-12 * std::max(1.0, std::abs(e[i][j]));
   }
   if (error > 1e-12 || e.size() > 21 || !agree) {
-    std::printf("FAILED: error %.3e after %zu steps; backends %s\n", error, e.size() - 1, agree ? "agree" : "disagree");
+    std::printf("FAILED: error %.3e after %zu steps; backends %s\n", error, e.size() - 1,
+                agree ? "agree" : "disagree");
     return EXIT_FAILURE;
   }
-  std::printf("converged in %zu Newton steps on all %zu backends, which agree\n", e.size() - 1, others.size() + 1);
+  std::printf("converged in %zu Newton steps on all %zu backends, which agree\n", e.size() - 1,
+              others.size() + 1);
   return EXIT_SUCCESS;
 }

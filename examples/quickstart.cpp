@@ -1,5 +1,5 @@
-// eagerpp - quickstart: one generic function, run unchanged on the Eigen, xtensor and OpenMP backends
-// SPDX-License-Identifier: MIT
+// eagerpp - quickstart: one generic function, run unchanged on the Eigen, xtensor and OpenMP
+// backends SPDX-License-Identifier: MIT
 #include <cmath>     // std::sqrt
 #include <cstdlib>   // EXIT_SUCCESS, EXIT_FAILURE
 #include <iostream>  // std::cout
@@ -7,7 +7,8 @@
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/xtensor.hpp>
-#if __has_include(<eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
+#if __has_include( \
+    <eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
 #include <eagerpp/omp.hpp>
 #define EAGERPP_QUICKSTART_OMP 1
 #endif

@@ -1,5 +1,5 @@
-// eagerpp - ep::AnyTensor: a tensor whose backend and dtype are chosen at run time, over a closed set of backends
-// SPDX-License-Identifier: MIT
+// eagerpp - ep::AnyTensor: a tensor whose backend and dtype are chosen at run time, over a closed
+// set of backends SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstddef>      // std::size_t
@@ -34,9 +34,9 @@
 #else
 #define EAGERPP_ANY_XTENSOR_ ::ep::any_backends<>
 #endif
-#define EAGERPP_ANY_BACKENDS typename ::ep::detail::any_join<EAGERPP_ANY_EIGEN_, EAGERPP_ANY_XTENSOR_>::type
+#define EAGERPP_ANY_BACKENDS \
+  typename ::ep::detail::any_join<EAGERPP_ANY_EIGEN_, EAGERPP_ANY_XTENSOR_>::type
 #endif
-
 
 namespace ep {
 
@@ -57,7 +57,8 @@ struct any_concat<std::variant<A...>> {
   using type = std::variant<A...>;
 };
 template <class... A, class... B, class... Rest>
-struct any_concat<std::variant<A...>, std::variant<B...>, Rest...> : any_concat<std::variant<A..., B...>, Rest...> {};
+struct any_concat<std::variant<A...>, std::variant<B...>, Rest...>
+    : any_concat<std::variant<A..., B...>, Rest...> {};
 
 template <template <class> class F>
 using any_family = std::variant<Tensor<F<float>>, Tensor<F<double>>, Tensor<F<std::int32_t>>,
@@ -70,13 +71,15 @@ struct any_join<any_backends<A...>> {
   using type = any_backends<A...>;
 };
 template <template <class> class... A, template <class> class... B, class... Rest>
-struct any_join<any_backends<A...>, any_backends<B...>, Rest...> : any_join<any_backends<A..., B...>, Rest...> {};
+struct any_join<any_backends<A...>, any_backends<B...>, Rest...>
+    : any_join<any_backends<A..., B...>, Rest...> {};
 
 /// The T that a callable returns, on request: a variant alternative direct-initialized from it is
 /// constructed in place from the callable's return value (the conversion function's prvalue
 /// initializes it, as GCC and Clang do per CWG 2327), not moved into the variant from a temporary.
-/// The callable is erased to a function pointer, so that the variant's constructors are instantiated
-/// once per alternative, not once per op and alternative; an optimizing build inlines the call.
+/// The callable is erased to a function pointer, so that the variant's constructors are
+/// instantiated once per alternative, not once per op and alternative; an optimizing build inlines
+/// the call.
 template <class T>
 struct any_result {
   void* f;
@@ -88,26 +91,29 @@ any_result<std::invoke_result_t<F&>> make_any_result(F& f) {
   return {&f, [](void* p) { return (*static_cast<F*>(p))(); }};
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] inline void any_throw_valueless() { throw std::bad_variant_access(); }
+[[noreturn, gnu::cold, gnu::noinline]] inline void any_throw_valueless() {
+  throw std::bad_variant_access();
+}
 
 /// `f(a)` for the alternative `a` that `v` holds, as std::visit does, but as a switch on the index
 /// inlined into the op (basic_any_tensor::unary and binary are inlined where the op is called):
 /// libstdc++'s std::visit is a function of its own around the same switch, called once per op, with
 /// a prologue saving the registers of its largest case and a valueless check (callgrind, Release,
 /// n = 100: 10 to 40 fewer instructions per op). A valueless variant (left so by a throwing
-/// assignment) throws std::bad_variant_access, as std::visit does. Above 20 alternatives: std::visit.
+/// assignment) throws std::bad_variant_access, as std::visit does. Above 20 alternatives:
+/// std::visit.
 template <class R, class V, class F>
 [[gnu::always_inline]] inline R any_switch(V& v, F& f) {
   constexpr std::size_t n = std::variant_size_v<std::remove_const_t<V>>;
   if constexpr (n > 20) {
     return std::visit(f, v);
   } else {
-#define EAGERPP_ANY_CASE(i)                   \
-  case i:                                     \
-    if constexpr (i < n) {                    \
-      return f(*std::get_if<i>(&v));          \
-    } else {                                  \
-      __builtin_unreachable();                \
+#define EAGERPP_ANY_CASE(i)          \
+  case i:                            \
+    if constexpr (i < n) {           \
+      return f(*std::get_if<i>(&v)); \
+    } else {                         \
+      __builtin_unreachable();       \
     }
     switch (v.index()) {
       EAGERPP_ANY_CASE(0)
@@ -130,7 +136,8 @@ template <class R, class V, class F>
       EAGERPP_ANY_CASE(17)
       EAGERPP_ANY_CASE(18)
       EAGERPP_ANY_CASE(19)
-      default: any_throw_valueless();
+      default:
+        any_throw_valueless();
     }
 #undef EAGERPP_ANY_CASE
   }
@@ -140,16 +147,21 @@ template <class R, class V, class F>
 enum class any_kind { every, numeric, floating, boolean };
 
 template <any_kind K, class T>
-inline constexpr bool any_admits = K == any_kind::every || (K == any_kind::numeric && numeric_dtype<T>) ||
+inline constexpr bool any_admits = K == any_kind::every ||
+                                   (K == any_kind::numeric && numeric_dtype<T>) ||
                                    (K == any_kind::floating && floating_dtype<T>) ||
                                    (K == any_kind::boolean && std::is_same_v<T, bool>);
 
 inline std::string_view any_expected(any_kind k) {
   switch (k) {
-    case any_kind::numeric: return "float32, float64, int32 or int64";
-    case any_kind::floating: return "float32 or float64";
-    case any_kind::boolean: return "bool";
-    default: return "any dtype";
+    case any_kind::numeric:
+      return "float32, float64, int32 or int64";
+    case any_kind::floating:
+      return "float32 or float64";
+    case any_kind::boolean:
+      return "bool";
+    default:
+      return "any dtype";
   }
 }
 
@@ -173,11 +185,11 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
 
   /// Holds `t` (any backend of the set, any dtype).
   template <ep::backend B>
-    requires std::is_constructible_v<variant_type, Tensor<B>>
-  basic_any_tensor(const Tensor<B>& t) : value_(std::in_place_type<Tensor<B>>, t) {}  // NOLINT(google-explicit-constructor)
+  requires std::is_constructible_v<variant_type, Tensor<B>> basic_any_tensor(const Tensor<B>& t)
+      : value_(std::in_place_type<Tensor<B>>, t) {}  // NOLINT(google-explicit-constructor)
   template <ep::backend B>
-    requires std::is_constructible_v<variant_type, Tensor<B>>
-  basic_any_tensor(Tensor<B>&& t) : value_(std::in_place_type<Tensor<B>>, std::move(t)) {}  // NOLINT
+  requires std::is_constructible_v<variant_type, Tensor<B>> basic_any_tensor(Tensor<B>&& t)
+      : value_(std::in_place_type<Tensor<B>>, std::move(t)) {}  // NOLINT
 
   // --- creation from a spec "backend:dtype", e.g. "eigen:float32" -----------------------------
 
@@ -189,11 +201,15 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   }
   /// Zeros of `shape` (NumPy: `zeros(shape, dtype)`). Throws ep::value_error for an unknown spec.
   static basic_any_tensor zeros(std::string_view spec, const Shape& shape) {
-    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor { return ep::zeros<B>(shape); });
+    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor {
+      return ep::zeros<B>(shape);
+    });
   }
   /// Ones of `shape` (NumPy: `ones`).
   static basic_any_tensor ones(std::string_view spec, const Shape& shape) {
-    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor { return ep::ones<B>(shape); });
+    return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor {
+      return ep::ones<B>(shape);
+    });
   }
   /// `value`, converted to the spec's dtype, everywhere (NumPy: `full`).
   static basic_any_tensor full(std::string_view spec, const Shape& shape, double value) {
@@ -204,14 +220,20 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   /// 0, 1, ..., n - 1 (NumPy: `arange(n)`); not for bool.
   static basic_any_tensor arange(std::string_view spec, double n) { return arange(spec, 0, n, 1); }
   /// start, start + step, ... below stop (NumPy: `arange(start, stop, step)`); not for bool.
-  static basic_any_tensor arange(std::string_view spec, double start, double stop, double step = 1) {
+  static basic_any_tensor arange(std::string_view spec, double start, double stop,
+                                 double step = 1) {
     return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor {
-      if constexpr (numeric_dtype<typename B::value_type>) return ep::arange<B>(start, stop, step);
-      else throw value_error(fmt::format("arange: not defined for spec {}; expected a numeric dtype", spec));
+      if constexpr (numeric_dtype<typename B::value_type>)
+        return ep::arange<B>(start, stop, step);
+      else
+        throw value_error(
+            fmt::format("arange: not defined for spec {}; expected a numeric dtype", spec));
     });
   }
-  /// The elements of `values`, converted to the spec's dtype (bool: != 0), in C order (NumPy: `array`).
-  static basic_any_tensor from_vector(std::string_view spec, const std::vector<double>& values, const Shape& shape) {
+  /// The elements of `values`, converted to the spec's dtype (bool: != 0), in C order (NumPy:
+  /// `array`).
+  static basic_any_tensor from_vector(std::string_view spec, const std::vector<double>& values,
+                                      const Shape& shape) {
     return create(spec, [&]<class B>(std::type_identity<B>) -> basic_any_tensor {
       using V = typename B::value_type;
       std::vector<V> converted;
@@ -225,7 +247,8 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
 
   /// The backend's name: "eigen", "xtensor", "cuda".
   [[nodiscard]] std::string_view backend() const {
-    return std::visit([](const auto& t) -> std::string_view { return backend_of<decltype(t)>::name; }, value_);
+    return std::visit(
+        [](const auto& t) -> std::string_view { return backend_of<decltype(t)>::name; }, value_);
   }
   /// NumPy's name of the dtype: "float32", "float64", "int32", "int64", "bool".
   [[nodiscard]] std::string_view dtype() const {
@@ -238,7 +261,8 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   [[nodiscard]] bool holds() const noexcept {
     return std::holds_alternative<Tensor<B>>(value_);
   }
-  /// The static tensor it holds; throws ep::value_error naming both if it holds another backend or dtype.
+  /// The static tensor it holds; throws ep::value_error naming both if it holds another backend or
+  /// dtype.
   template <ep::backend B>
   [[nodiscard]] const Tensor<B>& as() const& {
     if (const auto* t = std::get_if<Tensor<B>>(&value_)) [[likely]]
@@ -283,31 +307,81 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
 
   // --- element-wise: unary -----------------------------------------------------------------------
 
-  basic_any_tensor abs() const { return unary<numeric>("abs", [](const auto& t) { return t.abs(); }); }
-  basic_any_tensor sign() const { return unary<numeric>("sign", [](const auto& t) { return t.sign(); }); }
-  basic_any_tensor sqrt() const { return unary<floating>("sqrt", [](const auto& t) { return t.sqrt(); }); }
-  basic_any_tensor square() const { return unary<numeric>("square", [](const auto& t) { return t.square(); }); }
-  basic_any_tensor exp() const { return unary<floating>("exp", [](const auto& t) { return t.exp(); }); }
-  basic_any_tensor log() const { return unary<floating>("log", [](const auto& t) { return t.log(); }); }
-  basic_any_tensor log2() const { return unary<floating>("log2", [](const auto& t) { return t.log2(); }); }
-  basic_any_tensor log10() const { return unary<floating>("log10", [](const auto& t) { return t.log10(); }); }
-  basic_any_tensor log1p() const { return unary<floating>("log1p", [](const auto& t) { return t.log1p(); }); }
-  basic_any_tensor sin() const { return unary<floating>("sin", [](const auto& t) { return t.sin(); }); }
-  basic_any_tensor cos() const { return unary<floating>("cos", [](const auto& t) { return t.cos(); }); }
-  basic_any_tensor tan() const { return unary<floating>("tan", [](const auto& t) { return t.tan(); }); }
-  basic_any_tensor arcsin() const { return unary<floating>("arcsin", [](const auto& t) { return t.arcsin(); }); }
-  basic_any_tensor arccos() const { return unary<floating>("arccos", [](const auto& t) { return t.arccos(); }); }
-  basic_any_tensor arctan() const { return unary<floating>("arctan", [](const auto& t) { return t.arctan(); }); }
-  basic_any_tensor sinh() const { return unary<floating>("sinh", [](const auto& t) { return t.sinh(); }); }
-  basic_any_tensor cosh() const { return unary<floating>("cosh", [](const auto& t) { return t.cosh(); }); }
-  basic_any_tensor tanh() const { return unary<floating>("tanh", [](const auto& t) { return t.tanh(); }); }
-  basic_any_tensor arcsinh() const { return unary<floating>("arcsinh", [](const auto& t) { return t.arcsinh(); }); }
-  basic_any_tensor arccosh() const { return unary<floating>("arccosh", [](const auto& t) { return t.arccosh(); }); }
-  basic_any_tensor arctanh() const { return unary<floating>("arctanh", [](const auto& t) { return t.arctanh(); }); }
-  basic_any_tensor round() const { return unary<numeric>("round", [](const auto& t) { return t.round(); }); }
-  basic_any_tensor ceil() const { return unary<numeric>("ceil", [](const auto& t) { return t.ceil(); }); }
-  basic_any_tensor floor() const { return unary<numeric>("floor", [](const auto& t) { return t.floor(); }); }
-  basic_any_tensor negative() const { return unary<numeric>("negative", [](const auto& t) { return t.negative(); }); }
+  basic_any_tensor abs() const {
+    return unary<numeric>("abs", [](const auto& t) { return t.abs(); });
+  }
+  basic_any_tensor sign() const {
+    return unary<numeric>("sign", [](const auto& t) { return t.sign(); });
+  }
+  basic_any_tensor sqrt() const {
+    return unary<floating>("sqrt", [](const auto& t) { return t.sqrt(); });
+  }
+  basic_any_tensor square() const {
+    return unary<numeric>("square", [](const auto& t) { return t.square(); });
+  }
+  basic_any_tensor exp() const {
+    return unary<floating>("exp", [](const auto& t) { return t.exp(); });
+  }
+  basic_any_tensor log() const {
+    return unary<floating>("log", [](const auto& t) { return t.log(); });
+  }
+  basic_any_tensor log2() const {
+    return unary<floating>("log2", [](const auto& t) { return t.log2(); });
+  }
+  basic_any_tensor log10() const {
+    return unary<floating>("log10", [](const auto& t) { return t.log10(); });
+  }
+  basic_any_tensor log1p() const {
+    return unary<floating>("log1p", [](const auto& t) { return t.log1p(); });
+  }
+  basic_any_tensor sin() const {
+    return unary<floating>("sin", [](const auto& t) { return t.sin(); });
+  }
+  basic_any_tensor cos() const {
+    return unary<floating>("cos", [](const auto& t) { return t.cos(); });
+  }
+  basic_any_tensor tan() const {
+    return unary<floating>("tan", [](const auto& t) { return t.tan(); });
+  }
+  basic_any_tensor arcsin() const {
+    return unary<floating>("arcsin", [](const auto& t) { return t.arcsin(); });
+  }
+  basic_any_tensor arccos() const {
+    return unary<floating>("arccos", [](const auto& t) { return t.arccos(); });
+  }
+  basic_any_tensor arctan() const {
+    return unary<floating>("arctan", [](const auto& t) { return t.arctan(); });
+  }
+  basic_any_tensor sinh() const {
+    return unary<floating>("sinh", [](const auto& t) { return t.sinh(); });
+  }
+  basic_any_tensor cosh() const {
+    return unary<floating>("cosh", [](const auto& t) { return t.cosh(); });
+  }
+  basic_any_tensor tanh() const {
+    return unary<floating>("tanh", [](const auto& t) { return t.tanh(); });
+  }
+  basic_any_tensor arcsinh() const {
+    return unary<floating>("arcsinh", [](const auto& t) { return t.arcsinh(); });
+  }
+  basic_any_tensor arccosh() const {
+    return unary<floating>("arccosh", [](const auto& t) { return t.arccosh(); });
+  }
+  basic_any_tensor arctanh() const {
+    return unary<floating>("arctanh", [](const auto& t) { return t.arctanh(); });
+  }
+  basic_any_tensor round() const {
+    return unary<numeric>("round", [](const auto& t) { return t.round(); });
+  }
+  basic_any_tensor ceil() const {
+    return unary<numeric>("ceil", [](const auto& t) { return t.ceil(); });
+  }
+  basic_any_tensor floor() const {
+    return unary<numeric>("floor", [](const auto& t) { return t.floor(); });
+  }
+  basic_any_tensor negative() const {
+    return unary<numeric>("negative", [](const auto& t) { return t.negative(); });
+  }
   basic_any_tensor operator-() const { return negative(); }
   /// Clipped to [min_, max_], both converted to the dtype.
   basic_any_tensor clip(double min_, double max_) const {
@@ -316,8 +390,12 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
       return t.clip(static_cast<V>(min_), static_cast<V>(max_));
     });
   }
-  basic_any_tensor isnan() const { return unary<numeric>("isnan", [](const auto& t) { return t.isnan(); }); }
-  basic_any_tensor isinf() const { return unary<numeric>("isinf", [](const auto& t) { return t.isinf(); }); }
+  basic_any_tensor isnan() const {
+    return unary<numeric>("isnan", [](const auto& t) { return t.isnan(); });
+  }
+  basic_any_tensor isinf() const {
+    return unary<numeric>("isinf", [](const auto& t) { return t.isinf(); });
+  }
   basic_any_tensor logical_not() const {
     return unary<boolean>("logical_not", [](const auto& t) { return t.logical_not(); });
   }
@@ -334,16 +412,19 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     return binary<numeric>("maximum", o, [](const auto& a, const auto& b) { return a.maximum(b); });
   }
   basic_any_tensor floordiv(const basic_any_tensor& o) const {
-    return binary<numeric>("floordiv", o, [](const auto& a, const auto& b) { return a.floordiv(b); });
+    return binary<numeric>("floordiv", o,
+                           [](const auto& a, const auto& b) { return a.floordiv(b); });
   }
   basic_any_tensor mod(const basic_any_tensor& o) const {
     return binary<numeric>("mod", o, [](const auto& a, const auto& b) { return a.mod(b); });
   }
   basic_any_tensor logical_and(const basic_any_tensor& o) const {
-    return binary<boolean>("logical_and", o, [](const auto& a, const auto& b) { return a.logical_and(b); });
+    return binary<boolean>("logical_and", o,
+                           [](const auto& a, const auto& b) { return a.logical_and(b); });
   }
   basic_any_tensor logical_or(const basic_any_tensor& o) const {
-    return binary<boolean>("logical_or", o, [](const auto& a, const auto& b) { return a.logical_or(b); });
+    return binary<boolean>("logical_or", o,
+                           [](const auto& a, const auto& b) { return a.logical_or(b); });
   }
   /// `x` where this bool tensor is true, else `y` (NumPy: `where(cond, x, y)`); x and y alike, this
   /// tensor bool on their backend.
@@ -354,7 +435,8 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     });
   }
 
-  // --- reductions ----------------------------------------------------------------------------------
+  // --- reductions
+  // ----------------------------------------------------------------------------------
 
   basic_any_tensor sum(Axes axis = {}, bool keepdims = false) const {
     return unary<every>("sum", [&](const auto& t) { return t.sum(std::move(axis), keepdims); });
@@ -363,7 +445,8 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     return unary<every>("prod", [&](const auto& t) { return t.prod(std::move(axis), keepdims); });
   }
   basic_any_tensor mean(Axes axis = {}, bool keepdims = false) const {
-    return unary<floating>("mean", [&](const auto& t) { return t.mean(std::move(axis), keepdims); });
+    return unary<floating>("mean",
+                           [&](const auto& t) { return t.mean(std::move(axis), keepdims); });
   }
   basic_any_tensor min(Axes axis = {}, bool keepdims = false) const {
     return unary<numeric>("min", [&](const auto& t) { return t.min(std::move(axis), keepdims); });
@@ -377,23 +460,31 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   basic_any_tensor any(Axes axis = {}, bool keepdims = false) const {
     return unary<boolean>("any", [&](const auto& t) { return t.any(std::move(axis), keepdims); });
   }
-  basic_any_tensor argmin() const { return unary<numeric>("argmin", [](const auto& t) { return t.argmin(); }); }
+  basic_any_tensor argmin() const {
+    return unary<numeric>("argmin", [](const auto& t) { return t.argmin(); });
+  }
   basic_any_tensor argmin(int axis) const {
     return unary<numeric>("argmin", [&](const auto& t) { return t.argmin(axis); });
   }
-  basic_any_tensor argmax() const { return unary<numeric>("argmax", [](const auto& t) { return t.argmax(); }); }
+  basic_any_tensor argmax() const {
+    return unary<numeric>("argmax", [](const auto& t) { return t.argmax(); });
+  }
   basic_any_tensor argmax(int axis) const {
     return unary<numeric>("argmax", [&](const auto& t) { return t.argmax(axis); });
   }
-  basic_any_tensor cumsum() const { return unary<every>("cumsum", [](const auto& t) { return t.cumsum(); }); }
+  basic_any_tensor cumsum() const {
+    return unary<every>("cumsum", [](const auto& t) { return t.cumsum(); });
+  }
   basic_any_tensor cumsum(int axis) const {
     return unary<every>("cumsum", [&](const auto& t) { return t.cumsum(axis); });
   }
   basic_any_tensor logsumexp(Axes axis = {}, bool keepdims = false) const {
-    return unary<floating>("logsumexp", [&](const auto& t) { return t.logsumexp(std::move(axis), keepdims); });
+    return unary<floating>("logsumexp",
+                           [&](const auto& t) { return t.logsumexp(std::move(axis), keepdims); });
   }
 
-  // --- shape ---------------------------------------------------------------------------------------
+  // --- shape
+  // ---------------------------------------------------------------------------------------
 
   basic_any_tensor reshape(const Shape& shape) const {
     return unary<every>("reshape", [&](const auto& t) { return t.reshape(shape); });
@@ -401,7 +492,9 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   basic_any_tensor flatten(int start = 0, int end = -1) const {
     return unary<every>("flatten", [&](const auto& t) { return t.flatten(start, end); });
   }
-  basic_any_tensor transpose() const { return unary<every>("transpose", [](const auto& t) { return t.transpose(); }); }
+  basic_any_tensor transpose() const {
+    return unary<every>("transpose", [](const auto& t) { return t.transpose(); });
+  }
   basic_any_tensor transpose(const std::vector<int>& perm) const {
     return unary<every>("transpose", [&](const auto& t) { return t.transpose(perm); });
   }
@@ -424,7 +517,9 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   basic_any_tensor matmul(const basic_any_tensor& o) const {
     return binary<numeric>("matmul", o, [](const auto& a, const auto& b) { return a.matmul(b); });
   }
-  basic_any_tensor inv() const { return unary<floating>("inv", [](const auto& t) { return t.inv(); }); }
+  basic_any_tensor inv() const {
+    return unary<floating>("inv", [](const auto& t) { return t.inv(); });
+  }
   basic_any_tensor softmax(int axis = -1) const {
     return unary<floating>("softmax", [&](const auto& t) { return t.softmax(axis); });
   }
@@ -434,22 +529,26 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
 
   // --- dispatch (public so that the free functions and operators below use it) ----------------
 
-  static constexpr detail::any_kind every = detail::any_kind::every, numeric = detail::any_kind::numeric,
-                                    floating = detail::any_kind::floating, boolean = detail::any_kind::boolean;
+  static constexpr detail::any_kind every = detail::any_kind::every,
+                                    numeric = detail::any_kind::numeric,
+                                    floating = detail::any_kind::floating,
+                                    boolean = detail::any_kind::boolean;
 
   /// f(t), of type R, for the static tensor t it holds if K admits t's dtype (else throws
   /// ep::value_error): one switch on the variant's index (detail::any_switch).
   template <detail::any_kind K, class R, class F>
   R visit(std::string_view op, F&& f) const {
     auto alt = [&](const auto& t) -> R {
-      if constexpr (detail::any_admits<K, typename std::remove_cvref_t<decltype(t)>::value_type>) return f(t);
-      else throw_dtype_error(op, K);
+      if constexpr (detail::any_admits<K, typename std::remove_cvref_t<decltype(t)>::value_type>)
+        return f(t);
+      else
+        throw_dtype_error(op, K);
     };
     return detail::any_switch<R>(value_, alt);
   }
   /// f(t) for the static tensor t it holds, if K admits t's dtype (else throws ep::value_error):
-  /// one switch on the variant's index, inlined where the op is called (detail::any_switch), and f's
-  /// result constructed in place in the returned tensor.
+  /// one switch on the variant's index, inlined where the op is called (detail::any_switch), and
+  /// f's result constructed in place in the returned tensor.
   template <detail::any_kind K, class F>
   [[gnu::always_inline]] basic_any_tensor unary(std::string_view op, F&& f) const {
     auto alt = [&](const auto& t) -> basic_any_tensor {
@@ -463,9 +562,11 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     return detail::any_switch<basic_any_tensor>(value_, alt);
   }
   /// f(a, b) for the static tensors a (this one's) and b (other's), which must be of one type: a
-  /// comparison of the two variants' indices (else throws ep::value_error naming both), then as unary.
+  /// comparison of the two variants' indices (else throws ep::value_error naming both), then as
+  /// unary.
   template <detail::any_kind K, class F>
-  [[gnu::always_inline]] basic_any_tensor binary(std::string_view op, const basic_any_tensor& other, F&& f) const {
+  [[gnu::always_inline]] basic_any_tensor binary(std::string_view op, const basic_any_tensor& other,
+                                                 F&& f) const {
     if (value_.index() != other.value_.index()) [[unlikely]]
       throw_mismatch_error(op, other);
     auto alt = [&](const auto& a) -> basic_any_tensor {
@@ -496,17 +597,21 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   template <class F>
   static void for_each_alternative(F&& f) {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      (f(std::type_identity<typename std::variant_alternative_t<I, variant_type>::backend_type>{}), ...);
-    }(std::make_index_sequence<std::variant_size_v<variant_type>>{});
+      (f(std::type_identity<typename std::variant_alternative_t<I, variant_type>::backend_type>{}),
+       ...);
+    }
+    (std::make_index_sequence<std::variant_size_v<variant_type>>{});
   }
 
   template <class F>
   static basic_any_tensor create(std::string_view spec, F&& f) {
     const auto colon = spec.find(':');
-    const std::string_view name = spec.substr(0, colon), type = colon == spec.npos ? "" : spec.substr(colon + 1);
+    const std::string_view name = spec.substr(0, colon),
+                           type = colon == spec.npos ? "" : spec.substr(colon + 1);
     std::optional<basic_any_tensor> out;
     for_each_alternative([&]<class B>(std::type_identity<B> tag) {
-      if (!out && name == B::name && type == dtype_name<typename B::value_type>()) out.emplace(f(tag));
+      if (!out && name == B::name && type == dtype_name<typename B::value_type>())
+        out.emplace(f(tag));
     });
     if (!out)
       throw value_error(fmt::format("AnyTensor: unknown spec \"{}\"; expected one of {}", spec,
@@ -526,48 +631,51 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   }
 
   // The errors, out of line and cold: one function each, shared by every op and alternative.
-  [[noreturn, gnu::cold, gnu::noinline]] void throw_dtype_error(std::string_view op, detail::any_kind k) const {
-    throw value_error(fmt::format("{}: not defined for dtype {} (this tensor is {}); expected {}", op, dtype(), spec(),
-                                  detail::any_expected(k)));
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_dtype_error(std::string_view op,
+                                                                detail::any_kind k) const {
+    throw value_error(fmt::format("{}: not defined for dtype {} (this tensor is {}); expected {}",
+                                  op, dtype(), spec(), detail::any_expected(k)));
   }
-  [[noreturn, gnu::cold, gnu::noinline]] void throw_mismatch_error(std::string_view op,
-                                                                   const basic_any_tensor& other) const {
-    throw value_error(fmt::format("{}: the operands hold {} and {}; expected one backend and dtype (convert with "
-                                  "as<B>() and astype, or create both from one spec)",
-                                  op, spec(), other.spec()));
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_mismatch_error(
+      std::string_view op, const basic_any_tensor& other) const {
+    throw value_error(
+        fmt::format("{}: the operands hold {} and {}; expected one backend and dtype (convert with "
+                    "as<B>() and astype, or create both from one spec)",
+                    op, spec(), other.spec()));
   }
   [[noreturn, gnu::cold, gnu::noinline]] void throw_as_error(const std::string& wanted) const {
-    throw value_error(fmt::format("AnyTensor::as: holds {}, not {}; expected the backend and dtype it holds",
-                                  spec(), wanted));
+    throw value_error(
+        fmt::format("AnyTensor::as: holds {}, not {}; expected the backend and dtype it holds",
+                    spec(), wanted));
   }
-  [[noreturn, gnu::cold, gnu::noinline]] void throw_condition_error(std::string_view op,
-                                                                    const std::string& wanted) const {
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_condition_error(
+      std::string_view op, const std::string& wanted) const {
     throw value_error(fmt::format("{}: the condition holds {}; expected {}", op, spec(), wanted));
   }
 
   variant_type value_;
 };
 
-
 /// A tensor whose backend and dtype are chosen at run time, e.g. from "eigen:float32" (see
 /// ep::basic_any_tensor); the set is EAGERPP_ANY_BACKENDS (by default Eigen and xtensor).
 using AnyTensor = basic_any_tensor<EAGERPP_ANY_BACKENDS>;
 
-// --- operators: the static tensor's, with its dtype rules (an int32 tensor * 0.5 holds float64) ----
+// --- operators: the static tensor's, with its dtype rules (an int32 tensor * 0.5 holds float64)
+// ----
 
-#define EAGERPP_ANY_OPERATOR(op, name, kind)                                                                 \
-  template <class L>                                                                                         \
-  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {              \
-    return a.template binary<kind>(name, b, [](const auto& x, const auto& y) { return x op y; });           \
-  }                                                                                                          \
-  template <class L, scalar S>                                                                               \
-  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, S b) {                                       \
-    return a.template unary<kind>(name, [&](const auto& x) { return x op b; });                             \
+#define EAGERPP_ANY_OPERATOR(op, name, kind)                                                      \
+  template <class L>                                                                              \
+  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {   \
+    return a.template binary<kind>(name, b, [](const auto& x, const auto& y) { return x op y; }); \
+  }                                                                                               \
+  template <class L, scalar S>                                                                    \
+  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, S b) {                            \
+    return a.template unary<kind>(name, [&](const auto& x) { return x op b; });                   \
   }
-#define EAGERPP_ANY_OPERATOR_LEFT(op, name, kind)                                                            \
-  template <class L, scalar S>                                                                               \
-  basic_any_tensor<L> operator op(S a, const basic_any_tensor<L>& b) {                                       \
-    return b.template unary<kind>(name, [&](const auto& y) { return a op y; });                             \
+#define EAGERPP_ANY_OPERATOR_LEFT(op, name, kind)                               \
+  template <class L, scalar S>                                                  \
+  basic_any_tensor<L> operator op(S a, const basic_any_tensor<L>& b) {          \
+    return b.template unary<kind>(name, [&](const auto& y) { return a op y; }); \
   }
 
 EAGERPP_ANY_OPERATOR(+, "add", detail::any_kind::numeric)
@@ -591,12 +699,13 @@ EAGERPP_ANY_OPERATOR_LEFT(>=, "greater_equal", detail::any_kind::numeric)
 #undef EAGERPP_ANY_OPERATOR
 #undef EAGERPP_ANY_OPERATOR_LEFT
 
-// --- free functions: ep::exp(x), ep::sum(x, axis), ... as for the static tensor --------------------
+// --- free functions: ep::exp(x), ep::sum(x, axis), ... as for the static tensor
+// --------------------
 
-#define EAGERPP_ANY_FREE(name)                                                 \
-  template <class L>                                                           \
-  basic_any_tensor<L> name(const basic_any_tensor<L>& x) {                     \
-    return x.name();                                                           \
+#define EAGERPP_ANY_FREE(name)                             \
+  template <class L>                                       \
+  basic_any_tensor<L> name(const basic_any_tensor<L>& x) { \
+    return x.name();                                       \
   }
 EAGERPP_ANY_FREE(abs)
 EAGERPP_ANY_FREE(sign)
@@ -630,10 +739,10 @@ EAGERPP_ANY_FREE(transpose)
 EAGERPP_ANY_FREE(inv)
 #undef EAGERPP_ANY_FREE
 
-#define EAGERPP_ANY_FREE_REDUCTION(name)                                                      \
-  template <class L>                                                                          \
+#define EAGERPP_ANY_FREE_REDUCTION(name)                                                          \
+  template <class L>                                                                              \
   basic_any_tensor<L> name(const basic_any_tensor<L>& x, Axes axis = {}, bool keepdims = false) { \
-    return x.name(std::move(axis), keepdims);                                                 \
+    return x.name(std::move(axis), keepdims);                                                     \
   }
 EAGERPP_ANY_FREE_REDUCTION(sum)
 EAGERPP_ANY_FREE_REDUCTION(prod)
@@ -646,44 +755,65 @@ EAGERPP_ANY_FREE_REDUCTION(logsumexp)
 #undef EAGERPP_ANY_FREE_REDUCTION
 
 template <class L>
-basic_any_tensor<L> clip(const basic_any_tensor<L>& x, double min_, double max_) { return x.clip(min_, max_); }
+basic_any_tensor<L> clip(const basic_any_tensor<L>& x, double min_, double max_) {
+  return x.clip(min_, max_);
+}
 template <class L>
-basic_any_tensor<L> pow(const basic_any_tensor<L>& x, const basic_any_tensor<L>& e) { return x.pow(e); }
+basic_any_tensor<L> pow(const basic_any_tensor<L>& x, const basic_any_tensor<L>& e) {
+  return x.pow(e);
+}
 template <class L>
-basic_any_tensor<L> minimum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) { return a.minimum(b); }
+basic_any_tensor<L> minimum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {
+  return a.minimum(b);
+}
 template <class L>
-basic_any_tensor<L> maximum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) { return a.maximum(b); }
+basic_any_tensor<L> maximum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {
+  return a.maximum(b);
+}
 template <class L>
-basic_any_tensor<L> where(const basic_any_tensor<L>& c, const basic_any_tensor<L>& x, const basic_any_tensor<L>& y) {
+basic_any_tensor<L> where(const basic_any_tensor<L>& c, const basic_any_tensor<L>& x,
+                          const basic_any_tensor<L>& y) {
   return c.where(x, y);
 }
 template <class L>
-basic_any_tensor<L> reshape(const basic_any_tensor<L>& x, const Shape& shape) { return x.reshape(shape); }
+basic_any_tensor<L> reshape(const basic_any_tensor<L>& x, const Shape& shape) {
+  return x.reshape(shape);
+}
 template <class L>
-basic_any_tensor<L> matmul(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) { return a.matmul(b); }
+basic_any_tensor<L> matmul(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {
+  return a.matmul(b);
+}
 template <class L>
-basic_any_tensor<L> softmax(const basic_any_tensor<L>& x, int axis = -1) { return x.softmax(axis); }
+basic_any_tensor<L> softmax(const basic_any_tensor<L>& x, int axis = -1) {
+  return x.softmax(axis);
+}
 template <class L>
-basic_any_tensor<L> log_softmax(const basic_any_tensor<L>& x, int axis = -1) { return x.log_softmax(axis); }
+basic_any_tensor<L> log_softmax(const basic_any_tensor<L>& x, int axis = -1) {
+  return x.log_softmax(axis);
+}
 
-// --- autodiff --------------------------------------------------------------------------------------
+// --- autodiff
+// --------------------------------------------------------------------------------------
 
 /// `{f(x), d f / d x}` for a scalar-valued `f` taking and returning an any tensor (EagerPy and
 /// JAX: `value_and_grad`): runs the static ep::value_and_grad on the tensor x holds, so `f`'s ops
 /// are recorded on the tape as usual. Throws ep::value_error for a non-floating x, or when f's
 /// result holds another backend or dtype than x.
 template <class F, class L>
-std::pair<basic_any_tensor<L>, basic_any_tensor<L>> value_and_grad(F&& f, const basic_any_tensor<L>& x) {
+std::pair<basic_any_tensor<L>, basic_any_tensor<L>> value_and_grad(F&& f,
+                                                                   const basic_any_tensor<L>& x) {
   using Result = std::pair<basic_any_tensor<L>, basic_any_tensor<L>>;
-  return x.template visit<detail::any_kind::floating, Result>("value_and_grad", [&](const auto& t) -> Result {
-    using Static = std::remove_cvref_t<decltype(t)>;
-    auto vg = ep::value_and_grad(
-        [&](const Static& s) -> Static {
-          return basic_any_tensor<L>(f(basic_any_tensor<L>(s))).template as<typename Static::backend_type>();
-        },
-        t);
-    return {std::move(vg.first), std::move(vg.second)};
-  });
+  return x.template visit<detail::any_kind::floating, Result>(
+      "value_and_grad", [&](const auto& t) -> Result {
+        using Static = std::remove_cvref_t<decltype(t)>;
+        auto vg = ep::value_and_grad(
+            [&](const Static& s) -> Static {
+              return basic_any_tensor<L>(f(basic_any_tensor<L>(s)))
+                  .template as<typename Static::backend_type>();
+            },
+            t);
+        return {std::move(vg.first), std::move(vg.second)};
+      });
 }
 
 }  // namespace ep
@@ -693,6 +823,7 @@ template <class L>
 struct fmt::formatter<ep::basic_any_tensor<L>> : fmt::formatter<std::string_view> {
   template <class Context>
   auto format(const ep::basic_any_tensor<L>& t, Context& ctx) const {
-    return std::visit([&](const auto& s) { return fmt::format_to(ctx.out(), "{}", s); }, t.variant());
+    return std::visit([&](const auto& s) { return fmt::format_to(ctx.out(), "{}", s); },
+                      t.variant());
   }
 };

@@ -18,7 +18,9 @@ struct native_traits;
 
 /// A type that some included backend wraps.
 template <class N>
-concept native_tensor = requires { typename native_traits<std::remove_cvref_t<N>>::backend; };
+concept native_tensor = requires {
+  typename native_traits<std::remove_cvref_t<N>>::backend;
+};
 
 namespace detail {
 template <class T>
@@ -43,7 +45,8 @@ auto astensor(N&& x) {
     return Tensor<B>(native_traits<D>::convert(std::forward<N>(x)));
   } else {
     static_assert(detail::always_false<N>,
-                  "ep::astensor: no backend wraps this native type; include its backend header, e.g. <eagerpp/eigen.hpp>");
+                  "ep::astensor: no backend wraps this native type; include its backend header, "
+                  "e.g. <eagerpp/eigen.hpp>");
   }
 }
 
@@ -89,8 +92,9 @@ auto restore_result(R&& r) {
 
 /// Wraps a generic function so that it takes native tensors of any backend and returns natives of
 /// the same kind (EagerPy's requested `eager_function`, its issue #34): native arguments become
-/// `ep::Tensor`s, other arguments pass through; an `ep::Tensor` result becomes native again when the
-/// first argument was native. Results that are std::pair or std::tuple are restored element-wise.
+/// `ep::Tensor`s, other arguments pass through; an `ep::Tensor` result becomes native again when
+/// the first argument was native. Results that are std::pair or std::tuple are restored
+/// element-wise.
 template <class F>
 auto eager_function(F f) {
   return [f](auto&&... args) {
@@ -99,7 +103,8 @@ auto eager_function(F f) {
     if constexpr (istensor<First>) {
       return result;
     } else if constexpr (requires { std::tuple_size<decltype(result)>::value; }) {
-      return std::apply([](auto&&... rs) { return std::tuple{detail::restore_result(rs)...}; }, std::move(result));
+      return std::apply([](auto&&... rs) { return std::tuple{detail::restore_result(rs)...}; },
+                        std::move(result));
     } else {
       return detail::restore_result(std::move(result));
     }
@@ -107,21 +112,26 @@ auto eager_function(F f) {
 }
 
 /// `astensor` of each argument and one `restore` for a result of the same kind as the inputs
-/// (EagerPy: `astensors_`): all natives, or all `ep::Tensor`s. `restore` takes one result, or several
-/// and gives a tuple.
+/// (EagerPy: `astensors_`): all natives, or all `ep::Tensor`s. `restore` takes one result, or
+/// several and gives a tuple.
 template <class... N>
 auto astensors_(N&&... xs) {
   static_assert(sizeof...(N) > 0, "ep::astensors_: needs at least one tensor");
   constexpr bool all_tensors = (istensor<N> && ...);
   static_assert(all_tensors || (!istensor<N> && ...),
-                "ep::astensors_: the arguments must be all native tensors or all ep::Tensors, so that one restore fits them");
+                "ep::astensors_: the arguments must be all native tensors or all ep::Tensors, so "
+                "that one restore fits them");
   auto restore = [](const auto&... ys) {
     if constexpr (sizeof...(ys) == 1) {
-      if constexpr (all_tensors) return (ys, ...);
-      else return (ys.raw(), ...);
+      if constexpr (all_tensors)
+        return (ys, ...);
+      else
+        return (ys.raw(), ...);
     } else {
-      if constexpr (all_tensors) return std::tuple{ys...};
-      else return std::tuple{ys.raw()...};
+      if constexpr (all_tensors)
+        return std::tuple{ys...};
+      else
+        return std::tuple{ys.raw()...};
     }
   };
   return std::pair{astensors(std::forward<N>(xs)...), restore};

@@ -39,7 +39,7 @@ class axis_list {
   [[nodiscard]] int* begin() noexcept { return axes_.data(); }
   [[nodiscard]] int* end() noexcept { return axes_.data() + size_; }
   [[nodiscard]] int operator[](std::size_t i) const noexcept { return axes_[i]; }
-  void push_back(int axis) noexcept { axes_[size_++] = axis; }                      // callers stay within max_rank
+  void push_back(int axis) noexcept { axes_[size_++] = axis; }  // callers stay within max_rank
   operator std::span<const int>() const noexcept { return {axes_.data(), size_}; }  // NOLINT
 
  private:
@@ -50,14 +50,16 @@ class axis_list {
 }  // namespace detail
 
 /// The `axis` argument of reductions and of squeeze and flip: all axes (the default, NumPy's
-/// `axis=None`), one axis (`x.sum(1)`) or several (`x.sum({0, 2})`). Negative axes count from the end.
+/// `axis=None`), one axis (`x.sum(1)`) or several (`x.sum({0, 2})`). Negative axes count from the
+/// end.
 class Axes {
  public:
   /// All axes.
   Axes() = default;
   Axes(int axis) : all_(false), axes_{axis} {}  // NOLINT(google-explicit-constructor): x.sum(1)
   Axes(std::initializer_list<int> axes) : all_(false), axes_(axes) {}
-  Axes(std::vector<int> axes) : all_(false), axes_(std::move(axes)) {}  // NOLINT(google-explicit-constructor)
+  Axes(std::vector<int> axes)
+      : all_(false), axes_(std::move(axes)) {}  // NOLINT(google-explicit-constructor)
   explicit Axes(const detail::axis_list& axes) : all_(false), axes_(axes.begin(), axes.end()) {}
 
   [[nodiscard]] bool all() const noexcept { return all_; }
@@ -74,8 +76,9 @@ namespace detail {
 inline int normalize_axis(std::string_view op, int axis, const Shape& shape) {
   const int ndim = shape.size();
   if (axis < -ndim || axis >= ndim)
-    throw value_error(fmt::format("{}: axis {} is out of range for a tensor of shape {}; expected {} <= axis < {}", op,
-                                  axis, shape.str(), -ndim, ndim));
+    throw value_error(fmt::format(
+        "{}: axis {} is out of range for a tensor of shape {}; expected {} <= axis < {}", op, axis,
+        shape.str(), -ndim, ndim));
   return axis < 0 ? axis + ndim : axis;
 }
 
@@ -86,7 +89,8 @@ inline axis_list normalize_axes(std::string_view op, const Axes& axes, const Sha
     for (int i = 0; i < shape.size(); ++i) out.push_back(i);
     return out;
   }
-  // Validates every axis (an out-of-range one throws first); more axes than the rank means a repeat.
+  // Validates every axis (an out-of-range one throws first); more axes than the rank means a
+  // repeat.
   bool too_many = false;
   for (int a : axes.list()) {
     const int axis = normalize_axis(op, a, shape);
@@ -97,8 +101,9 @@ inline axis_list normalize_axes(std::string_view op, const Axes& axes, const Sha
     }
   }
   const auto repeated = [&] {
-    return value_error(fmt::format("{}: repeated axis in ({}) for a tensor of shape {}; expected each axis once", op,
-                                   fmt::join(axes.list(), ", "), shape.str()));
+    return value_error(
+        fmt::format("{}: repeated axis in ({}) for a tensor of shape {}; expected each axis once",
+                    op, fmt::join(axes.list(), ", "), shape.str()));
   };
   if (too_many) throw repeated();
   std::sort(out.begin(), out.end());

@@ -1,7 +1,8 @@
 // eagerpp - the umbrella header of the core: the facade, free functions, autodiff, printing
 // SPDX-License-Identifier: MIT
 //
-// Include a backend too, e.g. <eagerpp/eigen.hpp> or <eagerpp/xtensor.hpp>; this header includes none.
+// Include a backend too, e.g. <eagerpp/eigen.hpp> or <eagerpp/xtensor.hpp>; this header includes
+// none.
 #pragma once
 
 #include "eagerpp/astensor.hpp"

@@ -14,7 +14,8 @@ namespace ep {
 class error {
  public:
   virtual ~error() = default;
-  /// The message; the same override serves std::exception::what(), so `e.what()` works on either base.
+  /// The message; the same override serves std::exception::what(), so `e.what()` works on either
+  /// base.
   [[nodiscard]] virtual const char* what() const noexcept = 0;
 };
 
@@ -29,7 +30,8 @@ class standard_error : public Std, public error {
 };
 }  // namespace detail
 
-/// Bad arguments: shapes that do not broadcast, axes out of range, wrong sizes (NumPy's ValueError).
+/// Bad arguments: shapes that do not broadcast, axes out of range, wrong sizes (NumPy's
+/// ValueError).
 struct value_error : detail::standard_error<std::invalid_argument> {
   using standard_error::standard_error;
 };

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <ostream>  // std::ostream
-#include <string>   // std::string
+#include <ostream>      // std::ostream
+#include <string>       // std::string
 #include <string_view>  // std::string_view
-#include <vector>   // std::vector
+#include <vector>       // std::vector
 
 #include <fmt/format.h>
 
@@ -27,8 +27,8 @@ std::string format_element(T v) {
 }
 
 template <class T>
-void format_values(std::string& out, const std::vector<T>& v, const Shape& s, const Shape& strides, int axis,
-                   std::int64_t offset, bool elide) {
+void format_values(std::string& out, const std::vector<T>& v, const Shape& s, const Shape& strides,
+                   int axis, std::int64_t offset, bool elide) {
   if (axis == s.size()) {
     out += format_element<T>(v[static_cast<std::size_t>(offset)]);
     return;
@@ -44,7 +44,11 @@ void format_values(std::string& out, const std::vector<T>& v, const Shape& s, co
     }
     format_values(out, v, s, strides, axis + 1, offset + i * strides[axis], elide);
     if (i + 1 < n) {
-      out += axis + 1 == s.size() ? ", " : fmt::format(",{}{:{}}", std::string(static_cast<std::size_t>(s.size() - axis - 1), '\n'), "", axis + 1);
+      out += axis + 1 == s.size()
+                 ? ", "
+                 : fmt::format(",{}{:{}}",
+                               std::string(static_cast<std::size_t>(s.size() - axis - 1), '\n'), "",
+                               axis + 1);
     }
   }
   out += ']';
@@ -61,14 +65,17 @@ std::string format_tensor(const Tensor<B>& t) {
   } else {
     format_values(values, v, s, strides_of(s), 0, 0, s.numel() > print_threshold);
   }
-  return fmt::format("Tensor<{}, {}>(shape={}, {})", B::name, dtype_name<typename B::value_type>(), s.str(), values);
+  return fmt::format("Tensor<{}, {}>(shape={}, {})", B::name, dtype_name<typename B::value_type>(),
+                     s.str(), values);
 }
 
 }  // namespace ep::detail
 
 /// `{}` prints the whole tensor; a format spec (`{:.1f}`, `{:>8}`) formats the number of a
-/// one-element tensor (EagerPy: `f"{t.sum():.1f}"`), converted to double for a floating presentation
-/// (`f`, `e`, `g`, `%`, as Python does for an integer). Another tensor with a spec throws fmt::format_error.
+/// one-element tensor (EagerPy: `f"{t.sum():.1f}"`), converted to double for a floating
+/// presentation
+/// (`f`, `e`, `g`, `%`, as Python does for an integer). Another tensor with a spec throws
+/// fmt::format_error.
 template <class B>
 struct fmt::formatter<ep::Tensor<B>> {
   char spec_[32] = {};  // the spec after ':', e.g. ".1f"
@@ -86,12 +93,16 @@ struct fmt::formatter<ep::Tensor<B>> {
     const std::string_view spec(spec_, size_);
     if (spec.empty()) return fmt::format_to(ctx.out(), "{}", ep::detail::format_tensor(t));
     if (t.size() != 1)
-      throw fmt::format_error(fmt::format("ep::Tensor: the format spec '{}' needs a one-element tensor; got shape {}", spec,
-                                          t.shape().str()));
+      throw fmt::format_error(
+          fmt::format("ep::Tensor: the format spec '{}' needs a one-element tensor; got shape {}",
+                      spec, t.shape().str()));
     const auto v = t.to_vector()[0];
     const char type = spec.back();
-    const bool floating = type == 'f' || type == 'F' || type == 'e' || type == 'E' || type == 'g' || type == 'G' || type == '%';
-    if (floating) return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)), static_cast<double>(v));
+    const bool floating = type == 'f' || type == 'F' || type == 'e' || type == 'E' || type == 'g' ||
+                          type == 'G' || type == '%';
+    if (floating)
+      return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)),
+                            static_cast<double>(v));
     return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)), v);
   }
 };

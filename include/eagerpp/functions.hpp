@@ -1,12 +1,12 @@
-// eagerpp - free functions: ep::zeros<B>(shape), ep::from_vector, and ep::name(x, ...) for each method
-// SPDX-License-Identifier: MIT
+// eagerpp - free functions: ep::zeros<B>(shape), ep::from_vector, and ep::name(x, ...) for each
+// method SPDX-License-Identifier: MIT
 #pragma once
 
 #include <initializer_list>  // std::initializer_list
-#include <memory>  // std::unique_ptr
-#include <tuple>   // std::tuple
-#include <type_traits>  // std::common_type_t, std::conditional_t
-#include <vector>  // std::vector
+#include <memory>            // std::unique_ptr
+#include <tuple>             // std::tuple
+#include <type_traits>       // std::common_type_t, std::conditional_t
+#include <vector>            // std::vector
 
 #include <fmt/format.h>
 
@@ -16,14 +16,16 @@ namespace ep {
 
 // --- creation from a backend tag ---------------------------------------------------------------
 
-/// A tensor of backend B with `shape` and the elements of `data` in C order (NumPy: `array(data).reshape(shape)`).
+/// A tensor of backend B with `shape` and the elements of `data` in C order (NumPy:
+/// `array(data).reshape(shape)`).
 template <backend B>
 Tensor<B> from_vector(const std::vector<typename B::value_type>& data, const Shape& shape) {
   if (static_cast<std::int64_t>(data.size()) != shape.numel())
-    throw value_error(fmt::format("from_vector: got {} elements for shape {}; expected {}", data.size(), shape.str(),
-                                  shape.numel()));
+    throw value_error(fmt::format("from_vector: got {} elements for shape {}; expected {}",
+                                  data.size(), shape.str(), shape.numel()));
   for (auto d : shape)
-    if (d < 0) throw value_error(fmt::format("from_vector: negative extent in shape {}", shape.str()));
+    if (d < 0)
+      throw value_error(fmt::format("from_vector: negative extent in shape {}", shape.str()));
   if constexpr (std::same_as<typename B::value_type, bool>) {  // std::vector<bool> has no data()
     std::unique_ptr<bool[]> tmp(new bool[data.size() + 1]);
     std::copy(data.begin(), data.end(), tmp.get());
@@ -73,13 +75,15 @@ Tensor<B> arange(double stop) {
 /// `stop` is the last one unless `endpoint` is false. Throws ep::value_error for a negative `num`.
 template <backend B>
 Tensor<B> linspace(double start, double stop, std::int64_t num = 50, bool endpoint = true) {
-  static_assert(floating_dtype<typename B::value_type>, "ep::linspace: needs a floating backend, e.g. ep::eigen<double>");
+  static_assert(floating_dtype<typename B::value_type>,
+                "ep::linspace: needs a floating backend, e.g. ep::eigen<double>");
   if (num < 0) throw value_error(fmt::format("linspace: got num = {}; expected num >= 0", num));
   const std::int64_t div = endpoint ? num - 1 : num;
   const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
   std::vector<typename B::value_type> data(static_cast<std::size_t>(num));
   for (std::int64_t i = 0; i < num; ++i)
-    data[static_cast<std::size_t>(i)] = static_cast<typename B::value_type>(start + static_cast<double>(i) * step);
+    data[static_cast<std::size_t>(i)] =
+        static_cast<typename B::value_type>(start + static_cast<double>(i) * step);
   if (endpoint && num > 1) data.back() = static_cast<typename B::value_type>(stop);
   return from_vector<B>(data, Shape{num});
 }
@@ -87,95 +91,257 @@ Tensor<B> linspace(double start, double stop, std::int64_t num = 50, bool endpoi
 // --- EagerPy's forms: the first tensor supplies the backend -------------------------------------
 
 template <backend B>
-Tensor<B> zeros(const Tensor<B>& t, const Shape& shape) { return t.zeros(shape); }
+Tensor<B> zeros(const Tensor<B>& t, const Shape& shape) {
+  return t.zeros(shape);
+}
 template <backend B>
-Tensor<B> ones(const Tensor<B>& t, const Shape& shape) { return t.ones(shape); }
+Tensor<B> ones(const Tensor<B>& t, const Shape& shape) {
+  return t.ones(shape);
+}
 template <backend B>
-Tensor<B> full(const Tensor<B>& t, const Shape& shape, typename B::value_type value) { return t.full(shape, value); }
+Tensor<B> full(const Tensor<B>& t, const Shape& shape, typename B::value_type value) {
+  return t.full(shape, value);
+}
 template <backend B>
-Tensor<B> zeros_like(const Tensor<B>& t) { return t.zeros_like(); }
+Tensor<B> zeros_like(const Tensor<B>& t) {
+  return t.zeros_like();
+}
 template <backend B>
-Tensor<B> ones_like(const Tensor<B>& t) { return t.ones_like(); }
+Tensor<B> ones_like(const Tensor<B>& t) {
+  return t.ones_like();
+}
 template <backend B>
-Tensor<B> full_like(const Tensor<B>& t, typename B::value_type value) { return t.full_like(value); }
+Tensor<B> full_like(const Tensor<B>& t, typename B::value_type value) {
+  return t.full_like(value);
+}
 template <backend B>
-Tensor<B> arange(const Tensor<B>& t, double start, double stop, double step = 1) { return t.arange(start, stop, step); }
+Tensor<B> arange(const Tensor<B>& t, double start, double stop, double step = 1) {
+  return t.arange(start, stop, step);
+}
 template <backend B>
-Tensor<B> arange(const Tensor<B>& t, double stop) { return t.arange(stop); }
+Tensor<B> arange(const Tensor<B>& t, double stop) {
+  return t.arange(stop);
+}
 template <backend B, class I>
-Tensor<B> onehot_like(const Tensor<B>& t, const Tensor<I>& indices, typename B::value_type value = 1) {
+Tensor<B> onehot_like(const Tensor<B>& t, const Tensor<I>& indices,
+                      typename B::value_type value = 1) {
   return t.onehot_like(indices, value);
 }
 
 // --- element-wise -------------------------------------------------------------------------------
 
-template <backend B> Tensor<B> abs(const Tensor<B>& x) { return x.abs(); }
-template <backend B> Tensor<B> sign(const Tensor<B>& x) { return x.sign(); }
-template <backend B> Tensor<B> sqrt(const Tensor<B>& x) { return x.sqrt(); }
-template <backend B> Tensor<B> square(const Tensor<B>& x) { return x.square(); }
-template <backend B> Tensor<B> exp(const Tensor<B>& x) { return x.exp(); }
-template <backend B> Tensor<B> log(const Tensor<B>& x) { return x.log(); }
-template <backend B> Tensor<B> log2(const Tensor<B>& x) { return x.log2(); }
-template <backend B> Tensor<B> log10(const Tensor<B>& x) { return x.log10(); }
-template <backend B> Tensor<B> log1p(const Tensor<B>& x) { return x.log1p(); }
-template <backend B> Tensor<B> sin(const Tensor<B>& x) { return x.sin(); }
-template <backend B> Tensor<B> cos(const Tensor<B>& x) { return x.cos(); }
-template <backend B> Tensor<B> tan(const Tensor<B>& x) { return x.tan(); }
-template <backend B> Tensor<B> arcsin(const Tensor<B>& x) { return x.arcsin(); }
-template <backend B> Tensor<B> arccos(const Tensor<B>& x) { return x.arccos(); }
-template <backend B> Tensor<B> arctan(const Tensor<B>& x) { return x.arctan(); }
-template <backend B> Tensor<B> sinh(const Tensor<B>& x) { return x.sinh(); }
-template <backend B> Tensor<B> cosh(const Tensor<B>& x) { return x.cosh(); }
-template <backend B> Tensor<B> tanh(const Tensor<B>& x) { return x.tanh(); }
-template <backend B> Tensor<B> arcsinh(const Tensor<B>& x) { return x.arcsinh(); }
-template <backend B> Tensor<B> arccosh(const Tensor<B>& x) { return x.arccosh(); }
-template <backend B> Tensor<B> arctanh(const Tensor<B>& x) { return x.arctanh(); }
-template <backend B> Tensor<B> round(const Tensor<B>& x) { return x.round(); }
-template <backend B> Tensor<B> ceil(const Tensor<B>& x) { return x.ceil(); }
-template <backend B> Tensor<B> floor(const Tensor<B>& x) { return x.floor(); }
-template <backend B> Tensor<B> negative(const Tensor<B>& x) { return x.negative(); }
+template <backend B>
+Tensor<B> abs(const Tensor<B>& x) {
+  return x.abs();
+}
+template <backend B>
+Tensor<B> sign(const Tensor<B>& x) {
+  return x.sign();
+}
+template <backend B>
+Tensor<B> sqrt(const Tensor<B>& x) {
+  return x.sqrt();
+}
+template <backend B>
+Tensor<B> square(const Tensor<B>& x) {
+  return x.square();
+}
+template <backend B>
+Tensor<B> exp(const Tensor<B>& x) {
+  return x.exp();
+}
+template <backend B>
+Tensor<B> log(const Tensor<B>& x) {
+  return x.log();
+}
+template <backend B>
+Tensor<B> log2(const Tensor<B>& x) {
+  return x.log2();
+}
+template <backend B>
+Tensor<B> log10(const Tensor<B>& x) {
+  return x.log10();
+}
+template <backend B>
+Tensor<B> log1p(const Tensor<B>& x) {
+  return x.log1p();
+}
+template <backend B>
+Tensor<B> sin(const Tensor<B>& x) {
+  return x.sin();
+}
+template <backend B>
+Tensor<B> cos(const Tensor<B>& x) {
+  return x.cos();
+}
+template <backend B>
+Tensor<B> tan(const Tensor<B>& x) {
+  return x.tan();
+}
+template <backend B>
+Tensor<B> arcsin(const Tensor<B>& x) {
+  return x.arcsin();
+}
+template <backend B>
+Tensor<B> arccos(const Tensor<B>& x) {
+  return x.arccos();
+}
+template <backend B>
+Tensor<B> arctan(const Tensor<B>& x) {
+  return x.arctan();
+}
+template <backend B>
+Tensor<B> sinh(const Tensor<B>& x) {
+  return x.sinh();
+}
+template <backend B>
+Tensor<B> cosh(const Tensor<B>& x) {
+  return x.cosh();
+}
+template <backend B>
+Tensor<B> tanh(const Tensor<B>& x) {
+  return x.tanh();
+}
+template <backend B>
+Tensor<B> arcsinh(const Tensor<B>& x) {
+  return x.arcsinh();
+}
+template <backend B>
+Tensor<B> arccosh(const Tensor<B>& x) {
+  return x.arccosh();
+}
+template <backend B>
+Tensor<B> arctanh(const Tensor<B>& x) {
+  return x.arctanh();
+}
+template <backend B>
+Tensor<B> round(const Tensor<B>& x) {
+  return x.round();
+}
+template <backend B>
+Tensor<B> ceil(const Tensor<B>& x) {
+  return x.ceil();
+}
+template <backend B>
+Tensor<B> floor(const Tensor<B>& x) {
+  return x.floor();
+}
+template <backend B>
+Tensor<B> negative(const Tensor<B>& x) {
+  return x.negative();
+}
 template <backend B, scalar S1, scalar S2>
-auto clip(const Tensor<B>& x, S1 min_, S2 max_) { return x.clip(min_, max_); }
-template <backend B> auto isnan(const Tensor<B>& x) { return x.isnan(); }
-template <backend B> auto isinf(const Tensor<B>& x) { return x.isinf(); }
-template <backend B> Tensor<B> logical_not(const Tensor<B>& x) { return x.logical_not(); }
+auto clip(const Tensor<B>& x, S1 min_, S2 max_) {
+  return x.clip(min_, max_);
+}
+template <backend B>
+auto isnan(const Tensor<B>& x) {
+  return x.isnan();
+}
+template <backend B>
+auto isinf(const Tensor<B>& x) {
+  return x.isinf();
+}
+template <backend B>
+Tensor<B> logical_not(const Tensor<B>& x) {
+  return x.logical_not();
+}
 
-template <backend B> Tensor<B> pow(const Tensor<B>& x, const Tensor<B>& e) { return x.pow(e); }
-template <backend B, scalar S> auto pow(const Tensor<B>& x, S e) { return x.pow(e); }
-template <backend B, scalar S> auto pow(S x, const Tensor<B>& e) {
+template <backend B>
+Tensor<B> pow(const Tensor<B>& x, const Tensor<B>& e) {
+  return x.pow(e);
+}
+template <backend B, scalar S>
+auto pow(const Tensor<B>& x, S e) {
+  return x.pow(e);
+}
+template <backend B, scalar S>
+auto pow(S x, const Tensor<B>& e) {
   return detail::with_scalar(e, x, [](const auto& y, const auto& s) { return s.pow(y); });
 }
-template <backend B> Tensor<B> floordiv(const Tensor<B>& x, const Tensor<B>& y) { return x.floordiv(y); }
-template <backend B, scalar S> auto floordiv(const Tensor<B>& x, S y) { return x.floordiv(y); }
-template <backend B, scalar S> auto floordiv(S x, const Tensor<B>& y) {
+template <backend B>
+Tensor<B> floordiv(const Tensor<B>& x, const Tensor<B>& y) {
+  return x.floordiv(y);
+}
+template <backend B, scalar S>
+auto floordiv(const Tensor<B>& x, S y) {
+  return x.floordiv(y);
+}
+template <backend B, scalar S>
+auto floordiv(S x, const Tensor<B>& y) {
   return detail::with_scalar(y, x, [](const auto& t, const auto& s) { return s.floordiv(t); });
 }
-template <backend B> Tensor<B> mod(const Tensor<B>& x, const Tensor<B>& y) { return x.mod(y); }
-template <backend B, scalar S> auto mod(const Tensor<B>& x, S y) { return x.mod(y); }
-template <backend B, scalar S> auto mod(S x, const Tensor<B>& y) { return x % y; }
-template <backend B> Tensor<B> minimum(const Tensor<B>& x, const Tensor<B>& y) { return x.minimum(y); }
-template <backend B, scalar S> auto minimum(const Tensor<B>& x, S y) { return x.minimum(y); }
-template <backend B, scalar S> auto minimum(S x, const Tensor<B>& y) { return y.minimum(x); }
-template <backend B> Tensor<B> maximum(const Tensor<B>& x, const Tensor<B>& y) { return x.maximum(y); }
-template <backend B, scalar S> auto maximum(const Tensor<B>& x, S y) { return x.maximum(y); }
-template <backend B, scalar S> auto maximum(S x, const Tensor<B>& y) { return y.maximum(x); }
-template <backend B> Tensor<B> logical_and(const Tensor<B>& x, const Tensor<B>& y) { return x.logical_and(y); }
-template <backend B> Tensor<B> logical_and(const Tensor<B>& x, bool y) { return x.logical_and(y); }
-template <backend B> Tensor<B> logical_and(bool x, const Tensor<B>& y) { return y.logical_and(x); }
-template <backend B> Tensor<B> logical_or(const Tensor<B>& x, const Tensor<B>& y) { return x.logical_or(y); }
-template <backend B> Tensor<B> logical_or(const Tensor<B>& x, bool y) { return x.logical_or(y); }
-template <backend B> Tensor<B> logical_or(bool x, const Tensor<B>& y) { return y.logical_or(x); }
+template <backend B>
+Tensor<B> mod(const Tensor<B>& x, const Tensor<B>& y) {
+  return x.mod(y);
+}
+template <backend B, scalar S>
+auto mod(const Tensor<B>& x, S y) {
+  return x.mod(y);
+}
+template <backend B, scalar S>
+auto mod(S x, const Tensor<B>& y) {
+  return x % y;
+}
+template <backend B>
+Tensor<B> minimum(const Tensor<B>& x, const Tensor<B>& y) {
+  return x.minimum(y);
+}
+template <backend B, scalar S>
+auto minimum(const Tensor<B>& x, S y) {
+  return x.minimum(y);
+}
+template <backend B, scalar S>
+auto minimum(S x, const Tensor<B>& y) {
+  return y.minimum(x);
+}
+template <backend B>
+Tensor<B> maximum(const Tensor<B>& x, const Tensor<B>& y) {
+  return x.maximum(y);
+}
+template <backend B, scalar S>
+auto maximum(const Tensor<B>& x, S y) {
+  return x.maximum(y);
+}
+template <backend B, scalar S>
+auto maximum(S x, const Tensor<B>& y) {
+  return y.maximum(x);
+}
+template <backend B>
+Tensor<B> logical_and(const Tensor<B>& x, const Tensor<B>& y) {
+  return x.logical_and(y);
+}
+template <backend B>
+Tensor<B> logical_and(const Tensor<B>& x, bool y) {
+  return x.logical_and(y);
+}
+template <backend B>
+Tensor<B> logical_and(bool x, const Tensor<B>& y) {
+  return y.logical_and(x);
+}
+template <backend B>
+Tensor<B> logical_or(const Tensor<B>& x, const Tensor<B>& y) {
+  return x.logical_or(y);
+}
+template <backend B>
+Tensor<B> logical_or(const Tensor<B>& x, bool y) {
+  return x.logical_or(y);
+}
+template <backend B>
+Tensor<B> logical_or(bool x, const Tensor<B>& y) {
+  return y.logical_or(x);
+}
 
 // Two tensors of different backends or dtypes in a free function: one sentence naming the function,
 // as the operators give (ops/elementwise.hpp), instead of "deduced conflicting types for 'B'".
-#define EAGERPP_MIXED_FUNCTION(name)                                                                      \
-  template <backend B1, backend B2>                                                                     \
-    requires(!std::same_as<B1, B2>)                                                                     \
-  auto name(const Tensor<B1>& a, const Tensor<B2>&) {                                                   \
-    static_assert(detail::always_false<B1, B2>,                                                         \
-                  "ep::" #name ": the two tensors have different backends or dtypes; convert one with " \
-                  "ep::to<Backend>(t) or t.astype<U>() first");                                         \
-    return a;                                                                                           \
+#define EAGERPP_MIXED_FUNCTION(name)                                                       \
+  template <backend B1, backend B2>                                                        \
+  requires(!std::same_as<B1, B2>) auto name(const Tensor<B1>& a, const Tensor<B2>&) {      \
+    static_assert(detail::always_false<B1, B2>,                                            \
+                  "ep::" #name                                                             \
+                  ": the two tensors have different backends or dtypes; convert one with " \
+                  "ep::to<Backend>(t) or t.astype<U>() first");                            \
+    return a;                                                                              \
   }
 EAGERPP_MIXED_FUNCTION(pow)
 EAGERPP_MIXED_FUNCTION(floordiv)
@@ -186,26 +352,31 @@ EAGERPP_MIXED_FUNCTION(logical_and)
 EAGERPP_MIXED_FUNCTION(logical_or)
 EAGERPP_MIXED_FUNCTION(matmul)
 
-/// `x` where `condition` is true, `y` elsewhere, with broadcasting (NumPy: `where`); `x` or `y` may be
-/// a scalar, with NumPy's dtype for a tensor and a scalar (ep::scalar_result_t: `where(c, i, 0.5)` of
-/// an int64 `i` is float64).
+/// `x` where `condition` is true, `y` elsewhere, with broadcasting (NumPy: `where`); `x` or `y` may
+/// be a scalar, with NumPy's dtype for a tensor and a scalar (ep::scalar_result_t: `where(c, i,
+/// 0.5)` of an int64 `i` is float64).
 template <backend C, backend B>
-Tensor<B> where(const Tensor<C>& condition, const Tensor<B>& x, const Tensor<B>& y) { return condition.where(x, y); }
+Tensor<B> where(const Tensor<C>& condition, const Tensor<B>& x, const Tensor<B>& y) {
+  return condition.where(x, y);
+}
 template <backend C, backend B, scalar S>
 auto where(const Tensor<C>& condition, const Tensor<B>& x, S y) {
-  return detail::with_scalar(x, y, [&](const auto& t, const auto& s) { return condition.where(t, s); });
+  return detail::with_scalar(x, y,
+                             [&](const auto& t, const auto& s) { return condition.where(t, s); });
 }
 template <backend C, backend B, scalar S>
 auto where(const Tensor<C>& condition, S x, const Tensor<B>& y) {
-  return detail::with_scalar(y, x, [&](const auto& t, const auto& s) { return condition.where(s, t); });
+  return detail::with_scalar(y, x,
+                             [&](const auto& t, const auto& s) { return condition.where(s, t); });
 }
 // x and y of different backends or dtypes: the operators' sentence, naming where.
 template <backend C, backend B1, backend B2>
-  requires(!std::same_as<B1, B2>)
-auto where(const Tensor<C>&, const Tensor<B1>& x, const Tensor<B2>&) {
-  static_assert(detail::always_false<B1, B2>,
-                "ep::where: the two tensors x and y have different backends or dtypes; convert one with "
-                "ep::to<Backend>(t) or t.astype<U>() first");
+requires(!std::same_as<B1, B2>) auto where(const Tensor<C>&, const Tensor<B1>& x,
+                                           const Tensor<B2>&) {
+  static_assert(
+      detail::always_false<B1, B2>,
+      "ep::where: the two tensors x and y have different backends or dtypes; convert one with "
+      "ep::to<Backend>(t) or t.astype<U>() first");
   return x;
 }
 
@@ -215,7 +386,8 @@ namespace detail {
 template <class S>
 using scalar_dtype_t = std::conditional_t<
     std::same_as<S, bool>, bool,
-    std::conditional_t<std::same_as<S, float>, float, std::conditional_t<std::is_floating_point_v<S>, double, std::int64_t>>>;
+    std::conditional_t<std::same_as<S, float>, float,
+                       std::conditional_t<std::is_floating_point_v<S>, double, std::int64_t>>>;
 }  // namespace detail
 
 /// `where(condition, x, y)` with two scalars: a tensor of the condition's backend whose dtype is
@@ -230,61 +402,142 @@ auto where(const Tensor<C>& condition, S1 x, S2 y) {
 
 // --- reductions ---------------------------------------------------------------------------------
 
-template <backend B> auto sum(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.sum(axis, keepdims); }
-template <backend B> auto prod(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.prod(axis, keepdims); }
-template <backend B> Tensor<B> mean(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.mean(axis, keepdims); }
-template <backend B> Tensor<B> min(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.min(axis, keepdims); }
-template <backend B> Tensor<B> max(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.max(axis, keepdims); }
-template <backend B> Tensor<B> all(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.all(axis, keepdims); }
-template <backend B> Tensor<B> any(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.any(axis, keepdims); }
-template <backend B> auto argmin(const Tensor<B>& x) { return x.argmin(); }
-template <backend B> auto argmin(const Tensor<B>& x, int axis) { return x.argmin(axis); }
-template <backend B> auto argmax(const Tensor<B>& x) { return x.argmax(); }
-template <backend B> auto argmax(const Tensor<B>& x, int axis) { return x.argmax(axis); }
-template <backend B> auto cumsum(const Tensor<B>& x) { return x.cumsum(); }
-template <backend B> auto cumsum(const Tensor<B>& x, int axis) { return x.cumsum(axis); }
 template <backend B>
-Tensor<B> logsumexp(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) { return x.logsumexp(axis, keepdims); }
+auto sum(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.sum(axis, keepdims);
+}
+template <backend B>
+auto prod(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.prod(axis, keepdims);
+}
+template <backend B>
+Tensor<B> mean(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.mean(axis, keepdims);
+}
+template <backend B>
+Tensor<B> min(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.min(axis, keepdims);
+}
+template <backend B>
+Tensor<B> max(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.max(axis, keepdims);
+}
+template <backend B>
+Tensor<B> all(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.all(axis, keepdims);
+}
+template <backend B>
+Tensor<B> any(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.any(axis, keepdims);
+}
+template <backend B>
+auto argmin(const Tensor<B>& x) {
+  return x.argmin();
+}
+template <backend B>
+auto argmin(const Tensor<B>& x, int axis) {
+  return x.argmin(axis);
+}
+template <backend B>
+auto argmax(const Tensor<B>& x) {
+  return x.argmax();
+}
+template <backend B>
+auto argmax(const Tensor<B>& x, int axis) {
+  return x.argmax(axis);
+}
+template <backend B>
+auto cumsum(const Tensor<B>& x) {
+  return x.cumsum();
+}
+template <backend B>
+auto cumsum(const Tensor<B>& x, int axis) {
+  return x.cumsum(axis);
+}
+template <backend B>
+Tensor<B> logsumexp(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
+  return x.logsumexp(axis, keepdims);
+}
 
-// --- shape ----------------------------------------------------------------------------------------
+// --- shape
+// ----------------------------------------------------------------------------------------
 
-template <backend B> Tensor<B> reshape(const Tensor<B>& x, const Shape& shape) { return x.reshape(shape); }
-template <backend B> Tensor<B> flatten(const Tensor<B>& x, int start = 0, int end = -1) { return x.flatten(start, end); }
-template <backend B> Tensor<B> transpose(const Tensor<B>& x) { return x.transpose(); }
-template <backend B> Tensor<B> transpose(const Tensor<B>& x, const std::vector<int>& perm) { return x.transpose(perm); }
-template <backend B> Tensor<B> squeeze(const Tensor<B>& x, Axes axis = {}) { return x.squeeze(axis); }
-template <backend B> Tensor<B> expand_dims(const Tensor<B>& x, int axis) { return x.expand_dims(axis); }
-template <backend B> Tensor<B> broadcast_to(const Tensor<B>& x, const Shape& shape) { return x.broadcast_to(shape); }
-template <backend B> Tensor<B> tile(const Tensor<B>& x, const std::vector<std::int64_t>& multiples) { return x.tile(multiples); }
-template <backend B> Tensor<B> flip(const Tensor<B>& x, Axes axis = {}) { return x.flip(axis); }
+template <backend B>
+Tensor<B> reshape(const Tensor<B>& x, const Shape& shape) {
+  return x.reshape(shape);
+}
+template <backend B>
+Tensor<B> flatten(const Tensor<B>& x, int start = 0, int end = -1) {
+  return x.flatten(start, end);
+}
+template <backend B>
+Tensor<B> transpose(const Tensor<B>& x) {
+  return x.transpose();
+}
+template <backend B>
+Tensor<B> transpose(const Tensor<B>& x, const std::vector<int>& perm) {
+  return x.transpose(perm);
+}
+template <backend B>
+Tensor<B> squeeze(const Tensor<B>& x, Axes axis = {}) {
+  return x.squeeze(axis);
+}
+template <backend B>
+Tensor<B> expand_dims(const Tensor<B>& x, int axis) {
+  return x.expand_dims(axis);
+}
+template <backend B>
+Tensor<B> broadcast_to(const Tensor<B>& x, const Shape& shape) {
+  return x.broadcast_to(shape);
+}
+template <backend B>
+Tensor<B> tile(const Tensor<B>& x, const std::vector<std::int64_t>& multiples) {
+  return x.tile(multiples);
+}
+template <backend B>
+Tensor<B> flip(const Tensor<B>& x, Axes axis = {}) {
+  return x.flip(axis);
+}
 template <backend B>
 Tensor<B> pad(const Tensor<B>& x, const Paddings& paddings, std::string_view mode = "constant",
               typename B::value_type value = 0) {
   return x.pad(paddings, mode, value);
 }
 template <backend B>
-Tensor<B> pad(const Tensor<B>& x, std::pair<std::int64_t, std::int64_t> every_axis, std::string_view mode = "constant",
-              typename B::value_type value = 0) {
+Tensor<B> pad(const Tensor<B>& x, std::pair<std::int64_t, std::int64_t> every_axis,
+              std::string_view mode = "constant", typename B::value_type value = 0) {
   return x.pad(every_axis, mode, value);
 }
 
-// --- nn ---------------------------------------------------------------------------------------------
+// --- nn
+// ---------------------------------------------------------------------------------------------
 
-template <backend B> Tensor<B> softmax(const Tensor<B>& x, int axis = -1) { return x.softmax(axis); }
-template <backend B> Tensor<B> log_softmax(const Tensor<B>& x, int axis = -1) { return x.log_softmax(axis); }
-template <backend B, class I> Tensor<B> crossentropy(const Tensor<B>& logits, const Tensor<I>& labels) {
+template <backend B>
+Tensor<B> softmax(const Tensor<B>& x, int axis = -1) {
+  return x.softmax(axis);
+}
+template <backend B>
+Tensor<B> log_softmax(const Tensor<B>& x, int axis = -1) {
+  return x.log_softmax(axis);
+}
+template <backend B, class I>
+Tensor<B> crossentropy(const Tensor<B>& logits, const Tensor<I>& labels) {
   return logits.crossentropy(labels);
 }
 
 /// Coordinate matrices from 1-D coordinate vectors (NumPy: `meshgrid`): with `indexing` "xy" (the
 /// default) the first two output axes are swapped, with "ij" they follow the inputs.
 template <backend B>
-std::vector<Tensor<B>> meshgrid(const std::vector<Tensor<B>>& xs, std::string_view indexing = "xy") {
+std::vector<Tensor<B>> meshgrid(const std::vector<Tensor<B>>& xs,
+                                std::string_view indexing = "xy") {
   if (indexing != "xy" && indexing != "ij")
-    throw value_error(fmt::format("meshgrid: unknown indexing '{}'; expected \"xy\" or \"ij\"", indexing));
+    throw value_error(
+        fmt::format("meshgrid: unknown indexing '{}'; expected \"xy\" or \"ij\"", indexing));
   Shape shape;
   for (const auto& x : xs) {
-    if (x.ndim() != 1) throw value_error(fmt::format("meshgrid: got an input of shape {}; expected 1-D inputs", x.shape().str()));
+    if (x.ndim() != 1)
+      throw value_error(
+          fmt::format("meshgrid: got an input of shape {}; expected 1-D inputs", x.shape().str()));
     shape.push_back(x.size());
   }
   const bool xy = indexing == "xy" && xs.size() >= 2;
@@ -302,24 +555,39 @@ std::vector<Tensor<B>> meshgrid(const std::vector<Tensor<B>>& xs, std::string_vi
 
 // --- indexing, sorting and linear algebra: EagerPy's free functions ------------------------------
 
-template <backend B> Tensor<B> sort(const Tensor<B>& x, int axis = -1) { return x.sort(axis); }
-template <backend B> auto argsort(const Tensor<B>& x, int axis = -1) { return x.argsort(axis); }
-template <backend B> auto topk(const Tensor<B>& x, std::int64_t k, bool sorted = true, int axis = -1) {
+template <backend B>
+Tensor<B> sort(const Tensor<B>& x, int axis = -1) {
+  return x.sort(axis);
+}
+template <backend B>
+auto argsort(const Tensor<B>& x, int axis = -1) {
+  return x.argsort(axis);
+}
+template <backend B>
+auto topk(const Tensor<B>& x, std::int64_t k, bool sorted = true, int axis = -1) {
   return x.topk(k, sorted, axis);
 }
-template <backend B, class I> Tensor<B> take_along_axis(const Tensor<B>& x, const Tensor<I>& index, int axis) {
+template <backend B, class I>
+Tensor<B> take_along_axis(const Tensor<B>& x, const Tensor<I>& index, int axis) {
   return x.take_along_axis(index, axis);
 }
 template <backend B, class... I, class V>
 Tensor<B> index_update(const Tensor<B>& x, const std::tuple<I...>& indices, const V& values) {
   return x.index_update(indices, values);
 }
-template <backend B> Tensor<B> inv(const Tensor<B>& x) { return x.inv(); }
-template <backend B> auto slogdet(const Tensor<B>& x) { return x.slogdet(); }
+template <backend B>
+Tensor<B> inv(const Tensor<B>& x) {
+  return x.inv();
+}
+template <backend B>
+auto slogdet(const Tensor<B>& x) {
+  return x.slogdet();
+}
 
 /// `meshgrid({x, y}, indexing)`: a brace list of tensors of one backend.
 template <backend B>
-std::vector<Tensor<B>> meshgrid(std::initializer_list<Tensor<B>> xs, std::string_view indexing = "xy") {
+std::vector<Tensor<B>> meshgrid(std::initializer_list<Tensor<B>> xs,
+                                std::string_view indexing = "xy") {
   return meshgrid(std::vector<Tensor<B>>(xs), indexing);
 }
 
@@ -331,21 +599,24 @@ namespace detail {
 /// an exact match where this is a user-defined conversion.
 struct mixed_list_element {
   template <backend B>
-  mixed_list_element(const Tensor<B>&) {}  // NOLINT(google-explicit-constructor): implicit on purpose
+  mixed_list_element(const Tensor<B>&) {
+  }  // NOLINT(google-explicit-constructor): implicit on purpose
 };
 }  // namespace detail
 
 // `Mixed` is never deduced (std::type_identity_t): it stays mixed_list_element, and it makes the
 // static_assert depend on a template parameter, so that it fires only when the overload is chosen.
-#define EAGERPP_MIXED_LIST(name, Extra, ...)                                                               \
-  template <class Mixed = detail::mixed_list_element>                                                    \
-    requires std::same_as<Mixed, detail::mixed_list_element> /* not name<B>({}) */                      \
-  auto name(std::initializer_list<std::type_identity_t<Mixed>>, Extra = __VA_ARGS__) {                   \
-    static_assert(detail::always_false<Mixed>,                                                           \
-                  "ep::" #name ": the tensors in the braces have different backends or dtypes (or there "  \
-                  "are none to deduce them from); convert one with ep::to<Backend>(t) or t.astype<U>() " \
-                  "first");                                                                              \
-    return 0;                                                                                            \
+#define EAGERPP_MIXED_LIST(name, Extra, ...)                                                   \
+  template <class Mixed = detail::mixed_list_element>                                          \
+  requires std::same_as<Mixed, detail::mixed_list_element> /* not name<B>({}) */               \
+  auto name(std::initializer_list<std::type_identity_t<Mixed>>, Extra = __VA_ARGS__) {         \
+    static_assert(                                                                             \
+        detail::always_false<Mixed>,                                                           \
+        "ep::" #name                                                                           \
+        ": the tensors in the braces have different backends or dtypes (or there "             \
+        "are none to deduce them from); convert one with ep::to<Backend>(t) or t.astype<U>() " \
+        "first");                                                                              \
+    return 0;                                                                                  \
   }
 EAGERPP_MIXED_LIST(stack, int, 0)
 EAGERPP_MIXED_LIST(concatenate, int, 0)
@@ -353,6 +624,9 @@ EAGERPP_MIXED_LIST(meshgrid, std::string_view, "xy")
 #undef EAGERPP_MIXED_LIST
 
 /// The casts as free functions.
-template <dtype U, backend B> auto astype(const Tensor<B>& x) { return x.template astype<U>(); }
+template <dtype U, backend B>
+auto astype(const Tensor<B>& x) {
+  return x.template astype<U>();
+}
 
 }  // namespace ep

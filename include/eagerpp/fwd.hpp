@@ -16,8 +16,8 @@ inline constexpr bool always_false = false;
 
 /// The element types every backend supports: float, double, int32_t, int64_t and bool.
 template <class T>
-concept dtype = std::same_as<T, float> || std::same_as<T, double> || std::same_as<T, std::int32_t> ||
-                std::same_as<T, std::int64_t> || std::same_as<T, bool>;
+concept dtype = std::same_as<T, float> || std::same_as<T, double> ||
+    std::same_as<T, std::int32_t> || std::same_as<T, std::int64_t> || std::same_as<T, bool>;
 
 /// float or double.
 template <class T>
@@ -34,34 +34,45 @@ concept integer_dtype = dtype<T> && std::is_integral_v<T> && !std::same_as<T, bo
 namespace detail {
 template <class T, class S>
 constexpr auto scalar_result_tag() {
-  if constexpr (std::is_floating_point_v<T>) return T{};                         // float32 stays float32
+  if constexpr (std::is_floating_point_v<T>)
+    return T{};  // float32 stays float32
   else if constexpr (std::is_floating_point_v<S>) {
-    if constexpr (std::same_as<S, float>) return float{};                        // an explicit float: float32
-    else return double{};                                                        // double (NumPy's Python float)
-  } else if constexpr (std::same_as<T, bool> && !std::same_as<S, bool>) return std::int64_t{};  // NumPy's int
-  else return T{};                                                               // integers keep the tensor's
+    if constexpr (std::same_as<S, float>)
+      return float{};  // an explicit float: float32
+    else
+      return double{};  // double (NumPy's Python float)
+  } else if constexpr (std::same_as<T, bool> && !std::same_as<S, bool>)
+    return std::int64_t{};  // NumPy's int
+  else
+    return T{};  // integers keep the tensor's
 }
 }  // namespace detail
 
 /// The dtype of `tensor op scalar` for a tensor of dtype T and a C++ scalar of type S, decided at
-/// compile time as NumPy decides it for Python scalars: a floating tensor keeps its dtype; an integer
-/// or bool tensor with a `double` gives float64, with a `float` float32; a bool tensor with an
-/// integer gives int64; otherwise the tensor's dtype is kept (the scalar is converted to it).
+/// compile time as NumPy decides it for Python scalars: a floating tensor keeps its dtype; an
+/// integer or bool tensor with a `double` gives float64, with a `float` float32; a bool tensor with
+/// an integer gives int64; otherwise the tensor's dtype is kept (the scalar is converted to it).
 template <class T, class S>
 using scalar_result_t = decltype(detail::scalar_result_tag<T, S>());
 
-/// The dtype of `a / b` (NumPy: `true_divide`): floating tensors keep theirs, integer ones give float64.
+/// The dtype of `a / b` (NumPy: `true_divide`): floating tensors keep theirs, integer ones give
+/// float64.
 template <class T>
 using true_divide_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
 
 /// NumPy's name of a dtype: "float32", "float64", "int32", "int64", "bool".
 template <dtype T>
 constexpr std::string_view dtype_name() noexcept {
-  if constexpr (std::same_as<T, float>) return "float32";
-  else if constexpr (std::same_as<T, double>) return "float64";
-  else if constexpr (std::same_as<T, std::int32_t>) return "int32";
-  else if constexpr (std::same_as<T, std::int64_t>) return "int64";
-  else return "bool";
+  if constexpr (std::same_as<T, float>)
+    return "float32";
+  else if constexpr (std::same_as<T, double>)
+    return "float64";
+  else if constexpr (std::same_as<T, std::int32_t>)
+    return "int32";
+  else if constexpr (std::same_as<T, std::int64_t>)
+    return "int64";
+  else
+    return "bool";
 }
 
 }  // namespace ep

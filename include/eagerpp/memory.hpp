@@ -43,7 +43,9 @@ struct memory_counters {
     while (now > p && !peak().compare_exchange_weak(p, now, std::memory_order_relaxed)) {
     }
   }
-  static void freed(std::size_t bytes) noexcept { live().fetch_sub(bytes, std::memory_order_relaxed); }
+  static void freed(std::size_t bytes) noexcept {
+    live().fetch_sub(bytes, std::memory_order_relaxed);
+  }
 };
 
 }  // namespace detail
@@ -58,8 +60,8 @@ inline memory_statistics memory_stats() noexcept {
 
 /// Restarts the peak of ep::memory_stats() from the bytes live now.
 inline void reset_peak_memory() noexcept {
-  detail::memory_counters::peak().store(detail::memory_counters::live().load(std::memory_order_relaxed),
-                                        std::memory_order_relaxed);
+  detail::memory_counters::peak().store(
+      detail::memory_counters::live().load(std::memory_order_relaxed), std::memory_order_relaxed);
 }
 
 namespace detail {
@@ -74,7 +76,8 @@ inline std::string_view& allocation_op() noexcept {
 /// Names `op` in the memory_error of every allocation made on this thread during its lifetime.
 class allocation_scope {
  public:
-  explicit allocation_scope(std::string_view op) noexcept : saved_(std::exchange(allocation_op(), op)) {}
+  explicit allocation_scope(std::string_view op) noexcept
+      : saved_(std::exchange(allocation_op(), op)) {}
   ~allocation_scope() { allocation_op() = saved_; }
   allocation_scope(const allocation_scope&) = delete;
   allocation_scope& operator=(const allocation_scope&) = delete;
@@ -98,12 +101,14 @@ inline constexpr std::size_t max_storage_bytes = std::size_t{1} << 56;
 /// (the byte count of a huge shape may not even fit in a size_t).
 inline std::size_t storage_bytes(std::size_t n, std::size_t size, std::size_t extra = 0) {
   std::size_t bytes = 0;
-  const bool overflow = __builtin_mul_overflow(n, size, &bytes) || __builtin_add_overflow(bytes, extra, &bytes);
+  const bool overflow =
+      __builtin_mul_overflow(n, size, &bytes) || __builtin_add_overflow(bytes, extra, &bytes);
   if (overflow || bytes > max_storage_bytes) [[unlikely]]
-    throw memory_error(fmt::format("{}: cannot allocate {} elements of {} bytes: {} bytes, more than the {} one buffer "
-                                   "may have; expected a smaller tensor",
-                                   current_allocation_op(), n, size, overflow ? std::string("over 2^64") : std::to_string(bytes),
-                                   max_storage_bytes));
+    throw memory_error(fmt::format(
+        "{}: cannot allocate {} elements of {} bytes: {} bytes, more than the {} one buffer "
+        "may have; expected a smaller tensor",
+        current_allocation_op(), n, size,
+        overflow ? std::string("over 2^64") : std::to_string(bytes), max_storage_bytes));
   return bytes;
 }
 
@@ -119,28 +124,31 @@ std::size_t storage_elements(const Extents& shape, std::size_t size) {
     empty |= d == 0;
     overflow |= __builtin_mul_overflow(n, static_cast<std::size_t>(d), &n);
   }
-  // An empty tensor, whatever its other extents; not a product that wrapped around to 0 (2^40 x 2^40).
+  // An empty tensor, whatever its other extents; not a product that wrapped around to 0 (2^40 x
+  // 2^40).
   if (empty) return 0;
   std::size_t bytes = 0;
-  if (overflow || __builtin_mul_overflow(n, size, &bytes) || bytes > max_storage_bytes) [[unlikely]] {
+  if (overflow || __builtin_mul_overflow(n, size, &bytes) || bytes > max_storage_bytes)
+      [[unlikely]] {
     std::string extents;
     for (const auto d : shape) extents += fmt::format("{}{}", extents.empty() ? "" : ", ", d);
-    throw memory_error(fmt::format("{}: cannot allocate a tensor of shape ({}) with elements of {} bytes: {} bytes, more "
-                                   "than the {} one buffer may have; expected a smaller shape",
-                                   current_allocation_op(), extents, size,
-                                   overflow || n > std::numeric_limits<std::size_t>::max() / size
-                                       ? std::string("over 2^64")
-                                       : std::to_string(n * size),
-                                   max_storage_bytes));
+    throw memory_error(fmt::format(
+        "{}: cannot allocate a tensor of shape ({}) with elements of {} bytes: {} bytes, more "
+        "than the {} one buffer may have; expected a smaller shape",
+        current_allocation_op(), extents, size,
+        overflow || n > std::numeric_limits<std::size_t>::max() / size ? std::string("over 2^64")
+                                                                       : std::to_string(n * size),
+        max_storage_bytes));
   }
   return n;
 }
 
 /// The memory_error of a failed allocation of `bytes` bytes.
 [[noreturn]] inline void throw_out_of_memory(std::size_t bytes) {
-  throw memory_error(fmt::format("{}: cannot allocate {} bytes: the system has no more memory for this tensor; expected "
-                                 "a smaller tensor or less live data",
-                                 current_allocation_op(), bytes));
+  throw memory_error(fmt::format(
+      "{}: cannot allocate {} bytes: the system has no more memory for this tensor; expected "
+      "a smaller tensor or less live data",
+      current_allocation_op(), bytes));
 }
 
 }  // namespace detail

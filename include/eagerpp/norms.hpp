@@ -30,7 +30,8 @@ Tensor<B> l1(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
 /// subgradient, as torch.norm gives; EagerPy's plain formula gives NaN there, its issue #6).
 template <backend B>
 Tensor<B> l2(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  static_assert(floating_dtype<typename B::value_type>, "ep::norms::l2: needs a floating tensor (float or double)");
+  static_assert(floating_dtype<typename B::value_type>,
+                "ep::norms::l2: needs a floating tensor (float or double)");
   const auto value = [&] {
     detail::no_record_scope quiet;
     return x.square().sum(axis, keepdims).sqrt();
@@ -56,7 +57,8 @@ Tensor<B> linf(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
 /// (EagerPy: `norms.lp`). Throws ep::value_error for a negative p.
 template <backend B>
 Tensor<B> lp(const Tensor<B>& x, double p, Axes axis = {}, bool keepdims = false) {
-  if (p < 0 || std::isnan(p)) throw value_error(fmt::format("lp: p = {} is negative; expected p >= 0 (or infinity)", p));
+  if (p < 0 || std::isnan(p))
+    throw value_error(fmt::format("lp: p = {} is negative; expected p >= 0 (or infinity)", p));
   if (p == 0) return l0(x, axis, keepdims);
   if (p == 1) return l1(x, axis, keepdims);
   if (p == 2) return l2(x, axis, keepdims);
@@ -70,7 +72,8 @@ Tensor<B> lp(const Tensor<B>& x, double p, Axes axis = {}, bool keepdims = false
 /// sum(p * (log_softmax(logits_p) - log_softmax(logits_q))) (EagerPy: `kl_div_with_logits`; unlike
 /// EagerPy, p is taken along `axis` too, not always along the last axis).
 template <backend B>
-Tensor<B> kl_div_with_logits(const Tensor<B>& logits_p, const Tensor<B>& logits_q, int axis = -1, bool keepdims = false) {
+Tensor<B> kl_div_with_logits(const Tensor<B>& logits_p, const Tensor<B>& logits_q, int axis = -1,
+                             bool keepdims = false) {
   const auto log_p = logits_p.log_softmax(axis);
   const auto log_q = logits_q.log_softmax(axis);
   return (log_p.exp() * (log_p - log_q)).sum(axis, keepdims);
@@ -78,11 +81,12 @@ Tensor<B> kl_div_with_logits(const Tensor<B>& logits_p, const Tensor<B>& logits_
 
 // Logits of different backends or dtypes: the operators' sentence, naming kl_div_with_logits.
 template <backend B1, backend B2>
-  requires(!std::same_as<B1, B2>)
-auto kl_div_with_logits(const Tensor<B1>& logits_p, const Tensor<B2>&, int = -1, bool = false) {
-  static_assert(detail::always_false<B1, B2>,
-                "ep::kl_div_with_logits: the two tensors have different backends or dtypes; convert one with "
-                "ep::to<Backend>(t) or t.astype<U>() first");
+requires(!std::same_as<B1, B2>) auto kl_div_with_logits(const Tensor<B1>& logits_p,
+                                                        const Tensor<B2>&, int = -1, bool = false) {
+  static_assert(
+      detail::always_false<B1, B2>,
+      "ep::kl_div_with_logits: the two tensors have different backends or dtypes; convert one with "
+      "ep::to<Backend>(t) or t.astype<U>() first");
   return logits_p;
 }
 

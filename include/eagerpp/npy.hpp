@@ -1,5 +1,5 @@
-// eagerpp - NumPy's .npy files: ep::save_npy and ep::load_npy, so data moves between eagerpp and NumPy
-// SPDX-License-Identifier: MIT
+// eagerpp - NumPy's .npy files: ep::save_npy and ep::load_npy, so data moves between eagerpp and
+// NumPy SPDX-License-Identifier: MIT
 #pragma once
 
 #include <bit>         // std::endian
@@ -21,16 +21,22 @@ namespace ep {
 
 namespace detail {
 
-static_assert(std::endian::native == std::endian::little, "eagerpp's .npy support assumes a little-endian machine");
+static_assert(std::endian::native == std::endian::little,
+              "eagerpp's .npy support assumes a little-endian machine");
 
 /// NumPy's `descr` of T on a little-endian machine.
 template <class T>
 constexpr std::string_view npy_descr() {
-  if constexpr (std::same_as<T, float>) return "<f4";
-  else if constexpr (std::same_as<T, double>) return "<f8";
-  else if constexpr (std::same_as<T, std::int32_t>) return "<i4";
-  else if constexpr (std::same_as<T, std::int64_t>) return "<i8";
-  else return "|b1";
+  if constexpr (std::same_as<T, float>)
+    return "<f4";
+  else if constexpr (std::same_as<T, double>)
+    return "<f8";
+  else if constexpr (std::same_as<T, std::int32_t>)
+    return "<i4";
+  else if constexpr (std::same_as<T, std::int64_t>)
+    return "<i8";
+  else
+    return "|b1";
 }
 
 struct npy_header {
@@ -45,7 +51,8 @@ struct npy_header {
 }
 
 /// The value following `'key':` in NumPy's header dict, up to the next top-level ',' or '}'.
-inline std::string npy_field(const std::filesystem::path& path, const std::string& dict, const std::string& key) {
+inline std::string npy_field(const std::filesystem::path& path, const std::string& dict,
+                             const std::string& key) {
   const auto k = dict.find("'" + key + "'");
   if (k == std::string::npos) npy_fail(path, fmt::format("the header lacks '{}' ({})", key, dict));
   auto colon = dict.find(':', k);
@@ -66,11 +73,13 @@ inline std::string npy_field(const std::filesystem::path& path, const std::strin
 
 inline npy_header parse_npy_header(const std::filesystem::path& path, const std::string& bytes) {
   static constexpr char magic[] = "\x93NUMPY";
-  if (bytes.size() < 10 || bytes.compare(0, 6, magic, 6) != 0) npy_fail(path, "not a .npy file (no \\x93NUMPY magic)");
+  if (bytes.size() < 10 || bytes.compare(0, 6, magic, 6) != 0)
+    npy_fail(path, "not a .npy file (no \\x93NUMPY magic)");
   const auto major = static_cast<unsigned char>(bytes[6]);
   std::size_t header_len = 0, offset = 0;
   if (major == 1) {
-    header_len = static_cast<unsigned char>(bytes[8]) | (std::size_t{static_cast<unsigned char>(bytes[9])} << 8);
+    header_len = static_cast<unsigned char>(bytes[8]) |
+                 (std::size_t{static_cast<unsigned char>(bytes[9])} << 8);
     offset = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12) npy_fail(path, "truncated header");
@@ -82,17 +91,20 @@ inline npy_header parse_npy_header(const std::filesystem::path& path, const std:
     npy_fail(path, fmt::format("unsupported .npy format version {}; expected 1, 2 or 3", major));
   }
   if (bytes.size() < offset + header_len)
-    npy_fail(path, fmt::format("truncated header: {} bytes, expected {}", bytes.size(), offset + header_len));
+    npy_fail(path, fmt::format("truncated header: {} bytes, expected {}", bytes.size(),
+                               offset + header_len));
   const std::string dict = bytes.substr(offset, header_len);
   npy_header h;
   h.data_offset = offset + header_len;
   h.descr = npy_field(path, dict, "descr");
-  if (h.descr.size() >= 2 && (h.descr.front() == '\'' || h.descr.front() == '"')) h.descr = h.descr.substr(1, h.descr.size() - 2);
+  if (h.descr.size() >= 2 && (h.descr.front() == '\'' || h.descr.front() == '"'))
+    h.descr = h.descr.substr(1, h.descr.size() - 2);
   const std::string fo = npy_field(path, dict, "fortran_order");
   if (fo != "True" && fo != "False") npy_fail(path, fmt::format("bad fortran_order '{}'", fo));
   h.fortran_order = fo == "True";
   const std::string shape = npy_field(path, dict, "shape");
-  if (shape.empty() || shape.front() != '(' || shape.back() != ')') npy_fail(path, fmt::format("bad shape '{}'", shape));
+  if (shape.empty() || shape.front() != '(' || shape.back() != ')')
+    npy_fail(path, fmt::format("bad shape '{}'", shape));
   std::size_t i = 1;
   while (i + 1 < shape.size()) {
     while (i + 1 < shape.size() && (shape[i] == ' ' || shape[i] == ',')) ++i;
@@ -100,12 +112,14 @@ inline npy_header parse_npy_header(const std::filesystem::path& path, const std:
     std::size_t j = i;
     std::int64_t d = 0;
     while (j < shape.size() && shape[j] >= '0' && shape[j] <= '9') {
-      if (d > (std::int64_t{1} << 48)) npy_fail(path, fmt::format("extent too large in shape '{}'", shape));
+      if (d > (std::int64_t{1} << 48))
+        npy_fail(path, fmt::format("extent too large in shape '{}'", shape));
       d = d * 10 + (shape[j] - '0');
       ++j;
     }
     if (j == i) npy_fail(path, fmt::format("bad shape '{}'", shape));
-    if (h.shape.size() == max_rank) npy_fail(path, fmt::format("rank of shape '{}' exceeds {}", shape, max_rank));
+    if (h.shape.size() == max_rank)
+      npy_fail(path, fmt::format("rank of shape '{}' exceeds {}", shape, max_rank));
     h.shape.push_back(d);
     i = j;
   }
@@ -114,7 +128,8 @@ inline npy_header parse_npy_header(const std::filesystem::path& path, const std:
 
 }  // namespace detail
 
-/// Writes `t` to `path` in NumPy's .npy format (version 1.0, C order); throws ep::io_error on failure.
+/// Writes `t` to `path` in NumPy's .npy format (version 1.0, C order); throws ep::io_error on
+/// failure.
 template <backend B>
 void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
   using T = typename B::value_type;
@@ -124,7 +139,8 @@ void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
   if (s.size() > 1) shape.resize(shape.size() - 2);
   if (s.size() == 1) shape.resize(shape.size() - 1);
   shape += ")";
-  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", detail::npy_descr<T>(), shape);
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
+                                   detail::npy_descr<T>(), shape);
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
@@ -139,7 +155,8 @@ void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
   if constexpr (std::same_as<T, bool>) {
     for (bool b : values) out.put(b ? 1 : 0);
   } else {
-    out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T)));
+    out.write(reinterpret_cast<const char*>(values.data()),
+              static_cast<std::streamsize>(values.size() * sizeof(T)));
   }
   if (!out) throw io_error(fmt::format("save_npy: {}: write failed", path.string()));
 }
@@ -151,11 +168,12 @@ namespace detail {
 /// names the file in the errors. Throws ep::io_error, and nothing else but std::bad_alloc, for any
 /// input; it never allocates more than the input's size calls for, whatever its header claims.
 template <class T>
-std::pair<std::vector<T>, Shape> read_npy(const std::filesystem::path& name, const std::string& bytes) {
+std::pair<std::vector<T>, Shape> read_npy(const std::filesystem::path& name,
+                                          const std::string& bytes) {
   const auto h = parse_npy_header(name, bytes);
   if (h.descr != npy_descr<T>())
-    npy_fail(name, fmt::format("dtype mismatch: the file holds '{}', expected '{}' ({})", h.descr, npy_descr<T>(),
-                               dtype_name<T>()));
+    npy_fail(name, fmt::format("dtype mismatch: the file holds '{}', expected '{}' ({})", h.descr,
+                               npy_descr<T>(), dtype_name<T>()));
   // The element count, checked: a lying header may claim extents whose product overflows 64 bits
   // (NumPy: "array is too big"). Extents of 0 make an empty array, but the others must still make
   // a shape that a tensor can have.
@@ -163,7 +181,8 @@ std::pair<std::vector<T>, Shape> read_npy(const std::filesystem::path& name, con
   for (const auto d : h.shape) {
     const auto e = static_cast<std::size_t>(d);
     if (e != 0 && __builtin_mul_overflow(nonzero, e, &nonzero))
-      npy_fail(name, fmt::format("shape {} is too large; expected at most 2^63 elements", h.shape.str()));
+      npy_fail(name,
+               fmt::format("shape {} is too large; expected at most 2^63 elements", h.shape.str()));
     n *= e;
   }
   std::size_t needed = 0;
@@ -172,7 +191,8 @@ std::pair<std::vector<T>, Shape> read_npy(const std::filesystem::path& name, con
   needed = n * sizeof(T);
   const std::size_t available = bytes.size() - h.data_offset;
   if (available < needed)
-    npy_fail(name, fmt::format("truncated data: shape {} needs {} bytes, the file has {}", h.shape.str(), needed, available));
+    npy_fail(name, fmt::format("truncated data: shape {} needs {} bytes, the file has {}",
+                               h.shape.str(), needed, available));
   std::vector<T> values(n);
   if constexpr (std::same_as<T, bool>) {
     for (std::size_t i = 0; i < n; ++i) values[i] = bytes[h.data_offset + i] != 0;

@@ -40,8 +40,8 @@ class Shape {
   Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
   /// A 1-D shape from one extent, so that `ep::zeros<B>(3)` reads as NumPy's `zeros(3)`.
   template <std::integral I>
-    requires(!std::same_as<I, bool>)
-  Shape(I extent) : rank_(1) {  // NOLINT(google-explicit-constructor): NumPy accepts an int shape
+  requires(!std::same_as<I, bool>) Shape(I extent)
+      : rank_(1) {  // NOLINT(google-explicit-constructor): NumPy accepts an int shape
     dims_[0] = static_cast<std::int64_t>(extent);
   }
   explicit Shape(std::span<const std::int64_t> dims) { assign(dims.begin(), dims.end()); }
@@ -58,10 +58,18 @@ class Shape {
   [[nodiscard]] std::int64_t* begin() noexcept { return dims_.data(); }
   [[nodiscard]] std::int64_t* end() noexcept { return dims_.data() + rank_; }
   [[nodiscard]] const std::int64_t* data() const noexcept { return dims_.data(); }
-  [[nodiscard]] std::int64_t operator[](int i) const noexcept { return dims_[static_cast<std::size_t>(i)]; }
-  [[nodiscard]] std::int64_t& operator[](int i) noexcept { return dims_[static_cast<std::size_t>(i)]; }
-  [[nodiscard]] std::int64_t back() const noexcept { return dims_[static_cast<std::size_t>(rank_ - 1)]; }
-  operator std::span<const std::int64_t>() const noexcept { return {dims_.data(), static_cast<std::size_t>(rank_)}; }
+  [[nodiscard]] std::int64_t operator[](int i) const noexcept {
+    return dims_[static_cast<std::size_t>(i)];
+  }
+  [[nodiscard]] std::int64_t& operator[](int i) noexcept {
+    return dims_[static_cast<std::size_t>(i)];
+  }
+  [[nodiscard]] std::int64_t back() const noexcept {
+    return dims_[static_cast<std::size_t>(rank_ - 1)];
+  }
+  operator std::span<const std::int64_t>() const noexcept {
+    return {dims_.data(), static_cast<std::size_t>(rank_)};
+  }
 
   /// The number of elements: the product of the extents (1 for a 0-d shape).
   [[nodiscard]] std::int64_t numel() const noexcept {
@@ -71,7 +79,8 @@ class Shape {
   }
 
   void push_back(std::int64_t d) {
-    if (rank_ == max_rank) throw value_error(fmt::format("Shape: rank exceeds the maximum of {}", max_rank));
+    if (rank_ == max_rank)
+      throw value_error(fmt::format("Shape: rank exceeds the maximum of {}", max_rank));
     dims_[static_cast<std::size_t>(rank_++)] = d;
   }
   void insert(int pos, std::int64_t d) {
@@ -110,15 +119,32 @@ class Shape {
     const std::int64_t* from = other.dims_.data();
     std::int64_t* to = dims_.data();
     switch (rank_) {
-      case 8: to[7] = from[7]; [[fallthrough]];
-      case 7: to[6] = from[6]; [[fallthrough]];
-      case 6: to[5] = from[5]; [[fallthrough]];
-      case 5: to[4] = from[4]; [[fallthrough]];
-      case 4: to[3] = from[3]; [[fallthrough]];
-      case 3: to[2] = from[2]; [[fallthrough]];
-      case 2: to[1] = from[1]; [[fallthrough]];
-      case 1: to[0] = from[0]; [[fallthrough]];
-      default: break;
+      case 8:
+        to[7] = from[7];
+        [[fallthrough]];
+      case 7:
+        to[6] = from[6];
+        [[fallthrough]];
+      case 6:
+        to[5] = from[5];
+        [[fallthrough]];
+      case 5:
+        to[4] = from[4];
+        [[fallthrough]];
+      case 4:
+        to[3] = from[3];
+        [[fallthrough]];
+      case 3:
+        to[2] = from[2];
+        [[fallthrough]];
+      case 2:
+        to[1] = from[1];
+        [[fallthrough]];
+      case 1:
+        to[0] = from[0];
+        [[fallthrough]];
+      default:
+        break;
     }
   }
   template <class It>
@@ -140,7 +166,8 @@ inline Shape strides_of(const Shape& shape) {
   return s;
 }
 
-/// NumPy broadcasting of two shapes; throws `ep::value_error` naming `op` when they do not broadcast.
+/// NumPy broadcasting of two shapes; throws `ep::value_error` naming `op` when they do not
+/// broadcast.
 inline Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view op) {
   const int n = std::max(a.size(), b.size());
   Shape out;

@@ -1,13 +1,13 @@
-// eagerpp - ep::Tensor<Backend>, the facade: every op declared once, each with its NumPy/EagerPy name
-// SPDX-License-Identifier: MIT
+// eagerpp - ep::Tensor<Backend>, the facade: every op declared once, each with its NumPy/EagerPy
+// name SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstddef>      // std::ptrdiff_t
 #include <concepts>     // std::integral
+#include <cstddef>      // std::ptrdiff_t
 #include <cstdint>      // std::int64_t
 #include <memory>       // std::shared_ptr
-#include <tuple>        // std::tuple
 #include <string_view>  // std::string_view
+#include <tuple>        // std::tuple
 #include <type_traits>  // std::is_arithmetic_v, std::is_default_constructible_v, std::conditional_t
 #include <utility>      // std::pair
 #include <vector>       // std::vector
@@ -33,9 +33,11 @@ namespace detail {
 /// another ('void y' has incomplete type).
 template <class B1, class B2>
 constexpr bool same_backend_op() {
-  static_assert(std::same_as<B1, B2>,
-                "ep: the two tensors of this op have different backends or dtypes; convert one with "
-                "ep::to<Backend>(t) or t.astype<U>() first (NumPy's promotion between tensors is not implicit)");
+  static_assert(
+      std::same_as<B1, B2>,
+      "ep: the two tensors of this op have different backends or dtypes; convert one with "
+      "ep::to<Backend>(t) or t.astype<U>() first (NumPy's promotion between tensors is not "
+      "implicit)");
   return true;
 }
 }  // namespace detail
@@ -43,8 +45,8 @@ constexpr bool same_backend_op() {
 /// The paddings of `pad`: one (before, after) pair per axis.
 using Paddings = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
-/// An immutable n-dimensional tensor of the backend `Backend` (e.g. `ep::eigen<float>`), holding the
-/// backend's native tensor. Copies are O(1) and share the data; every op returns a new tensor.
+/// An immutable n-dimensional tensor of the backend `Backend` (e.g. `ep::eigen<float>`), holding
+/// the backend's native tensor. Copies are O(1) and share the data; every op returns a new tensor.
 /// Every method is also a free function `ep::name(x, ...)` where EagerPy has one.
 template <backend Backend>
 class [[nodiscard]] Tensor {
@@ -79,8 +81,11 @@ class [[nodiscard]] Tensor {
   /// The number of elements.
   [[nodiscard]] std::int64_t size() const { return Backend::shape(raw_).numel(); }
   /// NumPy's name of the element type: "float32", "int64", ...
-  [[nodiscard]] static constexpr std::string_view dtype() noexcept { return dtype_name<value_type>(); }
-  /// The only element of a one-element tensor (EagerPy: `t.item()`); throws ep::value_error otherwise.
+  [[nodiscard]] static constexpr std::string_view dtype() noexcept {
+    return dtype_name<value_type>();
+  }
+  /// The only element of a one-element tensor (EagerPy: `t.item()`); throws ep::value_error
+  /// otherwise.
   [[nodiscard]] value_type item() const;
   /// Every element in C order (NumPy: `t.ravel().tolist()`).
   [[nodiscard]] std::vector<value_type> to_vector() const;
@@ -92,7 +97,8 @@ class [[nodiscard]] Tensor {
   /// `astype<double>()`.
   rebind<double> float64() const { return astype<double>(); }
   /// The same elements on backend B2 of the same dtype, copied through host memory (ep::to,
-  /// <eagerpp/to.hpp>); a constant for autodiff. Throws ep::device_error when B2's device is missing.
+  /// <eagerpp/to.hpp>); a constant for autodiff. Throws ep::device_error when B2's device is
+  /// missing.
   template <backend B2>
   Tensor<B2> to() const;
 
@@ -120,32 +126,33 @@ class [[nodiscard]] Tensor {
   Tensor onehot_like(const Tensor<I>& indices, value_type value = 1) const;
 
   // --- element-wise, unary ------------------------------------------------------------------
-  static_assert(detail::elementwise_contract<Backend>::value);  // names each missing backend function
-  Tensor abs() const;          ///< |x|; the gradient at 0 is 0.
-  Tensor sign() const;         ///< -1, 0 or 1.
-  Tensor sqrt() const;         ///< square root.
-  Tensor square() const;       ///< x * x.
-  Tensor exp() const;          ///< e^x.
-  Tensor log() const;          ///< natural logarithm.
-  Tensor log2() const;         ///< base-2 logarithm.
-  Tensor log10() const;        ///< base-10 logarithm.
-  Tensor log1p() const;        ///< log(1 + x), accurate near 0.
-  Tensor sin() const;          ///< sine.
-  Tensor cos() const;          ///< cosine.
-  Tensor tan() const;          ///< tangent.
-  Tensor arcsin() const;       ///< inverse sine.
-  Tensor arccos() const;       ///< inverse cosine.
-  Tensor arctan() const;       ///< inverse tangent.
-  Tensor sinh() const;         ///< hyperbolic sine.
-  Tensor cosh() const;         ///< hyperbolic cosine.
-  Tensor tanh() const;         ///< hyperbolic tangent.
-  Tensor arcsinh() const;      ///< inverse hyperbolic sine.
-  Tensor arccosh() const;      ///< inverse hyperbolic cosine.
-  Tensor arctanh() const;      ///< inverse hyperbolic tangent.
-  Tensor round() const;        ///< round half to even (NumPy: `round`, 2.5 -> 2).
-  Tensor ceil() const;         ///< smallest integer >= x.
-  Tensor floor() const;        ///< largest integer <= x.
-  Tensor negative() const;     ///< -x (also `operator-`).
+  static_assert(
+      detail::elementwise_contract<Backend>::value);  // names each missing backend function
+  Tensor abs() const;                                 ///< |x|; the gradient at 0 is 0.
+  Tensor sign() const;                                ///< -1, 0 or 1.
+  Tensor sqrt() const;                                ///< square root.
+  Tensor square() const;                              ///< x * x.
+  Tensor exp() const;                                 ///< e^x.
+  Tensor log() const;                                 ///< natural logarithm.
+  Tensor log2() const;                                ///< base-2 logarithm.
+  Tensor log10() const;                               ///< base-10 logarithm.
+  Tensor log1p() const;                               ///< log(1 + x), accurate near 0.
+  Tensor sin() const;                                 ///< sine.
+  Tensor cos() const;                                 ///< cosine.
+  Tensor tan() const;                                 ///< tangent.
+  Tensor arcsin() const;                              ///< inverse sine.
+  Tensor arccos() const;                              ///< inverse cosine.
+  Tensor arctan() const;                              ///< inverse tangent.
+  Tensor sinh() const;                                ///< hyperbolic sine.
+  Tensor cosh() const;                                ///< hyperbolic cosine.
+  Tensor tanh() const;                                ///< hyperbolic tangent.
+  Tensor arcsinh() const;                             ///< inverse hyperbolic sine.
+  Tensor arccosh() const;                             ///< inverse hyperbolic cosine.
+  Tensor arctanh() const;                             ///< inverse hyperbolic tangent.
+  Tensor round() const;     ///< round half to even (NumPy: `round`, 2.5 -> 2).
+  Tensor ceil() const;      ///< smallest integer >= x.
+  Tensor floor() const;     ///< largest integer <= x.
+  Tensor negative() const;  ///< -x (also `operator-`).
   /// Each element limited to [min_, max_] (NumPy: `clip`); the gradient is 1 inside, 0 outside.
   Tensor clip(value_type min_, value_type max_) const;
   /// With bounds of other C++ types, NumPy's dtype (ep::scalar_result_t of either bound): an int64
@@ -160,7 +167,7 @@ class [[nodiscard]] Tensor {
   // With a scalar, the result's dtype follows NumPy (ep::scalar_result_t): `i.pow(0.5)` of an int64
   // tensor is float64, `x.maximum(0)` of a float tensor stays float.
   // The arithmetic operators + - * / % are declared below the class.
-  Tensor pow(const Tensor& exponent) const;  ///< x ** exponent (NumPy: `power`).
+  Tensor pow(const Tensor& exponent) const;   ///< x ** exponent (NumPy: `power`).
   Tensor minimum(const Tensor& other) const;  ///< Element-wise minimum; NaN propagates.
   Tensor maximum(const Tensor& other) const;  ///< Element-wise maximum; NaN propagates.
   /// Floor division, NumPy's `//` (`floor_divide`); integer division by zero gives 0.
@@ -220,10 +227,8 @@ class [[nodiscard]] Tensor {
   Tensor reshape(const Shape& shape) const;
   /// `reshape({extents...})` without braces (NumPy: `x.reshape(2, 3)`).
   template <std::integral... I>
-    requires(sizeof...(I) >= 2)
-  Tensor reshape(I... extents) const {
-    return reshape(Shape{static_cast<std::int64_t>(extents)...});
-  }
+  requires(sizeof...(I) >= 2) Tensor reshape(I... extents)
+  const { return reshape(Shape{static_cast<std::int64_t>(extents)...}); }
   /// Axes `start..end` (inclusive, negative allowed) merged into one.
   Tensor flatten(int start = 0, int end = -1) const;
   /// Axes reversed.
@@ -244,7 +249,8 @@ class [[nodiscard]] Tensor {
   Tensor flip(Axes axis = {}) const;
   /// Padded with one (before, after) pair per axis; `mode` is "constant" (with `value`) or
   /// "reflect" (NumPy's reflect, any rank).
-  Tensor pad(const Paddings& paddings, std::string_view mode = "constant", value_type value = 0) const;
+  Tensor pad(const Paddings& paddings, std::string_view mode = "constant",
+             value_type value = 0) const;
   /// Padded with the same (before, after) pair on every axis (NumPy: `pad(x, (1, 1))`).
   Tensor pad(std::pair<std::int64_t, std::int64_t> every_axis, std::string_view mode = "constant",
              value_type value = 0) const {
@@ -326,9 +332,9 @@ class [[nodiscard]] Tensor {
 
   // --- operators ------------------------------------------------------------------------------
   Tensor operator-() const { return negative(); }
-  /// `x += y` is `x = x + y`: `x` is rebound to a new tensor and nothing it shared is changed (other
-  /// copies of the old `x` keep their values; on a tape the old value stays recorded). A `y` that
-  /// would change x's dtype (`i += 0.5` for an integer `i`) is a compile-time error.
+  /// `x += y` is `x = x + y`: `x` is rebound to a new tensor and nothing it shared is changed
+  /// (other copies of the old `x` keep their values; on a tape the old value stays recorded). A `y`
+  /// that would change x's dtype (`i += 0.5` for an integer `i`) is a compile-time error.
   template <class Other>
   Tensor& operator+=(const Other& other) {
     return assign_result(*this + other);
@@ -360,7 +366,8 @@ class [[nodiscard]] Tensor {
   }
   [[nodiscard]] const raw_type& map_input() const noexcept { return raw_; }
   /// Lets go of the elements: the tensor becomes empty, of shape (0,). The arithmetic operators do
-  /// so to an operand they are handed as an rvalue, once their result is computed (ops/elementwise.hpp).
+  /// so to an operand they are handed as an rvalue, once their result is computed
+  /// (ops/elementwise.hpp).
   void release() {
     if constexpr (std::is_default_constructible_v<raw_type>) {
       raw_ = raw_type();
@@ -373,16 +380,19 @@ class [[nodiscard]] Tensor {
   /// A tensor of this backend holding `value` with shape ().
   template <scalar S>
   Tensor full_scalar(S value) const {
-    return detail::make_constant<Tensor>([&] { return Backend::full(Shape{}, static_cast<value_type>(value)); });
+    return detail::make_constant<Tensor>(
+        [&] { return Backend::full(Shape{}, static_cast<value_type>(value)); });
   }
 
  private:
   template <class R>
   Tensor& assign_result(R&& result) {
-    static_assert(std::same_as<std::remove_cvref_t<R>, Tensor>,
-                  "ep: a compound assignment (x += y, x -= y, x *= y, x /= y) would change x's dtype (NumPy's "
-                  "casting rules: an integer tensor with a floating scalar, or integer true division); write "
-                  "x = x + y with a new variable, or convert with astype<U>() first");
+    static_assert(
+        std::same_as<std::remove_cvref_t<R>, Tensor>,
+        "ep: a compound assignment (x += y, x -= y, x *= y, x /= y) would change x's dtype "
+        "(NumPy's "
+        "casting rules: an integer tensor with a floating scalar, or integer true division); write "
+        "x = x + y with a new variable, or convert with astype<U>() first");
     *this = std::forward<R>(result);
     return *this;
   }
@@ -480,8 +490,9 @@ template <backend B, scalar S>
 auto operator!=(S a, const Tensor<B>& b);
 
 namespace detail {
-/// `f(x, s)`: `x` is `a` converted to the dtype of `a op scalar` and `s` the scalar as a 0-d tensor of
-/// that dtype (held as an lvalue, so that the operators that release rvalue operands leave it alone).
+/// `f(x, s)`: `x` is `a` converted to the dtype of `a op scalar` and `s` the scalar as a 0-d tensor
+/// of that dtype (held as an lvalue, so that the operators that release rvalue operands leave it
+/// alone).
 template <backend B, scalar S, class F>
 auto with_scalar(const Tensor<B>& a, S value, F&& f) {
   using R = scalar_result_t<typename B::value_type, S>;
@@ -498,7 +509,9 @@ auto with_scalar(const Tensor<B>& a, S value, F&& f) {
 
 }  // namespace ep
 
-// The free functions first: the op definitions below use some of them (from_vector).
+// The free functions first: the op definitions below use some of them (from_vector); then the
+// families in the order they build on each other (not sorted).
+// clang-format off
 #include "eagerpp/functions.hpp"
 #include "eagerpp/ops/creation.hpp"
 #include "eagerpp/ops/elementwise.hpp"
@@ -507,3 +520,4 @@ auto with_scalar(const Tensor<B>& a, S value, F&& f) {
 #include "eagerpp/ops/indexing.hpp"
 #include "eagerpp/ops/linalg.hpp"
 #include "eagerpp/ops/nn.hpp"
+// clang-format on

@@ -1,5 +1,5 @@
-// eagerpp - ep::to<Backend>(t): a tensor moved to another backend, shared where both are on the host
-// SPDX-License-Identifier: MIT
+// eagerpp - ep::to<Backend>(t): a tensor moved to another backend, shared where both are on the
+// host SPDX-License-Identifier: MIT
 #pragma once
 
 #include <concepts>     // std::same_as
@@ -16,18 +16,19 @@ namespace ep {
 /// hooks `share_host(raw) -> std::shared_ptr<T>` and `from_host_shared(std::shared_ptr<T>, shape)`
 /// (Eigen, xtensor and omp do; tensors are immutable, so sharing is safe).
 template <class B1, class B2>
-concept shares_host_memory = requires(const typename B1::raw_type& r, std::shared_ptr<typename B1::value_type> p,
-                                      const Shape& s) {
+concept shares_host_memory = requires(const typename B1::raw_type& r,
+                                      std::shared_ptr<typename B1::value_type> p, const Shape& s) {
   { B1::share_host(r) } -> std::same_as<std::shared_ptr<typename B1::value_type>>;
   { B2::from_host_shared(p, s) } -> std::same_as<typename B2::raw_type>;
 };
 
-/// The elements of `t` on backend B2, which must hold the same dtype (e.g. `ep::to<ep::cuda<float>>(x)`
-/// for an `ep::eigen<float>` x). Between host backends that share memory (Eigen, xtensor and omp) the
-/// result shares `t`'s elements: O(1), no copy (a one-element Eigen tensor, which holds its element inline, is copied). Otherwise copies through host memory with `to_data`
-/// and `from_data`, so it works between any two backends; the same backend returns `t` itself (O(1)).
-/// Not recorded on the tape: the result is a constant. Throws what the backends throw
-/// (ep::device_error without a GPU).
+/// The elements of `t` on backend B2, which must hold the same dtype (e.g.
+/// `ep::to<ep::cuda<float>>(x)` for an `ep::eigen<float>` x). Between host backends that share
+/// memory (Eigen, xtensor and omp) the result shares `t`'s elements: O(1), no copy (a one-element
+/// Eigen tensor, which holds its element inline, is copied). Otherwise copies through host memory
+/// with `to_data` and `from_data`, so it works between any two backends; the same backend returns
+/// `t` itself (O(1)). Not recorded on the tape: the result is a constant. Throws what the backends
+/// throw (ep::device_error without a GPU).
 template <backend B2, backend B1>
 Tensor<B2> to(const Tensor<B1>& t) {
   using T = typename B1::value_type;
@@ -41,7 +42,8 @@ Tensor<B2> to(const Tensor<B1>& t) {
   } else {
     const Shape shape = t.shape();
     const auto n = static_cast<std::size_t>(shape.numel());
-    std::unique_ptr<T[]> host(new T[n == 0 ? 1 : n]);  // not std::vector: vector<bool> has no data()
+    std::unique_ptr<T[]> host(
+        new T[n == 0 ? 1 : n]);  // not std::vector: vector<bool> has no data()
     B1::to_data(t.raw(), host.get());
     return Tensor<B2>(B2::from_data(host.get(), shape));
   }
@@ -49,7 +51,8 @@ Tensor<B2> to(const Tensor<B1>& t) {
 
 /// `t` on the backend family `Backend` with the same dtype: `ep::to<ep::cuda>(x)`.
 template <template <class> class Backend, backend B1>
-requires backend<Backend<typename B1::value_type>> Tensor<Backend<typename B1::value_type>> to(const Tensor<B1>& t) {
+requires backend<Backend<typename B1::value_type>> Tensor<Backend<typename B1::value_type>> to(
+    const Tensor<B1>& t) {
   return ep::to<Backend<typename B1::value_type>>(t);
 }
 

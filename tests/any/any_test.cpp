@@ -1,5 +1,5 @@
-// eagerpp - tests of ep::AnyTensor: results equal the static ep::Tensor's on Eigen and xtensor; errors name both sides
-// SPDX-License-Identifier: MIT
+// eagerpp - tests of ep::AnyTensor: results equal the static ep::Tensor's on Eigen and xtensor;
+// errors name both sides SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
 #include <cstdint>  // std::int64_t
@@ -50,7 +50,8 @@ TYPED_TEST(AnyTensor, CreationMatchesTheStaticTensor) {
   EXPECT_EQ(ep::AnyTensor::ones(spec, {4}).as<B>().to_vector(), ep::ones<B>({4}).to_vector());
   EXPECT_EQ(ep::AnyTensor::full(spec, {2}, 2.5).to_vector(), (std::vector<double>{2.5, 2.5}));
   EXPECT_EQ(ep::AnyTensor::arange(spec, 5).as<B>().to_vector(), ep::arange<B>(5).to_vector());
-  EXPECT_EQ(ep::AnyTensor::arange(spec, 1, 2, 0.25).to_vector(), (std::vector<double>{1, 1.25, 1.5, 1.75}));
+  EXPECT_EQ(ep::AnyTensor::arange(spec, 1, 2, 0.25).to_vector(),
+            (std::vector<double>{1, 1.25, 1.5, 1.75}));
   const auto v = ep::AnyTensor::from_vector(spec, {1, 2, 3, 4}, {2, 2});
   EXPECT_EQ(v.as<B>().to_vector(), (std::vector<T>{1, 2, 3, 4}));
   EXPECT_EQ(v.ndim(), 2);
@@ -59,7 +60,8 @@ TYPED_TEST(AnyTensor, CreationMatchesTheStaticTensor) {
   const auto s = ep::from_vector<B>({5, 6}, {2});
   const ep::AnyTensor a = s;
   EXPECT_EQ(a.as<B>().raw().data(), s.raw().data());
-  EXPECT_EQ(ep::AnyTensor(s).as<B>().raw().data(), s.raw().data());  // as() of a temporary moves it out
+  EXPECT_EQ(ep::AnyTensor(s).as<B>().raw().data(),
+            s.raw().data());  // as() of a temporary moves it out
 }
 
 TYPED_TEST(AnyTensor, OpsMatchTheStaticTensor) {
@@ -72,7 +74,8 @@ TYPED_TEST(AnyTensor, OpsMatchTheStaticTensor) {
   EXPECT_EQ(a.matmul(a.T()).as<B>().to_vector(), s.matmul(s.T()).to_vector());
   EXPECT_EQ(ep::softmax(a).as<B>().to_vector(), s.softmax().to_vector());
   EXPECT_EQ((2 * a + a * a - 1).as<B>().to_vector(), (2 * s + s * s - 1).to_vector());
-  EXPECT_EQ(a.reshape({3, 2}).transpose().as<B>().to_vector(), s.reshape({3, 2}).transpose().to_vector());
+  EXPECT_EQ(a.reshape({3, 2}).transpose().as<B>().to_vector(),
+            s.reshape({3, 2}).transpose().to_vector());
   const ep::AnyTensor positive = a > 0.5;
   EXPECT_EQ(positive.dtype(), "bool");
   EXPECT_EQ(positive.as<typename B::template rebind<bool>>().to_vector(), (s > 0.5).to_vector());
@@ -84,14 +87,16 @@ TYPED_TEST(AnyTensor, OpsMatchTheStaticTensor) {
 }
 
 /// The function differentiated below; one object for every test, so that ep::value_and_grad is
-/// instantiated once for each floating alternative (a second lambda would double that compile cost).
+/// instantiated once for each floating alternative (a second lambda would double that compile
+/// cost).
 const auto x_exp_x_sum = [](const ep::AnyTensor& x) { return (x * x.exp()).sum(); };
 
 TYPED_TEST(AnyTensor, ValueAndGradMatchesTheStaticOne) {
   using B = TypeParam;
   const ep::AnyTensor a = ep::AnyTensor::from_vector(spec_of<B>(), {0.5, -1.25, 2, 3.5}, {4});
   const std::pair<ep::AnyTensor, ep::AnyTensor> any = ep::value_and_grad(x_exp_x_sum, a);
-  const auto [vs, gs] = ep::value_and_grad([](const auto& x) { return (x * x.exp()).sum(); }, a.as<B>());
+  const auto [vs, gs] =
+      ep::value_and_grad([](const auto& x) { return (x * x.exp()).sum(); }, a.as<B>());
   EXPECT_EQ(any.first.as<B>().item(), vs.item());
   EXPECT_EQ(any.second.as<B>().to_vector(), gs.to_vector());
 }
@@ -119,21 +124,31 @@ TEST(AnyTensorErrors, NameBothSides) {
   const auto x = ep::AnyTensor::ones("xtensor:float32", {2});
   const auto i = ep::AnyTensor::arange("eigen:int32", 2);
   EXPECT_EQ(error_of([&] { (void)(e + x); }),
-            "add: the operands hold eigen:float32 and xtensor:float32; expected one backend and dtype (convert with "
+            "add: the operands hold eigen:float32 and xtensor:float32; expected one backend and "
+            "dtype (convert with "
             "as<B>() and astype, or create both from one spec)");
   EXPECT_EQ(error_of([&] { (void)e.matmul(i); }),
-            "matmul: the operands hold eigen:float32 and eigen:int32; expected one backend and dtype (convert with "
+            "matmul: the operands hold eigen:float32 and eigen:int32; expected one backend and "
+            "dtype (convert with "
             "as<B>() and astype, or create both from one spec)");
-  EXPECT_EQ(error_of([&] { (void)i.exp(); }),
-            "exp: not defined for dtype int32 (this tensor is eigen:int32); expected float32 or float64");
+  EXPECT_EQ(
+      error_of([&] { (void)i.exp(); }),
+      "exp: not defined for dtype int32 (this tensor is eigen:int32); expected float32 or float64");
   EXPECT_EQ(error_of([&] { (void)x.as<ep::eigen<float>>(); }),
-            "AnyTensor::as: holds xtensor:float32, not eigen:float32; expected the backend and dtype it holds");
+            "AnyTensor::as: holds xtensor:float32, not eigen:float32; expected the backend and "
+            "dtype it holds");
   EXPECT_EQ(error_of([&] { (void)ep::AnyTensor::zeros("eigen:float16", {1}); }),
-            "AnyTensor: unknown spec \"eigen:float16\"; expected one of eigen:float32, eigen:float64, eigen:int32, "
-            "eigen:int64, eigen:bool, xtensor:float32, xtensor:float64, xtensor:int32, xtensor:int64, xtensor:bool");
+            "AnyTensor: unknown spec \"eigen:float16\"; expected one of eigen:float32, "
+            "eigen:float64, eigen:int32, "
+            "eigen:int64, eigen:bool, xtensor:float32, xtensor:float64, xtensor:int32, "
+            "xtensor:int64, xtensor:bool");
   EXPECT_EQ(error_of([&] { (void)ep::value_and_grad(x_exp_x_sum, i); }),
-            "value_and_grad: not defined for dtype int32 (this tensor is eigen:int32); expected float32 or float64");
-  EXPECT_EQ(error_of([&] { (void)ep::AnyTensor::full("eigen:float32", {2, 3}, 1).reshape({4}); }).substr(0, 8), "reshape:");
+            "value_and_grad: not defined for dtype int32 (this tensor is eigen:int32); expected "
+            "float32 or float64");
+  EXPECT_EQ(error_of([&] {
+              (void)ep::AnyTensor::full("eigen:float32", {2, 3}, 1).reshape({4});
+            }).substr(0, 8),
+            "reshape:");
 }
 
 }  // namespace

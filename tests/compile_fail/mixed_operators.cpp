@@ -1,7 +1,7 @@
 // expect: ep::add: the two tensors have different backends or dtypes
 // errors: 11 ep::[a-z_]+: the two tensors have different backends
-// eagerpp - compile-fail: every binary operator of two tensors of different dtypes or backends gives
-// the op's sentence, once per use and nothing else (no complaint about the `auto` variables)
+// eagerpp - compile-fail: every binary operator of two tensors of different dtypes or backends
+// gives the op's sentence, once per use and nothing else (no complaint about the `auto` variables)
 // SPDX-License-Identifier: MIT
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>

@@ -23,16 +23,19 @@
 namespace {
 
 // --- element types --------------------------------------------------------------------------
-static_assert(ep::dtype<float> && ep::dtype<double> && ep::dtype<std::int32_t> && ep::dtype<std::int64_t> &&
-              ep::dtype<bool>);
-static_assert(!ep::dtype<char> && !ep::dtype<unsigned> && !ep::dtype<long double> && !ep::dtype<std::string>);
+static_assert(ep::dtype<float> && ep::dtype<double> && ep::dtype<std::int32_t> &&
+              ep::dtype<std::int64_t> && ep::dtype<bool>);
+static_assert(!ep::dtype<char> && !ep::dtype<unsigned> && !ep::dtype<long double> &&
+              !ep::dtype<std::string>);
 static_assert(!ep::dtype<const float> && !ep::dtype<float&>);
 static_assert(ep::floating_dtype<float> && ep::floating_dtype<double>);
-static_assert(!ep::floating_dtype<std::int32_t> && !ep::floating_dtype<std::int64_t> && !ep::floating_dtype<bool>);
-static_assert(ep::numeric_dtype<float> && ep::numeric_dtype<std::int64_t> && !ep::numeric_dtype<bool>);
+static_assert(!ep::floating_dtype<std::int32_t> && !ep::floating_dtype<std::int64_t> &&
+              !ep::floating_dtype<bool>);
+static_assert(ep::numeric_dtype<float> && ep::numeric_dtype<std::int64_t> &&
+              !ep::numeric_dtype<bool>);
 static_assert(ep::dtype_name<float>() == "float32" && ep::dtype_name<double>() == "float64" &&
-              ep::dtype_name<std::int32_t>() == "int32" && ep::dtype_name<std::int64_t>() == "int64" &&
-              ep::dtype_name<bool>() == "bool");
+              ep::dtype_name<std::int32_t>() == "int32" &&
+              ep::dtype_name<std::int64_t>() == "int64" && ep::dtype_name<bool>() == "bool");
 
 // --- what is not a backend -----------------------------------------------------------------------
 struct not_a_backend {};
@@ -47,8 +50,9 @@ template <template <class> class Backend>
 constexpr bool check_backend() {
   using B = Backend<float>;
   using T = ep::Tensor<B>;
-  static_assert(ep::backend<B> && ep::backend<Backend<double>> && ep::backend<Backend<std::int32_t>> &&
-                ep::backend<Backend<std::int64_t>> && ep::backend<Backend<bool>>);
+  static_assert(ep::backend<B> && ep::backend<Backend<double>> &&
+                ep::backend<Backend<std::int32_t>> && ep::backend<Backend<std::int64_t>> &&
+                ep::backend<Backend<bool>>);
   static_assert(std::same_as<typename T::value_type, float>);
   static_assert(std::same_as<typename T::backend_type, B>);
   static_assert(T::dtype() == "float32");
@@ -81,7 +85,8 @@ constexpr bool check_backend() {
   static_assert(std::same_as<decltype(std::declval<T>().mean(0, true)), T>);
   static_assert(std::same_as<decltype(std::declval<T>().exp()), T>);
   static_assert(std::same_as<decltype(std::declval<T>().item()), float>);
-  static_assert(std::same_as<decltype(std::declval<T>().template astype<double>()), ep::Tensor<Backend<double>>>);
+  static_assert(std::same_as<decltype(std::declval<T>().template astype<double>()),
+                             ep::Tensor<Backend<double>>>);
   static_assert(std::same_as<decltype(std::declval<T>().matmul(std::declval<T>())), T>);
   return true;
 }

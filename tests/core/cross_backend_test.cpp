@@ -1,5 +1,5 @@
-// eagerpp - cross-backend agreement: the same random inputs through Eigen and xtensor, and Eigen and omp, give the same results
-// SPDX-License-Identifier: MIT
+// eagerpp - cross-backend agreement: the same random inputs through Eigen and xtensor, and Eigen
+// and omp, give the same results SPDX-License-Identifier: MIT
 #include <cmath>        // std::round
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t, std::uint64_t
@@ -47,7 +47,8 @@ class CrossBackend : public ::testing::Test {
   static std::vector<ep::Shape> shapes() { return {{7}, {3, 4, 5}, {2, 3, 1, 4, 2}}; }
 
   /// Random integers in [lo, hi] from `seed`, optionally with 0 replaced by 1 (for divisors).
-  static std::vector<double> integers(const ep::Shape& s, int lo, int hi, std::uint64_t seed, bool nonzero = false) {
+  static std::vector<double> integers(const ep::Shape& s, int lo, int hi, std::uint64_t seed,
+                                      bool nonzero = false) {
     auto v = ep::test::random_values(static_cast<std::size_t>(s.numel()), lo - 0.5, hi + 0.5, seed);
     for (auto& x : v) {
       x = std::round(x);
@@ -75,7 +76,9 @@ using Pairs = ::testing::Types<against<ep::xtensor, float>, against<ep::xtensor,
                                >;
 TYPED_TEST_SUITE(CrossBackend, Pairs);
 
-std::string where(const ep::Shape& s, const std::string& what) { return fmt::format("shape {}, {}", s.str(), what); }
+std::string where(const ep::Shape& s, const std::string& what) {
+  return fmt::format("shape {}, {}", s.str(), what);
+}
 
 TYPED_TEST(CrossBackend, ArithmeticOnIntegers) {
   using E = typename TestFixture::E;
@@ -233,7 +236,8 @@ TYPED_TEST(CrossBackend, TranscendentalOnRandomData) {
 TYPED_TEST(CrossBackend, RandomNumbersAreTheSame) {
   using E = typename TestFixture::E;
   using X = typename TestFixture::X;
-  // The same seed gives bit-identical tensors on both backends, for every shape and any sequence of draws.
+  // The same seed gives bit-identical tensors on both backends, for every shape and any sequence of
+  // draws.
   ep::generator ge(20240611), gx(20240611);
   for (const auto& s : TestFixture::shapes()) {
     SCOPED_TRACE(where(s, "uniform, normal"));
@@ -252,7 +256,8 @@ TYPED_TEST(CrossBackend, RandomNumbersAreTheSame) {
   using EI = typename E::template rebind<std::int64_t>;
   using XI = typename X::template rebind<std::int64_t>;
   ep::generator ie(99), ix(99);
-  EXPECT_EQ(ep::randint<EI>(ie, -5, 1000, {3, 4}).to_vector(), ep::randint<XI>(ix, -5, 1000, {3, 4}).to_vector());
+  EXPECT_EQ(ep::randint<EI>(ie, -5, 1000, {3, 4}).to_vector(),
+            ep::randint<XI>(ix, -5, 1000, {3, 4}).to_vector());
   EXPECT_EQ(ep::permutation<E>(ie, 50).to_vector(), ep::permutation<X>(ix, 50).to_vector());
 }
 
@@ -260,9 +265,9 @@ TYPED_TEST(CrossBackend, TransfersShareHostMemory) {
   using T = typename TestFixture::T;
   using E = typename TestFixture::E;
   using X = typename TestFixture::X;
-  // ep::to between Eigen and xtensor (or omp) shares the elements (no copy), keeps values and shape,
-  // and the shared buffer outlives the tensor it came from. An Eigen tensor of one element holds it
-  // inline (no buffer), so that one is copied on the way to the other backend.
+  // ep::to between Eigen and xtensor (or omp) shares the elements (no copy), keeps values and
+  // shape, and the shared buffer outlives the tensor it came from. An Eigen tensor of one element
+  // holds it inline (no buffer), so that one is copied on the way to the other backend.
   for (const auto& s : std::vector<ep::Shape>{{}, {1}, {0, 3}, {2, 3, 4}}) {
     SCOPED_TRACE(where(s, fmt::format("eigen -> {} -> eigen", X::name)));
     const auto v = TestFixture::integers(s, -9, 9, 7);
@@ -280,7 +285,14 @@ TYPED_TEST(CrossBackend, TransfersShareHostMemory) {
       EXPECT_EQ(back.raw().data(), x.raw().data());
     }
     ep::test::expect_near(back, s, v, 0);
-    ep::test::expect_near(back * 2, s, [&] { auto w = v; for (auto& d : w) d *= 2; return w; }(), 0);
+    ep::test::expect_near(
+        back * 2, s,
+        [&] {
+          auto w = v;
+          for (auto& d : w) d *= 2;
+          return w;
+        }(),
+        0);
   }
 }
 

@@ -17,6 +17,7 @@ class SkipWithoutDevice : public ::testing::Environment {
 };
 
 // Registered during static initialization, before gtest_main's RUN_ALL_TESTS.
-[[maybe_unused]] const auto* const environment = ::testing::AddGlobalTestEnvironment(new SkipWithoutDevice);
+[[maybe_unused]] const auto* const environment =
+    ::testing::AddGlobalTestEnvironment(new SkipWithoutDevice);
 
 }  // namespace

@@ -2,7 +2,8 @@
 // Every test skips without a device.
 // SPDX-License-Identifier: MIT
 //
-// One translation unit per backend, the suites' shared instantiations compiled once (tests/CMakeLists.txt).
+// One translation unit per backend, the suites' shared instantiations compiled once
+// (tests/CMakeLists.txt).
 #include <eagerpp/cuda.hpp>
 
 #include "suites/all.hpp"

@@ -1,5 +1,5 @@
-// eagerpp - tests of ep::to_dlpack / ep::from_dlpack on hand-made DLManagedTensors, Eigen and xtensor, every dtype
-// SPDX-License-Identifier: MIT
+// eagerpp - tests of ep::to_dlpack / ep::from_dlpack on hand-made DLManagedTensors, Eigen and
+// xtensor, every dtype SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
 #include <cstdint>  // std::int32_t, std::int64_t
@@ -21,7 +21,8 @@ struct hand_made {
   int deleted = 0;
   DLManagedTensor managed{};
 
-  hand_made(std::vector<std::int64_t> shape_, std::vector<std::int64_t> strides_, std::uint64_t byte_offset = 0)
+  hand_made(std::vector<std::int64_t> shape_, std::vector<std::int64_t> strides_,
+            std::uint64_t byte_offset = 0)
       : shape(std::move(shape_)), strides(std::move(strides_)) {
     for (int i = 0; i < 16; ++i) elements[i] = value(i);
     DLTensor& t = managed.dl_tensor;
@@ -45,8 +46,9 @@ struct hand_made {
 
 template <class B>
 class DLPack : public ::testing::Test {};
-using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::eigen<std::int32_t>, ep::eigen<std::int64_t>,
-                                  ep::eigen<bool>, ep::xtensor<float>, ep::xtensor<double>, ep::xtensor<std::int32_t>,
+using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::eigen<std::int32_t>,
+                                  ep::eigen<std::int64_t>, ep::eigen<bool>, ep::xtensor<float>,
+                                  ep::xtensor<double>, ep::xtensor<std::int32_t>,
                                   ep::xtensor<std::int64_t>, ep::xtensor<bool>>;
 TYPED_TEST_SUITE(DLPack, Backends);
 
@@ -88,12 +90,14 @@ TYPED_TEST(DLPack, StridesAreCopiedAndDeletedAtOnce) {
   const auto t = ep::from_dlpack<TypeParam>(&h.managed);
   EXPECT_EQ(h.deleted, 1);
   EXPECT_NE(t.raw().data(), h.elements);
-  EXPECT_EQ(t.to_vector(), values_at(h, {0, 2, 4, 1, 3, 5}));  // NumPy: arange(6).reshape(3, 2).T.ravel()
+  EXPECT_EQ(t.to_vector(),
+            values_at(h, {0, 2, 4, 1, 3, 5}));  // NumPy: arange(6).reshape(3, 2).T.ravel()
 }
 
 TYPED_TEST(DLPack, NegativeStridesAndByteOffset) {
   using T = typename TypeParam::value_type;
-  // x[::-1, 1:] of a C-order (3, 4) array starting at element 1: NumPy's data pointer moves to the last row.
+  // x[::-1, 1:] of a C-order (3, 4) array starting at element 1: NumPy's data pointer moves to the
+  // last row.
   hand_made<T> h({3, 3}, {-4, 1}, (1 + 2 * 4 + 1) * sizeof(T));
   const auto t = ep::from_dlpack<TypeParam>(&h.managed);
   EXPECT_EQ(h.deleted, 1);
@@ -103,7 +107,8 @@ TYPED_TEST(DLPack, NegativeStridesAndByteOffset) {
 TYPED_TEST(DLPack, ContiguousByteOffsetKeepsItsValues) {
   using T = typename TypeParam::value_type;
   {
-    hand_made<T> h({5}, {}, 2 * sizeof(T));  // aligned for T: xtensor wraps it, Eigen copies it (alignment)
+    hand_made<T> h({5}, {},
+                   2 * sizeof(T));  // aligned for T: xtensor wraps it, Eigen copies it (alignment)
     {
       const auto t = ep::from_dlpack<TypeParam>(&h.managed);
       EXPECT_EQ(t.to_vector(), values_at(h, {2, 3, 4, 5, 6}));
@@ -123,7 +128,8 @@ TYPED_TEST(DLPack, ContiguousByteOffsetKeepsItsValues) {
     h.managed.dl_tensor.byte_offset = 1;
     const auto t = ep::from_dlpack<TypeParam>(&h.managed);
     EXPECT_EQ(h.deleted, 1);
-    EXPECT_EQ(t.to_vector(), (std::vector<T>{hand_made<T>::value(0), hand_made<T>::value(1), hand_made<T>::value(2)}));
+    EXPECT_EQ(t.to_vector(), (std::vector<T>{hand_made<T>::value(0), hand_made<T>::value(1),
+                                             hand_made<T>::value(2)}));
   }
 }
 
@@ -163,20 +169,23 @@ TYPED_TEST(DLPack, MismatchesThrowNamingThem) {
   const std::string backend = fmt::format("ep::{}<{}>", TypeParam::name, ep::dtype_name<T>());
   hand_made<T> h({2, 3}, {});
   h.managed.dl_tensor.dtype.lanes = 2;
-  EXPECT_EQ(error_of<TypeParam>(h), fmt::format("from_dlpack: dtype (code {}, bits {}, lanes 2) does not match {}; "
-                                                "expected {} (code {}, bits {}, lanes 1)",
-                                                ep::dlpack_dtype<T>().code, 8 * sizeof(T), backend, ep::dtype_name<T>(),
-                                                ep::dlpack_dtype<T>().code, 8 * sizeof(T)));
+  EXPECT_EQ(error_of<TypeParam>(h),
+            fmt::format("from_dlpack: dtype (code {}, bits {}, lanes 2) does not match {}; "
+                        "expected {} (code {}, bits {}, lanes 1)",
+                        ep::dlpack_dtype<T>().code, 8 * sizeof(T), backend, ep::dtype_name<T>(),
+                        ep::dlpack_dtype<T>().code, 8 * sizeof(T)));
   h.managed.dl_tensor.dtype = DLDataType{kDLUInt, 8, 1};  // uint8: no eagerpp dtype, not even bool
-  EXPECT_NE(error_of<TypeParam>(h).find("from_dlpack: dtype (code 1, bits 8, lanes 1) does not match " + backend),
+  EXPECT_NE(error_of<TypeParam>(h).find(
+                "from_dlpack: dtype (code 1, bits 8, lanes 1) does not match " + backend),
             std::string::npos);
   h.managed.dl_tensor.dtype = ep::dlpack_dtype<T>();
   h.managed.dl_tensor.device = DLDevice{kDLCUDA, 1};
-  EXPECT_EQ(error_of<TypeParam>(h), "from_dlpack: device type 2 (device 1) cannot be read by " + backend +
-                                        "; expected CPU memory (kDLCPU = 1)");
+  EXPECT_EQ(error_of<TypeParam>(h), "from_dlpack: device type 2 (device 1) cannot be read by " +
+                                        backend + "; expected CPU memory (kDLCPU = 1)");
   h.managed.dl_tensor.device = DLDevice{kDLCPU, 0};
   h.shape[1] = -3;
-  EXPECT_EQ(error_of<TypeParam>(h), "from_dlpack: extent -3 of axis 1 is negative; expected extents >= 0");
+  EXPECT_EQ(error_of<TypeParam>(h),
+            "from_dlpack: extent -3 of axis 1 is negative; expected extents >= 0");
   EXPECT_THROW((void)ep::from_dlpack<TypeParam>(nullptr), ep::value_error);
   h.managed.deleter(&h.managed);  // the caller's to delete
   EXPECT_EQ(h.deleted, 1);
@@ -201,13 +210,16 @@ TYPED_TEST(DLPack, RoundTripSharesTheElements) {
   EXPECT_EQ(dl.byte_offset, 0U);
   ASSERT_EQ(dl.ndim, 2);
   EXPECT_EQ(std::vector<std::int64_t>(dl.shape, dl.shape + 2), (std::vector<std::int64_t>{3, 4}));
-  EXPECT_EQ(std::vector<std::int64_t>(dl.strides, dl.strides + 2), (std::vector<std::int64_t>{4, 1}));
+  EXPECT_EQ(std::vector<std::int64_t>(dl.strides, dl.strides + 2),
+            (std::vector<std::int64_t>{4, 1}));
   // Into the other host backend: still the same elements.
-  using Other = std::conditional_t<TypeParam::name == std::string_view("eigen"), ep::xtensor<T>, ep::eigen<T>>;
+  using Other = std::conditional_t<TypeParam::name == std::string_view("eigen"), ep::xtensor<T>,
+                                   ep::eigen<T>>;
   const auto back = ep::from_dlpack<Other>(m);
   EXPECT_EQ(back.raw().data(), data);
   EXPECT_EQ(back.to_vector(), values);
-  // 0-d and 0-size tensors go out and come back (the deleter frees what to_dlpack allocated: ASan checks it).
+  // 0-d and 0-size tensors go out and come back (the deleter frees what to_dlpack allocated: ASan
+  // checks it).
   const auto scalar = ep::from_dlpack<TypeParam>(ep::to_dlpack(ep::full<TypeParam>({}, values[1])));
   EXPECT_EQ(scalar.ndim(), 0);
   EXPECT_EQ(scalar.item(), values[1]);

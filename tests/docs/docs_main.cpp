@@ -51,7 +51,8 @@ std::string capture(const block& b, int& rc) {
 /// excerpts that are not compiled; exits 1 if any block failed.
 int main() {
   auto pages = ep::docs_test::pages();
-  std::sort(pages.begin(), pages.end(), [](const auto* a, const auto* b) { return std::strcmp(a->file, b->file) < 0; });
+  std::sort(pages.begin(), pages.end(),
+            [](const auto* a, const auto* b) { return std::strcmp(a->file, b->file) < 0; });
   int passed = 0, failed = 0;
   std::string ignored;
   std::size_t n_ignored = 0;
@@ -64,7 +65,9 @@ int main() {
           std::cerr << b.where << ": the program returned " << rc << "\n";
           ++failed;
         } else if (b.check_output && out != b.expected) {
-          std::cerr << b.where << ": the output differs from the docs.\n--- docs:\n" << b.expected << "--- got:\n" << out;
+          std::cerr << b.where << ": the output differs from the docs.\n--- docs:\n"
+                    << b.expected << "--- got:\n"
+                    << out;
           ++failed;
         } else {
           ++passed;
@@ -78,7 +81,8 @@ int main() {
       ignored += std::string(n_ignored++ ? ", " : "") + where;
     }
   }
-  std::cout << "docs: " << pages.size() << " pages, " << passed << " blocks passed, " << failed << " failed; "
-            << n_ignored << " excerpts not compiled (```cpp ignore)" << (n_ignored ? ": " + ignored : "") << "\n";
+  std::cout << "docs: " << pages.size() << " pages, " << passed << " blocks passed, " << failed
+            << " failed; " << n_ignored << " excerpts not compiled (```cpp ignore)"
+            << (n_ignored ? ": " + ignored : "") << "\n";
   return failed == 0 ? 0 : 1;
 }

@@ -1,14 +1,13 @@
-// eagerpp - docs test generator: the C++ blocks of one Markdown page become one translation unit, so
-// that the docs cannot show code that does not compile.
-// SPDX-License-Identifier: MIT
+// eagerpp - docs test generator: the C++ blocks of one Markdown page become one translation unit,
+// so that the docs cannot show code that does not compile. SPDX-License-Identifier: MIT
 //
 // Usage: extract_docs <output.cpp> <root> <page.md>
 //
 // Every fenced block whose language is cpp (also c++ or cxx; the fence may be indented, as in a
 // list) is C++. In page order:
 // - `#include` lines are moved to the top of the output (every header has `#pragma once`); the
-//   output also includes <eagerpp/eagerpp.hpp> and <eagerpp/eigen.hpp> (and a few standard headers),
-//   so a fragment need not show them;
+//   output also includes <eagerpp/eagerpp.hpp> and <eagerpp/eigen.hpp> (and a few standard
+//   headers), so a fragment need not show them;
 // - a block with `int main(` is a program: its code goes into `namespace docs_block_<n>` (inside an
 //   unnamed namespace, so that the pages' translation units do not clash) as it is (but for
 //   `auto main(`, so that a main without `return` still compiles there); the test runs it and
@@ -16,12 +15,13 @@
 //   when there is one;
 // - any other block is a fragment: its code becomes the body of `docs_block_<n>::run()`, after the
 //   code of an HTML comment `<!-- prelude: ... -->` on the lines just above the fence (declarations
-//   that the fragment uses but the page does not show, e.g. `auto x = ep::arange<ep::eigen<double>>(3);`);
-//   the test runs it.
+//   that the fragment uses but the page does not show, e.g. `auto x =
+//   ep::arange<ep::eigen<double>>(3);`); the test runs it.
 // - A block fenced ```cpp ignore is an excerpt that cannot compile alone (it needs MPI or libtorch,
 //   or elides code with `...`): it is skipped, the text around it says why and where the code is
 //   compiled, and the test prints the number and places of these excerpts (keep them few).
-// The output is rewritten only when its text changes, so editing one page recompiles that page only.
+// The output is rewritten only when its text changes, so editing one page recompiles that page
+// only.
 #include <fstream>
 #include <iostream>
 #include <regex>
@@ -50,10 +50,17 @@ std::string literal(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n\"\n    \""; break;
-      default: out += c;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n\"\n    \"";
+        break;
+      default:
+        out += c;
     }
   }
   return out + "\"";
@@ -78,7 +85,8 @@ std::vector<Block> parse(const std::string& root, const std::string& file) {
     const bool cpp = std::regex_match(fence, m, cpp_fence_re);
     const std::string where = file + ":" + std::to_string(i + 1);
     if (cpp && m[3].matched && m[3] != "ignore") {
-      throw std::runtime_error(where + ": unknown fence attribute `" + m[3].str() + "`; expected ```cpp or ```cpp ignore");
+      throw std::runtime_error(where + ": unknown fence attribute `" + m[3].str() +
+                               "`; expected ```cpp or ```cpp ignore");
     }
     Block b;
     b.line = static_cast<int>(i + 1);
@@ -108,7 +116,9 @@ std::vector<Block> parse(const std::string& root, const std::string& file) {
         const auto text_indent = fence_indent(lines[k]);
         b.has_expected = true;
         for (++k; k < lines.size() && fence_indent(lines[k]) == std::string::npos; ++k) {
-          b.expected += (lines[k].size() >= text_indent ? lines[k].substr(text_indent) : std::string()) + "\n";
+          b.expected +=
+              (lines[k].size() >= text_indent ? lines[k].substr(text_indent) : std::string()) +
+              "\n";
         }
       }
     }
@@ -149,7 +159,8 @@ int main(int argc, char** argv) try {
     std::istringstream code(b.code);
     std::string rest;
     for (std::string l; std::getline(code, l);) {
-      // An #include moves to the top; its line stays, empty, so that #line keeps the page's numbers.
+      // An #include moves to the top; its line stays, empty, so that #line keeps the page's
+      // numbers.
       if (l.rfind("#include", 0) == 0) {
         includes << l << "\n";
         rest += "\n";
@@ -162,28 +173,35 @@ int main(int argc, char** argv) try {
       // `auto main(`: a main without `return` (allowed for ::main only) then deduces void.
       const auto at = rest.find("int main(");
       rest.replace(at, 3, "auto");
-      bodies << "#line " << b.line + 1 << " \"" << file << "\"\n" << rest << "}  // namespace docs_block_" << n << "\n\n";
+      bodies << "#line " << b.line + 1 << " \"" << file << "\"\n"
+             << rest << "}  // namespace docs_block_" << n << "\n\n";
     } else {
-      bodies << "void run() {\n" << b.prelude << "\n#line " << b.line + 1 << " \"" << file << "\"\n"
+      bodies << "void run() {\n"
+             << b.prelude << "\n#line " << b.line + 1 << " \"" << file << "\"\n"
              << rest << "}\n}  // namespace docs_block_" << n << "\n\n";
     }
     table << "    {" << literal(where) << ", "
-          << (b.program ? "[] { return ep::docs_test::call(docs_block_" + std::to_string(n) + "::main); }"
-                        : "[] { docs_block_" + std::to_string(n) + "::run(); return 0; }")
+          << (b.program
+                  ? "[] { return ep::docs_test::call(docs_block_" + std::to_string(n) + "::main); }"
+                  : "[] { docs_block_" + std::to_string(n) + "::run(); return 0; }")
           << ", " << (b.has_expected ? "true" : "false") << ", " << literal(b.expected) << "},\n";
   }
   std::ostringstream out;
-  out << includes.str() << "\nnamespace {\n\n" << bodies.str()
+  out << includes.str() << "\nnamespace {\n\n"
+      << bodies.str()
       << "// This page's blocks and its excerpts, registered with the runner (docs_main.cpp).\n"
          "const ep::docs_test::page page_"
-      << "{" << literal(file) << ",\n  {\n" << table.str() << "  },\n  {\n" << ignored.str() << "  }};\n\n"
+      << "{" << literal(file) << ",\n  {\n"
+      << table.str() << "  },\n  {\n"
+      << ignored.str() << "  }};\n\n"
       << "}  // namespace\n";
   if (compiled == 0) {
     // A page without C++ code: nothing to compile against the library.
     out.str("");
     out << "// Generated by tests/docs/extract_docs.cpp from " << file << ": do not edit.\n"
-        << "#include \"run_block.hpp\"\n\nnamespace {\nconst ep::docs_test::page page_{" << literal(file)
-        << ", {}, {\n" << ignored.str() << "  }};\n}  // namespace\n";
+        << "#include \"run_block.hpp\"\n\nnamespace {\nconst ep::docs_test::page page_{"
+        << literal(file) << ", {}, {\n"
+        << ignored.str() << "  }};\n}  // namespace\n";
   }
   // Rewrite only on change: an unchanged page keeps its object file.
   const std::string text = out.str();

@@ -1,6 +1,5 @@
-// eagerpp - docs test: what a page's generated translation unit (extract_docs.cpp) needs to register
-// its blocks with the runner (docs_main.cpp)
-// SPDX-License-Identifier: MIT
+// eagerpp - docs test: what a page's generated translation unit (extract_docs.cpp) needs to
+// register its blocks with the runner (docs_main.cpp) SPDX-License-Identifier: MIT
 #pragma once
 
 #include <initializer_list>  // std::initializer_list
@@ -10,9 +9,9 @@
 namespace ep::docs_test {
 
 struct block {
-  const char* where;    // file:line of the fence
-  int (*run)();         // the block's main() or its fragment
-  bool check_output;    // compare stdout with `expected`
+  const char* where;  // file:line of the fence
+  int (*run)();       // the block's main() or its fragment
+  bool check_output;  // compare stdout with `expected`
   const char* expected;
 };
 

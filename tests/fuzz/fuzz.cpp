@@ -17,13 +17,13 @@
 //     gradient within 1e-5 (relative, plus 1e-6 absolute) of central differences with h = 1e-6, or
 //     where the loss is too curved for that, with h = 1e-7.
 #include <algorithm>  // std::max
-#include <chrono>   // std::chrono::steady_clock
-#include <cmath>    // std::abs, std::isnan, std::isinf
-#include <cstdio>   // std::printf
-#include <cstdlib>  // std::strtoull
-#include <limits>   // std::numeric_limits
-#include <optional>  // std::optional
-#include <string>   // std::string
+#include <chrono>     // std::chrono::steady_clock
+#include <cmath>      // std::abs, std::isnan, std::isinf
+#include <cstdio>     // std::printf
+#include <cstdlib>    // std::strtoull
+#include <limits>     // std::numeric_limits
+#include <optional>   // std::optional
+#include <string>     // std::string
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -37,19 +37,23 @@ using namespace ep::fuzz;
 constexpr double kUlps = 16;
 
 double epsilon(dtype t) {
-  return t == dtype::float32 ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+  return t == dtype::float32 ? std::numeric_limits<float>::epsilon()
+                             : std::numeric_limits<double>::epsilon();
 }
 
 std::string describe(const value& v) {
   std::vector<std::string> shown;
-  for (std::size_t i = 0; i < v.f.size() && i < 24; ++i) shown.push_back(fmt::format("{:.9g}", v.f[i]));
-  return fmt::format("{} {} [{}{}]", dtype_name(v.type), v.shape.str(), fmt::join(shown, ", "), v.f.size() > 24 ? ", ..." : "");
+  for (std::size_t i = 0; i < v.f.size() && i < 24; ++i)
+    shown.push_back(fmt::format("{:.9g}", v.f[i]));
+  return fmt::format("{} {} [{}{}]", dtype_name(v.type), v.shape.str(), fmt::join(shown, ", "),
+                     v.f.size() > 24 ? ", ..." : "");
 }
 
 /// Why `b` disagrees with `a` on value k, or nothing.
 std::optional<std::string> compare_value(const value& a, const value& b, const value_info& info) {
   if (a.type != b.type || !(a.shape == b.shape))
-    return fmt::format("dtype/shape {} {} vs {} {}", dtype_name(a.type), a.shape.str(), dtype_name(b.type), b.shape.str());
+    return fmt::format("dtype/shape {} {} vs {} {}", dtype_name(a.type), a.shape.str(),
+                       dtype_name(b.type), b.shape.str());
   if (info.tag == 2) return std::nullopt;
   if (!is_floating(a.type)) {
     if (a.i != b.i) return fmt::format("values {} vs {}", describe(a), describe(b));
@@ -59,26 +63,34 @@ std::optional<std::string> compare_value(const value& a, const value& b, const v
     const double x = a.f[i], y = b.f[i];
     if (std::isnan(x) || std::isnan(y)) {
       if (std::isnan(x) && std::isnan(y)) continue;
-      if (info.tag == 1 && (std::isinf(x) || std::isinf(y) || info.has_nan)) continue;  // inf - inf in some order
-      return fmt::format("element {}: {} vs {} (NaN on one side)\n  {}\n  {}", i, x, y, describe(a), describe(b));
+      if (info.tag == 1 && (std::isinf(x) || std::isinf(y) || info.has_nan))
+        continue;  // inf - inf in some order
+      return fmt::format("element {}: {} vs {} (NaN on one side)\n  {}\n  {}", i, x, y, describe(a),
+                         describe(b));
     }
     if (x == y) continue;
-    if (info.tag == 0) return fmt::format("element {}: {:.17g} vs {:.17g} (exact)\n  {}\n  {}", i, x, y, describe(a), describe(b));
-    const double bound = kUlps * epsilon(a.type) * (std::max(std::abs(x), std::abs(y)) + info.scale);
+    if (info.tag == 0)
+      return fmt::format("element {}: {:.17g} vs {:.17g} (exact)\n  {}\n  {}", i, x, y, describe(a),
+                         describe(b));
+    const double bound =
+        kUlps * epsilon(a.type) * (std::max(std::abs(x), std::abs(y)) + info.scale);
     if (!(std::abs(x - y) <= bound))
-      return fmt::format("element {}: {:.17g} vs {:.17g}, off by {:.3g} > {:.3g}\n  {}\n  {}", i, x, y, std::abs(x - y), bound,
-                         describe(a), describe(b));
+      return fmt::format("element {}: {:.17g} vs {:.17g}, off by {:.3g} > {:.3g}\n  {}\n  {}", i, x,
+                         y, std::abs(x - y), bound, describe(a), describe(b));
   }
   return std::nullopt;
 }
 
-std::optional<std::string> compare(const outcome& a, const outcome& b, const std::vector<value_info>& info) {
+std::optional<std::string> compare(const outcome& a, const outcome& b,
+                                   const std::vector<value_info>& info) {
   if (a.failed_at != b.failed_at || a.error_type != b.error_type)
-    return fmt::format("errors differ: instruction {} '{}' ({}) vs instruction {} '{}' ({})", a.failed_at, a.error_type,
-                       a.error_message, b.failed_at, b.error_type, b.error_message);
+    return fmt::format("errors differ: instruction {} '{}' ({}) vs instruction {} '{}' ({})",
+                       a.failed_at, a.error_type, a.error_message, b.failed_at, b.error_type,
+                       b.error_message);
   if (a.values.size() != b.values.size()) return std::string("value counts differ");
   for (std::size_t k = 0; k < a.values.size() && k < info.size(); ++k)
-    if (auto why = compare_value(a.values[k], b.values[k], info[k])) return fmt::format("value v{}: {}", k, *why);
+    if (auto why = compare_value(a.values[k], b.values[k], info[k]))
+      return fmt::format("value v{}: {}", k, *why);
   return std::nullopt;
 }
 
@@ -88,11 +100,13 @@ bool close(double x, double y, double rel, double abs) {
 }
 
 /// The gradient of `p` against central differences of its forward program on `ref`.
-std::optional<std::string> check_gradient(const program& p, const outcome& g, const interpreter& ref) {
+std::optional<std::string> check_gradient(const program& p, const outcome& g,
+                                          const interpreter& ref) {
   program fwd = p;
   fwd.grad = false;
   const auto& x = p.inputs[0].values;
-  if (g.grad.size() != x.size()) return fmt::format("gradient has {} elements, x has {}", g.grad.size(), x.size());
+  if (g.grad.size() != x.size())
+    return fmt::format("gradient has {} elements, x has {}", g.grad.size(), x.size());
   // The loss is the sum of the last value's elements; its central difference is summed element by
   // element, sum_k (v_k(x + h) - v_k(x - h)) / 2h, not as the difference of two sums: a sum's
   // rounding does not cancel between the two, and divided by 2h it swamps the quotient (the sum of
@@ -119,8 +133,9 @@ std::optional<std::string> check_gradient(const program& p, const outcome& g, co
     // error of a wrong gradient does not.
     const double fd2 = central(i, 1e-7);
     if (!close(g.grad[i], fd2, 1e-5, tolerance))
-      return fmt::format("gradient element {}: {:.12g}, central difference {:.12g} (h = 1e-6), {:.12g} (h = 1e-7)", i,
-                         g.grad[i], fd, fd2);
+      return fmt::format(
+          "gradient element {}: {:.12g}, central difference {:.12g} (h = 1e-6), {:.12g} (h = 1e-7)",
+          i, g.grad[i], fd, fd2);
   }
   return std::nullopt;
 }
@@ -134,19 +149,27 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::strtoull(argv[++i], nullptr, 10) : 0ULL; };
-    if (a == "--programs") programs = next();
-    else if (a == "--seed") seed = next();
-    else if (a == "--seconds") seconds = static_cast<double>(next());
-    else if (a == "--grad-every") grad_every = next();
-    else if (a == "--quiet") quiet = true;
+    if (a == "--programs")
+      programs = next();
+    else if (a == "--seed")
+      seed = next();
+    else if (a == "--seconds")
+      seconds = static_cast<double>(next());
+    else if (a == "--grad-every")
+      grad_every = next();
+    else if (a == "--quiet")
+      quiet = true;
     else {
-      std::fprintf(stderr, "usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] [--quiet]\n");
+      std::fprintf(stderr,
+                   "usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] "
+                   "[--quiet]\n");
       return 2;
     }
   }
   auto& backends = interpreters();
   if (backends.size() < 2) {
-    std::fprintf(stderr, "eagerpp_fuzz: %zu backend(s) linked in; need two to compare\n", backends.size());
+    std::fprintf(stderr, "eagerpp_fuzz: %zu backend(s) linked in; need two to compare\n",
+                 backends.size());
     return 2;
   }
   std::vector<std::string> names;
@@ -156,7 +179,9 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   unsigned long long done = 0, grads = 0, invalid = 0, values = 0, exact = 0, inexact = 0;
   for (unsigned long long n = 0; n < programs; ++n) {
-    if (seconds > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) break;
+    if (seconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds)
+      break;
     const bool grad_mode = grad_every > 0 && n % grad_every == grad_every - 1;
     const program p = gen.next(grad_mode);
     const auto& info = gen.info();
@@ -167,7 +192,8 @@ int main(int argc, char** argv) {
       const outcome o = backends[b].run(p);
       if (grad_mode) {
         if (r.failed_at != o.failed_at || r.error_type != o.error_type)
-          why = fmt::format("errors differ: '{}' ({}) vs '{}' ({})", r.error_type, r.error_message, o.error_type, o.error_message);
+          why = fmt::format("errors differ: '{}' ({}) vs '{}' ({})", r.error_type, r.error_message,
+                            o.error_type, o.error_message);
         else if (!close(r.loss, o.loss, 1e-9, 1e-12))
           why = fmt::format("loss {:.17g} vs {:.17g}", r.loss, o.loss);
         else {
@@ -194,8 +220,8 @@ int main(int argc, char** argv) {
       }
     }
     if (why) {
-      std::printf("eagerpp_fuzz: DISAGREEMENT (seed %llu, program %llu, %s): %s\n%s", seed, n, who.c_str(), why->c_str(),
-                  to_cpp(p, "ep::" + ref.name).c_str());
+      std::printf("eagerpp_fuzz: DISAGREEMENT (seed %llu, program %llu, %s): %s\n%s", seed, n,
+                  who.c_str(), why->c_str(), to_cpp(p, "ep::" + ref.name).c_str());
       return 1;
     }
     ++done;
@@ -207,11 +233,16 @@ int main(int argc, char** argv) {
         exact += info[k].tag == 0;
         inexact += info[k].tag == 1;
       }
-    if (!quiet && done % 10000 == 0) std::printf("eagerpp_fuzz: %llu programs...\n", done), std::fflush(stdout);
+    if (!quiet && done % 10000 == 0)
+      std::printf("eagerpp_fuzz: %llu programs...\n", done), std::fflush(stdout);
   }
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("eagerpp_fuzz: %llu programs (seed %llu; %llu gradient, %llu ending in an ep::error; %llu op results: %llu "
-              "compared exactly, %llu within %g ulp, the rest by dtype and shape) agree on %s in %.1f s\n",
-              done, seed, grads, invalid, values, exact, inexact, kUlps, fmt::format("{}", fmt::join(names, ", ")).c_str(), took);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "eagerpp_fuzz: %llu programs (seed %llu; %llu gradient, %llu ending in an ep::error; %llu op "
+      "results: %llu "
+      "compared exactly, %llu within %g ulp, the rest by dtype and shape) agree on %s in %.1f s\n",
+      done, seed, grads, invalid, values, exact, inexact, kUlps,
+      fmt::format("{}", fmt::join(names, ", ")).c_str(), took);
   return 0;
 }

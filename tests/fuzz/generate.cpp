@@ -26,25 +26,62 @@ bool in(const std::string& op, std::initializer_list<const char*> ops) {
 /// Ops whose floating result is not correctly rounded (libm or vectorized approximations, or sums
 /// in an order each backend picks): from exact operands they give an inexact value.
 bool rounds_differently(const std::string& op) {
-  return in(op, {"exp", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh",
-                 "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "pow", "pow_scalar", "logsumexp", "softmax",
-                 "log_softmax", "crossentropy", "sum", "prod", "mean", "cumsum", "matmul"});
+  return in(op, {"exp",        "log",       "log2",    "log10",       "log1p",        "sin",
+                 "cos",        "tan",       "arcsin",  "arccos",      "arctan",       "sinh",
+                 "cosh",       "tanh",      "arcsinh", "arccosh",     "arctanh",      "pow",
+                 "pow_scalar", "logsumexp", "softmax", "log_softmax", "crossentropy", "sum",
+                 "prod",       "mean",      "cumsum",  "matmul"});
 }
 
 /// Ops that keep an inexact value's relative error about the same (no cancellation, no jump).
 bool keeps_accuracy(const std::string& op) {
-  return in(op, {"abs", "negative", "square", "multiply", "multiply_scalar", "multiply_int", "minimum", "maximum",
-                 "maximum_int", "clip", "where", "reshape", "flatten", "transpose", "squeeze", "expand_dims",
-                 "broadcast_to", "flip", "tile", "pad", "slice", "integer", "newaxis", "take", "mask", "sort",
-                 "topk_values", "take_along_axis", "min", "max", "sqrt", "exp", "sin", "cos", "tanh", "arctan"});
+  return in(op, {"abs",
+                 "negative",
+                 "square",
+                 "multiply",
+                 "multiply_scalar",
+                 "multiply_int",
+                 "minimum",
+                 "maximum",
+                 "maximum_int",
+                 "clip",
+                 "where",
+                 "reshape",
+                 "flatten",
+                 "transpose",
+                 "squeeze",
+                 "expand_dims",
+                 "broadcast_to",
+                 "flip",
+                 "tile",
+                 "pad",
+                 "slice",
+                 "integer",
+                 "newaxis",
+                 "take",
+                 "mask",
+                 "sort",
+                 "topk_values",
+                 "take_along_axis",
+                 "min",
+                 "max",
+                 "sqrt",
+                 "exp",
+                 "sin",
+                 "cos",
+                 "tanh",
+                 "arctan"});
 }
 
 }  // namespace
 
-generator::generator(const interpreter& reference, std::uint64_t seed) : ref_(reference), rng_(seed) {}
+generator::generator(const interpreter& reference, std::uint64_t seed)
+    : ref_(reference), rng_(seed) {}
 
 double generator::uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
-int generator::pick(int n) { return n <= 0 ? 0 : static_cast<int>(rng_() % static_cast<std::uint64_t>(n)); }
+int generator::pick(int n) {
+  return n <= 0 ? 0 : static_cast<int>(rng_() % static_cast<std::uint64_t>(n));
+}
 
 Shape generator::random_shape(int max_numel) {
   for (;;) {
@@ -59,10 +96,14 @@ input generator::random_input(dtype t, const Shape& s) {
   input in{t, s, {}};
   const auto n = s.numel();
   for (std::int64_t i = 0; i < n; ++i) {
-    if (grad_mode_) in.values.push_back(std::uniform_real_distribution<double>(-2, 2)(rng_));
-    else if (is_floating(t)) in.values.push_back((pick(33) - 16) / 4.0);
-    else if (is_integer(t)) in.values.push_back(pick(11) - 5);
-    else in.values.push_back(pick(2));
+    if (grad_mode_)
+      in.values.push_back(std::uniform_real_distribution<double>(-2, 2)(rng_));
+    else if (is_floating(t))
+      in.values.push_back((pick(33) - 16) / 4.0);
+    else if (is_integer(t))
+      in.values.push_back(pick(11) - 5);
+    else
+      in.values.push_back(pick(2));
   }
   return in;
 }
@@ -101,8 +142,10 @@ std::vector<std::int64_t> generator::random_axes(int rank, bool allow_none) {
   std::vector<int> all(static_cast<std::size_t>(rank));
   for (int i = 0; i < rank; ++i) all[static_cast<std::size_t>(i)] = i;
   std::shuffle(all.begin(), all.end(), rng_);
-  for (int i = 0; i < n; ++i) axes.push_back(all[static_cast<std::size_t>(i)] - (pick(2) ? rank : 0));
-  if (pick(40) == 0) axes.push_back(rank + pick(2));  // out of range: every backend must reject it alike
+  for (int i = 0; i < n; ++i)
+    axes.push_back(all[static_cast<std::size_t>(i)] - (pick(2) ? rank : 0));
+  if (pick(40) == 0)
+    axes.push_back(rank + pick(2));  // out of range: every backend must reject it alike
   return axes;
 }
 
@@ -121,45 +164,218 @@ instruction generator::random_instruction(program& p, int& a) {
   };
   std::vector<std::string> ops;
   if (grad_mode_) {
-    ops = {"exp", "sin", "cos", "tanh", "square", "negative", "multiply", "add", "subtract", "sum", "mean",
-           "logsumexp", "softmax", "log_softmax", "matmul", "reshape", "transpose", "expand_dims", "squeeze",
-           "broadcast_to", "flip", "tile", "pad", "slice", "take", "max", "min", "sort", "abs", "sqrt", "log",
-           "divide", "crossentropy", "take_along_axis", "where", "maximum", "cumsum", "prod", "multiply_scalar",
-           "arctan", "topk_values", "newaxis", "integer"};
+    ops = {"exp",
+           "sin",
+           "cos",
+           "tanh",
+           "square",
+           "negative",
+           "multiply",
+           "add",
+           "subtract",
+           "sum",
+           "mean",
+           "logsumexp",
+           "softmax",
+           "log_softmax",
+           "matmul",
+           "reshape",
+           "transpose",
+           "expand_dims",
+           "squeeze",
+           "broadcast_to",
+           "flip",
+           "tile",
+           "pad",
+           "slice",
+           "take",
+           "max",
+           "min",
+           "sort",
+           "abs",
+           "sqrt",
+           "log",
+           "divide",
+           "crossentropy",
+           "take_along_axis",
+           "where",
+           "maximum",
+           "cumsum",
+           "prod",
+           "multiply_scalar",
+           "arctan",
+           "topk_values",
+           "newaxis",
+           "integer"};
   } else if (is_floating(x.type)) {
-    ops = {"abs", "sign", "sqrt", "square", "exp", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
-           "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "round", "ceil", "floor",
-           "negative", "clip", "isnan", "isinf", "add", "subtract", "multiply", "divide", "pow", "minimum",
-           "maximum", "floordiv", "mod", "less", "less_equal", "greater", "greater_equal", "equal", "not_equal",
-           "where", "add_scalar", "rsubtract_scalar", "multiply_scalar", "divide_scalar", "add_int", "multiply_int",
-           "pow_scalar", "maximum_int", "sum", "prod", "mean", "min", "max", "logsumexp", "argmin", "argmax",
-           "cumsum", "reshape", "flatten", "transpose", "squeeze", "expand_dims", "broadcast_to", "flip", "tile",
-           "pad", "slice", "integer", "newaxis", "take", "mask", "sort", "argsort", "topk_values", "topk_indices",
-           "take_along_axis", "matmul", "softmax", "log_softmax", "crossentropy", "astype"};
+    ops = {"abs",
+           "sign",
+           "sqrt",
+           "square",
+           "exp",
+           "log",
+           "log2",
+           "log10",
+           "log1p",
+           "sin",
+           "cos",
+           "tan",
+           "arcsin",
+           "arccos",
+           "arctan",
+           "sinh",
+           "cosh",
+           "tanh",
+           "arcsinh",
+           "arccosh",
+           "arctanh",
+           "round",
+           "ceil",
+           "floor",
+           "negative",
+           "clip",
+           "isnan",
+           "isinf",
+           "add",
+           "subtract",
+           "multiply",
+           "divide",
+           "pow",
+           "minimum",
+           "maximum",
+           "floordiv",
+           "mod",
+           "less",
+           "less_equal",
+           "greater",
+           "greater_equal",
+           "equal",
+           "not_equal",
+           "where",
+           "add_scalar",
+           "rsubtract_scalar",
+           "multiply_scalar",
+           "divide_scalar",
+           "add_int",
+           "multiply_int",
+           "pow_scalar",
+           "maximum_int",
+           "sum",
+           "prod",
+           "mean",
+           "min",
+           "max",
+           "logsumexp",
+           "argmin",
+           "argmax",
+           "cumsum",
+           "reshape",
+           "flatten",
+           "transpose",
+           "squeeze",
+           "expand_dims",
+           "broadcast_to",
+           "flip",
+           "tile",
+           "pad",
+           "slice",
+           "integer",
+           "newaxis",
+           "take",
+           "mask",
+           "sort",
+           "argsort",
+           "topk_values",
+           "topk_indices",
+           "take_along_axis",
+           "matmul",
+           "softmax",
+           "log_softmax",
+           "crossentropy",
+           "astype"};
   } else if (is_integer(x.type)) {
-    ops = {"abs", "sign", "square", "negative", "clip", "add", "subtract", "multiply", "divide", "pow", "minimum",
-           "maximum", "floordiv", "mod", "less", "greater_equal", "equal", "not_equal", "where", "add_scalar",
-           "rsubtract_scalar", "multiply_scalar", "divide_scalar", "add_int", "multiply_int", "maximum_int", "sum",
-           "prod", "min", "max", "argmin", "argmax", "cumsum", "reshape", "flatten", "transpose", "squeeze",
-           "expand_dims", "broadcast_to", "flip", "tile", "pad", "slice", "integer", "newaxis", "take", "mask",
-           "sort", "argsort", "topk_values", "topk_indices", "take_along_axis", "matmul", "astype", "round",
-           "floor", "ceil", "isnan"};
+    ops = {"abs",
+           "sign",
+           "square",
+           "negative",
+           "clip",
+           "add",
+           "subtract",
+           "multiply",
+           "divide",
+           "pow",
+           "minimum",
+           "maximum",
+           "floordiv",
+           "mod",
+           "less",
+           "greater_equal",
+           "equal",
+           "not_equal",
+           "where",
+           "add_scalar",
+           "rsubtract_scalar",
+           "multiply_scalar",
+           "divide_scalar",
+           "add_int",
+           "multiply_int",
+           "maximum_int",
+           "sum",
+           "prod",
+           "min",
+           "max",
+           "argmin",
+           "argmax",
+           "cumsum",
+           "reshape",
+           "flatten",
+           "transpose",
+           "squeeze",
+           "expand_dims",
+           "broadcast_to",
+           "flip",
+           "tile",
+           "pad",
+           "slice",
+           "integer",
+           "newaxis",
+           "take",
+           "mask",
+           "sort",
+           "argsort",
+           "topk_values",
+           "topk_indices",
+           "take_along_axis",
+           "matmul",
+           "astype",
+           "round",
+           "floor",
+           "ceil",
+           "isnan"};
   } else {
-    ops = {"logical_not", "logical_and", "logical_or", "equal", "not_equal", "where", "all", "any", "sum", "cumsum",
-           "reshape", "flatten", "transpose", "squeeze", "expand_dims", "broadcast_to", "flip", "tile", "pad",
-           "slice", "integer", "newaxis", "take", "mask", "take_along_axis", "astype", "argmax"};
+    ops = {"logical_not",  "logical_and", "logical_or", "equal",   "not_equal",
+           "where",        "all",         "any",        "sum",     "cumsum",
+           "reshape",      "flatten",     "transpose",  "squeeze", "expand_dims",
+           "broadcast_to", "flip",        "tile",       "pad",     "slice",
+           "integer",      "newaxis",     "take",       "mask",    "take_along_axis",
+           "astype",       "argmax"};
   }
   ins.op = ops[static_cast<std::size_t>(pick(static_cast<int>(ops.size())))];
   const std::string& op = ins.op;
-  const bool bad = pick(30) == 0;  // now and then an invalid argument: every backend must reject it alike
-  if (in(op, {"add", "subtract", "multiply", "divide", "pow", "minimum", "maximum", "floordiv", "mod", "less",
-              "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and", "logical_or"})) {
+  const bool bad =
+      pick(30) == 0;  // now and then an invalid argument: every backend must reject it alike
+  if (in(op, {"add", "subtract", "multiply", "divide", "pow", "minimum", "maximum", "floordiv",
+              "mod", "less", "less_equal", "greater", "greater_equal", "equal", "not_equal",
+              "logical_and", "logical_or"})) {
     Shape s = broadcastable(x.shape);
     if (bad && s.size() < max_rank) s.push_back(7);
     int b = -1;
-    if (!grad_mode_ && pick(3) == 0) {  // an earlier value of the same dtype and shape, if there is one
+    if (!grad_mode_ &&
+        pick(3) == 0) {  // an earlier value of the same dtype and shape, if there is one
       for (int i = static_cast<int>(info_.size()) - 1; i >= 0; --i)
-        if (i != a && info_[static_cast<std::size_t>(i)].type == x.type && info_[static_cast<std::size_t>(i)].shape == x.shape) b = i;
+        if (i != a && info_[static_cast<std::size_t>(i)].type == x.type &&
+            info_[static_cast<std::size_t>(i)].shape == x.shape)
+          b = i;
     }
     if (b < 0) b = other(x.type, s);
     ins.args.push_back(b);
@@ -198,7 +414,8 @@ instruction generator::random_instruction(program& p, int& a) {
         n /= d;
       }
       if (n > 1) s.push_back(n);
-      if (!s.empty() && pick(3) == 0) s[static_cast<std::size_t>(pick(static_cast<int>(s.size())))] = -1;
+      if (!s.empty() && pick(3) == 0)
+        s[static_cast<std::size_t>(pick(static_cast<int>(s.size())))] = -1;
     }
     if (bad) s.push_back(2);
     ins.ints = s;
@@ -243,14 +460,20 @@ instruction generator::random_instruction(program& p, int& a) {
     if (step == 0 && !bad) step = 1;
     ins.ints = {pick(3), bound(), bound(), step};
   } else if (op == "integer") {
-    ins.ints = {r == 0 ? 0 : (bad ? x.shape[0] : pick(static_cast<int>(2 * std::max<std::int64_t>(x.shape[0], 1))) - x.shape[0])};
+    ins.ints = {r == 0 ? 0
+                       : (bad ? x.shape[0]
+                              : pick(static_cast<int>(2 * std::max<std::int64_t>(x.shape[0], 1))) -
+                                    x.shape[0])};
     if (r == 0 || (x.shape[0] == 0 && !bad)) ins.op = "newaxis";
   } else if (op == "take") {
     const int ax = r >= 2 && pick(2) ? 1 : 0;
     const std::int64_t extent = r == 0 ? 1 : x.shape[ax];
     input idx = random_input(dtype::int64, random_shape(6));
-    for (auto& v : idx.values) v = extent == 0 ? 0 : static_cast<double>(pick(static_cast<int>(2 * extent)) - extent);
-    if (bad || (extent == 0 && !idx.values.empty())) idx.values.push_back(static_cast<double>(extent)), idx.shape = Shape{static_cast<std::int64_t>(idx.values.size())};
+    for (auto& v : idx.values)
+      v = extent == 0 ? 0 : static_cast<double>(pick(static_cast<int>(2 * extent)) - extent);
+    if (bad || (extent == 0 && !idx.values.empty()))
+      idx.values.push_back(static_cast<double>(extent)),
+          idx.shape = Shape{static_cast<std::int64_t>(idx.values.size())};
     ins.ints = {ax};
     ins.args.push_back(other(dtype::int64, idx.shape));
     p.inputs[static_cast<std::size_t>(ins.args[1])] = idx;
@@ -306,7 +529,8 @@ instruction generator::random_instruction(program& p, int& a) {
   } else if (op == "astype") {
     ins.ints = {pick(5)};
   }
-  if (grad_mode_ && op == "where") {  // the condition is a constant; x and y are both differentiated
+  if (grad_mode_ &&
+      op == "where") {  // the condition is a constant; x and y are both differentiated
   }
   return ins;
 }
@@ -321,7 +545,8 @@ int generator::result_tag(const instruction& ins, const value& result) const {
     return 0;  // correctly rounded element-wise arithmetic, exact integers, moves of elements
   }
   if (tag == 1 && floating && keeps_accuracy(ins.op)) return rounds_differently(ins.op) ? 2 : 1;
-  return 2;  // a discontinuous op (floor, comparisons, arg*, casts) of an inexact value, or error growth
+  return 2;  // a discontinuous op (floor, comparisons, arg*, casts) of an inexact value, or error
+             // growth
 }
 
 /// Whether `ins` could overflow an integer (undefined behaviour in C++, a wrap in NumPy): such
@@ -332,7 +557,9 @@ bool generator::may_overflow(const instruction& ins) const {
   const double limit = x.type == dtype::int32 ? 1e9 : 1e17;
   const double m = x.max_abs;
   const double n = static_cast<double>(std::max<std::int64_t>(x.shape.numel(), 1));
-  auto m2 = [&] { return ins.args.size() > 1 ? info_[static_cast<std::size_t>(ins.args[1])].max_abs : 0.0; };
+  auto m2 = [&] {
+    return ins.args.size() > 1 ? info_[static_cast<std::size_t>(ins.args[1])].max_abs : 0.0;
+  };
   const std::string& op = ins.op;
   if (op == "astype") {  // float to integer: out of range is undefined
     if (!is_floating(x.type) || ins.ints[0] < 2 || ins.ints[0] > 3) return false;
@@ -367,7 +594,8 @@ program generator::next(bool grad_mode) {
       // operand: the latest value mostly, else any
       int a = static_cast<int>(info_.size()) - 1;
       if (pick(3) == 0) a = pick(static_cast<int>(info_.size()));
-      if (grad_mode && info_[static_cast<std::size_t>(a)].type != dtype::float64) a = static_cast<int>(info_.size()) - 1;
+      if (grad_mode && info_[static_cast<std::size_t>(a)].type != dtype::float64)
+        a = static_cast<int>(info_.size()) - 1;
       if (grad_mode && info_[static_cast<std::size_t>(a)].type != dtype::float64) break;
       instruction ins = random_instruction(p, a);
       if (may_overflow(ins)) {
@@ -386,31 +614,36 @@ program generator::next(bool grad_mode) {
         }
         value_info vi{v.type, v.shape, result_tag(ins, v), 0, max_abs(v.f)};
         for (double f : v.f) vi.has_nan |= std::isnan(f);
-        // the scale of rounding errors in the result: its operands' magnitudes times the terms summed
+        // the scale of rounding errors in the result: its operands' magnitudes times the terms
+        // summed
         double scale = vi.max_abs;
         for (int a2 : ins.args) scale = std::max(scale, info_[static_cast<std::size_t>(a2)].scale);
-        if (in(ins.op, {"sum", "mean", "cumsum", "matmul", "prod", "logsumexp", "softmax", "log_softmax",
-                        "crossentropy"})) {
+        if (in(ins.op, {"sum", "mean", "cumsum", "matmul", "prod", "logsumexp", "softmax",
+                        "log_softmax", "crossentropy"})) {
           double m = 1;
           for (int a2 : ins.args) m *= std::max(1.0, info_[static_cast<std::size_t>(a2)].max_abs);
-          scale = std::max(scale, m * static_cast<double>(std::max<std::int64_t>(1, info_[static_cast<std::size_t>(ins.args[0])].shape.numel())));
+          scale = std::max(scale,
+                           m * static_cast<double>(std::max<std::int64_t>(
+                                   1, info_[static_cast<std::size_t>(ins.args[0])].shape.numel())));
         }
         vi.scale = scale;
-        // A floating prod whose partial products can leave the dtype's range gives what the order of
-        // multiplying decides: 0 * inf = NaN, or 0, where one lane holds the zero factor and another
-        // overflowed (a float32 prod of 245 factors up to 45.6 with a zero: NaN on ep::omp, 0 on
-        // Eigen). IEEE arithmetic has no one right answer there, as for inf - inf: dtype and shape only.
+        // A floating prod whose partial products can leave the dtype's range gives what the order
+        // of multiplying decides: 0 * inf = NaN, or 0, where one lane holds the zero factor and
+        // another overflowed (a float32 prod of 245 factors up to 45.6 with a zero: NaN on ep::omp,
+        // 0 on Eigen). IEEE arithmetic has no one right answer there, as for inf - inf: dtype and
+        // shape only.
         if (ins.op == "prod" && is_floating(v.type)) {
           const auto& x = info_[static_cast<std::size_t>(ins.args[0])];
-          const double largest =
-              v.type == dtype::float32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-          if (static_cast<double>(x.shape.numel()) * std::log(std::max(1.0, x.max_abs)) >= std::log(largest))
+          const double largest = v.type == dtype::float32 ? std::numeric_limits<float>::max()
+                                                          : std::numeric_limits<double>::max();
+          if (static_cast<double>(x.shape.numel()) * std::log(std::max(1.0, x.max_abs)) >=
+              std::log(largest))
             vi.tag = 2;
         }
         info_.push_back(vi);
         added = true;
-      } else if (!grad_mode && o.failed_at == static_cast<int>(p.code.size()) - 1 && o.error_type != "" &&
-                 pick(4) == 0) {
+      } else if (!grad_mode && o.failed_at == static_cast<int>(p.code.size()) - 1 &&
+                 o.error_type != "" && pick(4) == 0) {
         return p;  // an invalid program: it ends at its error, which every backend must throw alike
       } else {
         p = saved;
@@ -433,7 +666,9 @@ program generator::next(bool grad_mode) {
 bool generator::smooth_at(const instruction& ins, const outcome& o) const {
   const std::size_t base = 0;
   (void)base;
-  auto vals = [&](int arg) -> const std::vector<double>& { return o.values[static_cast<std::size_t>(ins.args[static_cast<std::size_t>(arg)])].f; };
+  auto vals = [&](int arg) -> const std::vector<double>& {
+    return o.values[static_cast<std::size_t>(ins.args[static_cast<std::size_t>(arg)])].f;
+  };
   const std::string& op = ins.op;
   // prod's gradient is prod / x_i (ops/reductions.hpp: NaN where x_i == 0, a documented limit)
   if (in(op, {"abs", "sqrt", "log", "prod"})) {
@@ -474,7 +709,8 @@ const char* cpp_type(dtype t) {
 }
 
 std::string ints_list(const std::vector<std::int64_t>& v, std::size_t from = 0) {
-  std::vector<std::int64_t> w(v.begin() + static_cast<std::ptrdiff_t>(std::min(from, v.size())), v.end());
+  std::vector<std::int64_t> w(v.begin() + static_cast<std::ptrdiff_t>(std::min(from, v.size())),
+                              v.end());
   return fmt::format("{}", fmt::join(w, ", "));
 }
 
@@ -489,19 +725,22 @@ std::string expression(const instruction& ins) {
   const std::string& op = ins.op;
   auto v = [&](std::size_t i) { return fmt::format("v{}", ins.args.at(i)); };
   auto I = [&](std::size_t i) { return ins.ints.at(i); };
-  auto R = [&](std::size_t i) {  // a double literal: x * 0.0 is float64 for an integer x, x * 0 is not
-    const std::string r = fmt::format("{:.17g}", ins.reals.at(i));
-    return r.find_first_of(".en") == std::string::npos ? r + ".0" : r;
-  };
-  if (in(op, {"abs", "sign", "sqrt", "square", "exp", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin",
-              "arccos", "arctan", "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "round", "ceil", "floor",
-              "negative", "isnan", "isinf", "logical_not"}))
+  auto R =
+      [&](std::size_t i) {  // a double literal: x * 0.0 is float64 for an integer x, x * 0 is not
+        const std::string r = fmt::format("{:.17g}", ins.reals.at(i));
+        return r.find_first_of(".en") == std::string::npos ? r + ".0" : r;
+      };
+  if (in(op, {"abs",    "sign",  "sqrt",  "square",   "exp",     "log",     "log2",
+              "log10",  "log1p", "sin",   "cos",      "tan",     "arcsin",  "arccos",
+              "arctan", "sinh",  "cosh",  "tanh",     "arcsinh", "arccosh", "arctanh",
+              "round",  "ceil",  "floor", "negative", "isnan",   "isinf",   "logical_not"}))
     return fmt::format("{}.{}()", v(0), op);
   if (op == "clip") return fmt::format("{}.clip({}, {})", v(0), R(0), R(1));
-  const std::pair<const char*, const char*> infix[] = {{"add", "+"}, {"subtract", "-"}, {"multiply", "*"},
-                                                       {"divide", "/"}, {"mod", "%"}, {"less", "<"},
-                                                       {"less_equal", "<="}, {"greater", ">"},
-                                                       {"greater_equal", ">="}, {"equal", "=="}, {"not_equal", "!="}};
+  const std::pair<const char*, const char*> infix[] = {
+      {"add", "+"},         {"subtract", "-"},  {"multiply", "*"},
+      {"divide", "/"},      {"mod", "%"},       {"less", "<"},
+      {"less_equal", "<="}, {"greater", ">"},   {"greater_equal", ">="},
+      {"equal", "=="},      {"not_equal", "!="}};
   for (const auto& [name, sym] : infix)
     if (op == name) return fmt::format("{} {} {}", v(0), sym, v(1));
   if (in(op, {"pow", "minimum", "maximum", "floordiv", "logical_and", "logical_or", "matmul"}))
@@ -518,21 +757,28 @@ std::string expression(const instruction& ins) {
   if (in(op, {"sum", "prod", "mean", "min", "max", "all", "any", "logsumexp"}))
     return fmt::format("{}.{}({}, {})", v(0), op, axes_arg(ins.ints, 1), I(0) != 0);
   if (in(op, {"argmin", "argmax", "cumsum"}))
-    return ins.ints.empty() ? fmt::format("{}.{}()", v(0), op) : fmt::format("{}.{}({})", v(0), op, I(0));
+    return ins.ints.empty() ? fmt::format("{}.{}()", v(0), op)
+                            : fmt::format("{}.{}({})", v(0), op, I(0));
   if (op == "reshape") return fmt::format("{}.reshape(ep::Shape{{{}}})", v(0), ints_list(ins.ints));
   if (op == "flatten") return fmt::format("{}.flatten({}, {})", v(0), I(0), I(1));
   if (op == "transpose")
-    return ins.ints.empty() ? fmt::format("{}.transpose()", v(0))
-                            : fmt::format("{}.transpose(std::vector<int>{{{}}})", v(0), ints_list(ins.ints));
+    return ins.ints.empty()
+               ? fmt::format("{}.transpose()", v(0))
+               : fmt::format("{}.transpose(std::vector<int>{{{}}})", v(0), ints_list(ins.ints));
   if (op == "squeeze" || op == "flip")
-    return ins.ints.empty() ? fmt::format("{}.{}()", v(0), op) : fmt::format("{}.{}({})", v(0), op, axes_arg(ins.ints, 0));
+    return ins.ints.empty() ? fmt::format("{}.{}()", v(0), op)
+                            : fmt::format("{}.{}({})", v(0), op, axes_arg(ins.ints, 0));
   if (op == "expand_dims") return fmt::format("{}.expand_dims({})", v(0), I(0));
-  if (op == "broadcast_to") return fmt::format("{}.broadcast_to(ep::Shape{{{}}})", v(0), ints_list(ins.ints));
-  if (op == "tile") return fmt::format("{}.tile(std::vector<std::int64_t>{{{}}})", v(0), ints_list(ins.ints));
+  if (op == "broadcast_to")
+    return fmt::format("{}.broadcast_to(ep::Shape{{{}}})", v(0), ints_list(ins.ints));
+  if (op == "tile")
+    return fmt::format("{}.tile(std::vector<std::int64_t>{{{}}})", v(0), ints_list(ins.ints));
   if (op == "pad") {
     std::string pads;
-    for (std::size_t i = 1; i + 1 < ins.ints.size(); i += 2) pads += fmt::format("{{{}, {}}}, ", ins.ints[i], ins.ints[i + 1]);
-    return fmt::format("{}.pad(ep::Paddings{{{}}}, \"{}\", {})", v(0), pads, I(0) ? "reflect" : "constant", R(0));
+    for (std::size_t i = 1; i + 1 < ins.ints.size(); i += 2)
+      pads += fmt::format("{{{}, {}}}, ", ins.ints[i], ins.ints[i + 1]);
+    return fmt::format("{}.pad(ep::Paddings{{{}}}, \"{}\", {})", v(0), pads,
+                       I(0) ? "reflect" : "constant", R(0));
   }
   if (op == "slice") {
     const std::string s = fmt::format("ep::slice({}, {}, {})", bound(I(1)), bound(I(2)), I(3));
@@ -541,22 +787,27 @@ std::string expression(const instruction& ins) {
   }
   if (op == "integer") return fmt::format("{}({})", v(0), I(0));
   if (op == "newaxis") return fmt::format("{}(ep::newaxis, ep::ellipsis)", v(0));
-  if (op == "take") return I(0) == 0 ? fmt::format("{}({})", v(0), v(1)) : fmt::format("{}(ep::slice(), {})", v(0), v(1));
+  if (op == "take")
+    return I(0) == 0 ? fmt::format("{}({})", v(0), v(1))
+                     : fmt::format("{}(ep::slice(), {})", v(0), v(1));
   if (op == "mask") return fmt::format("{}[{}]", v(0), v(1));
   if (op == "sort" || op == "argsort" || op == "softmax" || op == "log_softmax")
     return fmt::format("{}.{}({})", v(0), op, I(0));
   if (op == "topk_values" || op == "topk_indices")
-    return fmt::format("{}.topk({}, true, {}).{}", v(0), I(0), I(1), op == "topk_values" ? "first" : "second");
+    return fmt::format("{}.topk({}, true, {}).{}", v(0), I(0), I(1),
+                       op == "topk_values" ? "first" : "second");
   if (op == "take_along_axis") return fmt::format("{}.take_along_axis({}, {})", v(0), v(1), I(0));
   if (op == "crossentropy") return fmt::format("{}.crossentropy({})", v(0), v(1));
-  if (op == "astype") return fmt::format("{}.astype<{}>()", v(0), cpp_type(static_cast<dtype>(I(0))));
+  if (op == "astype")
+    return fmt::format("{}.astype<{}>()", v(0), cpp_type(static_cast<dtype>(I(0))));
   return "/* unknown op " + op + " */";
 }
 
 }  // namespace
 
 std::string to_cpp(const program& p, const std::string& family) {
-  std::string s = fmt::format("// eagerpp fuzz reproducer: on {} (compare with another backend family)\n", family);
+  std::string s = fmt::format(
+      "// eagerpp fuzz reproducer: on {} (compare with another backend family)\n", family);
   s += fmt::format("template <template <class> class F = {}>\nvoid reproduce() {{\n", family);
   const std::size_t first = p.grad ? 1 : 0;
   for (std::size_t i = first; i < p.inputs.size(); ++i) {
@@ -564,24 +815,31 @@ std::string to_cpp(const program& p, const std::string& family) {
     std::vector<std::string> vals;
     for (double v : in.values) vals.push_back(fmt::format("{:.17g}", v));
     if (in.type == dtype::boolean)
-      s += fmt::format("  const auto v{} = ep::from_vector<F<bool>>(std::vector<bool>{{{}}}, ep::Shape{{{}}});\n", i,
-                       fmt::join(vals, ", "), ints_list(std::vector<std::int64_t>(in.shape.begin(), in.shape.end())));
+      s += fmt::format(
+          "  const auto v{} = ep::from_vector<F<bool>>(std::vector<bool>{{{}}}, "
+          "ep::Shape{{{}}});\n",
+          i, fmt::join(vals, ", "),
+          ints_list(std::vector<std::int64_t>(in.shape.begin(), in.shape.end())));
     else
-      s += fmt::format("  const auto v{} = ep::from_vector<F<{}>>({{{}}}, ep::Shape{{{}}});\n", i, cpp_type(in.type),
-                       fmt::join(vals, ", "), ints_list(std::vector<std::int64_t>(in.shape.begin(), in.shape.end())));
+      s += fmt::format("  const auto v{} = ep::from_vector<F<{}>>({{{}}}, ep::Shape{{{}}});\n", i,
+                       cpp_type(in.type), fmt::join(vals, ", "),
+                       ints_list(std::vector<std::int64_t>(in.shape.begin(), in.shape.end())));
   }
   std::string body;
   const std::string indent = p.grad ? "    " : "  ";
   for (std::size_t k = 0; k < p.code.size(); ++k)
-    body += fmt::format("{}const auto v{} = {};\n", indent, p.inputs.size() + k, expression(p.code[k]));
+    body +=
+        fmt::format("{}const auto v{} = {};\n", indent, p.inputs.size() + k, expression(p.code[k]));
   if (!p.grad) {
     s += body;
-    for (std::size_t k = 0; k < p.code.size(); ++k) s += fmt::format("  fmt::print(\"v{0} = {{}}\\n\", v{0});\n", p.inputs.size() + k);
+    for (std::size_t k = 0; k < p.code.size(); ++k)
+      s += fmt::format("  fmt::print(\"v{0} = {{}}\\n\", v{0});\n", p.inputs.size() + k);
   } else {
     const auto& x = p.inputs[0];
     std::vector<std::string> vals;
     for (double v : x.values) vals.push_back(fmt::format("{:.17g}", v));
-    s += fmt::format("  const auto x = ep::from_vector<F<double>>({{{}}}, ep::Shape{{{}}});\n", fmt::join(vals, ", "),
+    s += fmt::format("  const auto x = ep::from_vector<F<double>>({{{}}}, ep::Shape{{{}}});\n",
+                     fmt::join(vals, ", "),
                      ints_list(std::vector<std::int64_t>(x.shape.begin(), x.shape.end())));
     s += "  auto [loss, grad] = ep::value_and_grad([&](const ep::Tensor<F<double>>& v0) {\n" + body;
     s += fmt::format("    return v{}.sum();\n  }}, x);\n", p.inputs.size() + p.code.size() - 1);

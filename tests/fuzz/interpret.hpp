@@ -8,13 +8,13 @@
 // for the dtypes it admits.
 #pragma once
 
-#include <cstdint>      // std::int32_t, std::int64_t
-#include <exception>    // std::exception
-#include <stdexcept>    // std::logic_error
-#include <string>       // std::string
-#include <typeinfo>     // typeid
-#include <utility>      // std::move
-#include <vector>       // std::vector
+#include <cstdint>    // std::int32_t, std::int64_t
+#include <exception>  // std::exception
+#include <stdexcept>  // std::logic_error
+#include <string>     // std::string
+#include <typeinfo>   // typeid
+#include <utility>    // std::move
+#include <vector>     // std::vector
 
 #include <eagerpp/any.hpp>
 #include <eagerpp/eagerpp.hpp>
@@ -113,11 +113,16 @@ class machine {
 
   static any make(const input& in) {
     switch (in.type) {
-      case dtype::float32: return from<float>(in);
-      case dtype::float64: return from<double>(in);
-      case dtype::int32: return from<std::int32_t>(in);
-      case dtype::int64: return from<std::int64_t>(in);
-      default: return from<bool>(in);
+      case dtype::float32:
+        return from<float>(in);
+      case dtype::float64:
+        return from<double>(in);
+      case dtype::int32:
+        return from<std::int32_t>(in);
+      case dtype::int64:
+        return from<std::int64_t>(in);
+      default:
+        return from<bool>(in);
     }
   }
 
@@ -127,11 +132,16 @@ class machine {
     std::visit(
         [&](const auto& t) {
           using T = typename std::remove_cvref_t<decltype(t)>::value_type;
-          if constexpr (std::same_as<T, float>) v.type = dtype::float32;
-          else if constexpr (std::same_as<T, double>) v.type = dtype::float64;
-          else if constexpr (std::same_as<T, std::int32_t>) v.type = dtype::int32;
-          else if constexpr (std::same_as<T, std::int64_t>) v.type = dtype::int64;
-          else v.type = dtype::boolean;
+          if constexpr (std::same_as<T, float>)
+            v.type = dtype::float32;
+          else if constexpr (std::same_as<T, double>)
+            v.type = dtype::float64;
+          else if constexpr (std::same_as<T, std::int32_t>)
+            v.type = dtype::int32;
+          else if constexpr (std::same_as<T, std::int64_t>)
+            v.type = dtype::int64;
+          else
+            v.type = dtype::boolean;
           for (auto x : t.to_vector()) {
             v.f.push_back(static_cast<double>(x));
             if constexpr (!floating_dtype<T>) v.i.push_back(static_cast<std::int64_t>(x));
@@ -159,10 +169,13 @@ class machine {
   static any exec(const instruction& in, const std::vector<any>& v) {
     const std::string& op = in.op;
     const auto& x = v.at(static_cast<std::size_t>(in.args.at(0)));
-    auto arg = [&](std::size_t i) -> const any& { return v.at(static_cast<std::size_t>(in.args.at(i))); };
+    auto arg = [&](std::size_t i) -> const any& {
+      return v.at(static_cast<std::size_t>(in.args.at(i)));
+    };
     auto I = [&](std::size_t i) { return in.ints.at(i); };
     auto R = [&](std::size_t i) { return in.reals.at(i); };
-    constexpr auto every = any::every, numeric = any::numeric, floating = any::floating, boolean = any::boolean;
+    constexpr auto every = any::every, numeric = any::numeric, floating = any::floating,
+                   boolean = any::boolean;
     (void)boolean;
     // --- element-wise, unary
     if (op == "abs") return x.abs();
@@ -203,8 +216,11 @@ class machine {
     if (op == "minimum") return x.minimum(arg(1));
     if (op == "maximum") return x.maximum(arg(1));
     if (op == "floordiv")
-      return x.template binary<numeric>(op, arg(1), [](const auto& a, const auto& b) { return a.floordiv(b); });
-    if (op == "mod") return x.template binary<numeric>(op, arg(1), [](const auto& a, const auto& b) { return a % b; });
+      return x.template binary<numeric>(op, arg(1),
+                                        [](const auto& a, const auto& b) { return a.floordiv(b); });
+    if (op == "mod")
+      return x.template binary<numeric>(op, arg(1),
+                                        [](const auto& a, const auto& b) { return a % b; });
     if (op == "less") return x < arg(1);
     if (op == "less_equal") return x <= arg(1);
     if (op == "greater") return x > arg(1);
@@ -220,9 +236,11 @@ class machine {
     if (op == "divide_scalar") return x / R(0);
     if (op == "add_int") return x + I(0);
     if (op == "multiply_int") return x * I(0);
-    if (op == "pow_scalar") return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.pow(R(0)); });
+    if (op == "pow_scalar")
+      return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.pow(R(0)); });
     if (op == "maximum_int")
-      return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.maximum(static_cast<int>(I(0))); });
+      return x.template visit<numeric, any>(
+          op, [&](const auto& t) -> any { return t.maximum(static_cast<int>(I(0))); });
     // --- reductions: ints = {keepdims, axes...}
     if (op == "sum") return x.sum(axes_of(in.ints, 1), I(0) != 0);
     if (op == "prod") return x.prod(axes_of(in.ints, 1), I(0) != 0);
@@ -247,36 +265,53 @@ class machine {
     if (op == "broadcast_to") return x.broadcast_to(shape_of(in.ints));
     if (op == "flip") return in.ints.empty() ? x.flip() : x.flip(axes_of(in.ints, 0));
     if (op == "tile")
-      return x.template visit<every, any>(op, [&](const auto& t) -> any { return t.tile(in.ints); });
+      return x.template visit<every, any>(op,
+                                          [&](const auto& t) -> any { return t.tile(in.ints); });
     if (op == "pad")  // ints = {reflect, before0, after0, before1, after1, ...}
       return x.template visit<every, any>(op, [&](const auto& t) -> any {
         Paddings p;
-        for (std::size_t i = 1; i + 1 < in.ints.size(); i += 2) p.emplace_back(in.ints[i], in.ints[i + 1]);
+        for (std::size_t i = 1; i + 1 < in.ints.size(); i += 2)
+          p.emplace_back(in.ints[i], in.ints[i + 1]);
         using T = typename std::remove_cvref_t<decltype(t)>::value_type;
-        return t.pad(p, in.ints[0] != 0 ? "reflect" : "constant", static_cast<T>(in.reals.empty() ? 0 : R(0)));
+        return t.pad(p, in.ints[0] != 0 ? "reflect" : "constant",
+                     static_cast<T>(in.reals.empty() ? 0 : R(0)));
       });
     // --- indexing and selection
-    if (op == "slice")  // ints = {axis-prefix count, start, stop, step}; an omitted bound is INT64_MIN
+    if (op ==
+        "slice")  // ints = {axis-prefix count, start, stop, step}; an omitted bound is INT64_MIN
       return x.template visit<every, any>(op, [&](const auto& t) -> any {
-        auto bound = [](std::int64_t b) { return b == INT64_MIN ? std::optional<std::int64_t>() : std::optional(b); };
+        auto bound = [](std::int64_t b) {
+          return b == INT64_MIN ? std::optional<std::int64_t>() : std::optional(b);
+        };
         const ep::slice s(bound(I(1)), bound(I(2)), I(3));
         switch (I(0)) {
-          case 0: return t(s);
-          case 1: return t(ep::slice(), s);
-          default: return t(ep::ellipsis, s);
+          case 0:
+            return t(s);
+          case 1:
+            return t(ep::slice(), s);
+          default:
+            return t(ep::ellipsis, s);
         }
       });
-    if (op == "integer") return x.template visit<every, any>(op, [&](const auto& t) -> any { return t(I(0)); });
-    if (op == "newaxis") return x.template visit<every, any>(op, [&](const auto& t) -> any { return t(ep::newaxis, ep::ellipsis); });
+    if (op == "integer")
+      return x.template visit<every, any>(op, [&](const auto& t) -> any { return t(I(0)); });
+    if (op == "newaxis")
+      return x.template visit<every, any>(
+          op, [&](const auto& t) -> any { return t(ep::newaxis, ep::ellipsis); });
     if (op == "take")  // x[index tensor], on the first axis or after one full slice
       return x.template visit<every, any>(op, [&](const auto& t) -> any {
         const auto& idx = as<std::int64_t>(arg(1));
         return I(0) == 0 ? t(idx) : t(ep::slice(), idx);
       });
-    if (op == "mask") return x.template visit<every, any>(op, [&](const auto& t) -> any { return t[as<bool>(arg(1))]; });
-    if (op == "sort") return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.sort(static_cast<int>(I(0))); });
+    if (op == "mask")
+      return x.template visit<every, any>(
+          op, [&](const auto& t) -> any { return t[as<bool>(arg(1))]; });
+    if (op == "sort")
+      return x.template visit<numeric, any>(
+          op, [&](const auto& t) -> any { return t.sort(static_cast<int>(I(0))); });
     if (op == "argsort")
-      return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.argsort(static_cast<int>(I(0))); });
+      return x.template visit<numeric, any>(
+          op, [&](const auto& t) -> any { return t.argsort(static_cast<int>(I(0))); });
     if (op == "topk_values" || op == "topk_indices")
       return x.template visit<numeric, any>(op, [&](const auto& t) -> any {
         auto [values, indices] = t.topk(I(0), true, static_cast<int>(I(1)));
@@ -292,16 +327,22 @@ class machine {
     if (op == "softmax") return x.softmax(static_cast<int>(I(0)));
     if (op == "log_softmax") return x.log_softmax(static_cast<int>(I(0)));
     if (op == "crossentropy")
-      return x.template visit<floating, any>(op, [&](const auto& t) -> any { return t.crossentropy(as<std::int64_t>(arg(1))); });
+      return x.template visit<floating, any>(
+          op, [&](const auto& t) -> any { return t.crossentropy(as<std::int64_t>(arg(1))); });
     // --- conversion: ints = {dtype}
     if (op == "astype")
       return x.template visit<every, any>(op, [&](const auto& t) -> any {
         switch (static_cast<dtype>(I(0))) {
-          case dtype::float32: return t.template astype<float>();
-          case dtype::float64: return t.template astype<double>();
-          case dtype::int32: return t.template astype<std::int32_t>();
-          case dtype::int64: return t.template astype<std::int64_t>();
-          default: return t.template astype<bool>();
+          case dtype::float32:
+            return t.template astype<float>();
+          case dtype::float64:
+            return t.template astype<double>();
+          case dtype::int32:
+            return t.template astype<std::int32_t>();
+          case dtype::int64:
+            return t.template astype<std::int64_t>();
+          default:
+            return t.template astype<bool>();
         }
       });
     throw std::logic_error("fuzz: unknown op " + op);

@@ -2,18 +2,20 @@
 // SPDX-License-Identifier: MIT
 //
 // Built two ways from this one file (tests/fuzz/CMakeLists.txt):
-//  - with clang's libFuzzer (-fsanitize=fuzzer,address,undefined, EAGERPP_LIBFUZZER defined): coverage-
+//  - with clang's libFuzzer (-fsanitize=fuzzer,address,undefined, EAGERPP_LIBFUZZER defined):
+//  coverage-
 //    guided, seeded with npy_corpus/ (valid files of every dtype, order and rank);
 //  - with the project's compiler, as a plain program that mutates the corpus at random (byte flips,
-//    truncations, insertions, digits in the header) for `--runs N --seed S`, under ASan+UBSan in CI.
+//    truncations, insertions, digits in the header) for `--runs N --seed S`, under ASan+UBSan in
+//    CI.
 // The reader is core-only (ep::detail::read_npy: no backend), so this translation unit is cheap.
-#include <cstddef>     // std::size_t
-#include <cstdint>     // std::uint8_t, std::int32_t, std::int64_t
-#include <cstdio>      // std::printf, std::fprintf
-#include <cstdlib>     // std::abort, std::strtoull
-#include <exception>   // std::exception
-#include <string>      // std::string
-#include <vector>      // std::vector
+#include <cstddef>    // std::size_t
+#include <cstdint>    // std::uint8_t, std::int32_t, std::int64_t
+#include <cstdio>     // std::printf, std::fprintf
+#include <cstdlib>    // std::abort, std::strtoull
+#include <exception>  // std::exception
+#include <string>     // std::string
+#include <vector>     // std::vector
 
 #include <eagerpp/npy.hpp>
 
@@ -26,7 +28,8 @@ int read_as(const std::string& bytes) {
   try {
     const auto [values, shape] = ep::detail::read_npy<T>("fuzz.npy", bytes);
     if (static_cast<std::int64_t>(values.size()) != shape.numel() || shape.size() > ep::max_rank) {
-      std::fprintf(stderr, "npy_fuzz: %zu elements for shape %s\n", values.size(), shape.str().c_str());
+      std::fprintf(stderr, "npy_fuzz: %zu elements for shape %s\n", values.size(),
+                   shape.str().c_str());
       std::abort();
     }
     return 1;
@@ -58,17 +61,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 }
 
 #ifndef EAGERPP_LIBFUZZER
+#include <algorithm>   // std::sort
 #include <filesystem>  // std::filesystem::directory_iterator
 #include <fstream>     // std::ifstream
 #include <iterator>    // std::istreambuf_iterator
 #include <random>      // std::mt19937_64
-#include <algorithm>   // std::sort
 
 namespace {
 
 /// One random change of `s`, of the kinds that break a .npy file's framing and header.
 void mutate(std::string& s, std::mt19937_64& rng) {
-  auto pick = [&](std::size_t n) { return n == 0 ? std::size_t{0} : static_cast<std::size_t>(rng() % n); };
+  auto pick = [&](std::size_t n) {
+    return n == 0 ? std::size_t{0} : static_cast<std::size_t>(rng() % n);
+  };
   switch (rng() % 8) {
     case 0:  // flip a bit
       if (!s.empty()) s[pick(s.size())] ^= static_cast<char>(1 << (rng() % 8));
@@ -77,7 +82,8 @@ void mutate(std::string& s, std::mt19937_64& rng) {
       s.resize(pick(s.size() + 1));
       break;
     case 2:  // insert a random byte
-      s.insert(s.begin() + static_cast<std::ptrdiff_t>(pick(s.size() + 1)), static_cast<char>(rng()));
+      s.insert(s.begin() + static_cast<std::ptrdiff_t>(pick(s.size() + 1)),
+               static_cast<char>(rng()));
       break;
     case 3:  // erase a run
       if (!s.empty()) {
@@ -92,16 +98,37 @@ void mutate(std::string& s, std::mt19937_64& rng) {
         if (s[i] >= '0' && s[i] <= '9') digits.push_back(i);
       if (!digits.empty()) {
         const std::size_t at = digits[pick(digits.size())];
-        if (rng() % 2) s[at] = static_cast<char>('0' + rng() % 10);
-        else s.insert(at, std::string(1 + pick(20), static_cast<char>('0' + rng() % 10)));
+        if (rng() % 2)
+          s[at] = static_cast<char>('0' + rng() % 10);
+        else
+          s.insert(at, std::string(1 + pick(20), static_cast<char>('0' + rng() % 10)));
       }
       break;
     }
     case 5: {  // a header token replaced by another
-      static const char* tokens[] = {"True", "False", "'<f4'", "'<f8'", "'<i4'", "'<i8'", "'|b1'", "()", "(0,)",
-                                     "(", ")", ",", "'shape'", "'descr'", "'fortran_order'", ":", "}", "{",
-                                     "(4294967296, 4294967296)", "(281474976710656, 281474976710656, 0)",
-                                     "(1, 1, 1, 1, 1, 1, 1, 1, 1)", "-1", "\n"};
+      static const char* tokens[] = {"True",
+                                     "False",
+                                     "'<f4'",
+                                     "'<f8'",
+                                     "'<i4'",
+                                     "'<i8'",
+                                     "'|b1'",
+                                     "()",
+                                     "(0,)",
+                                     "(",
+                                     ")",
+                                     ",",
+                                     "'shape'",
+                                     "'descr'",
+                                     "'fortran_order'",
+                                     ":",
+                                     "}",
+                                     "{",
+                                     "(4294967296, 4294967296)",
+                                     "(281474976710656, 281474976710656, 0)",
+                                     "(1, 1, 1, 1, 1, 1, 1, 1, 1)",
+                                     "-1",
+                                     "\n"};
       const std::size_t at = pick(std::min<std::size_t>(s.size(), 128) + 1);
       const std::size_t len = pick(12);
       s.replace(at, std::min(len, s.size() - at), tokens[pick(sizeof(tokens) / sizeof(tokens[0]))]);
@@ -124,9 +151,12 @@ int main(int argc, char** argv) {
   unsigned long long runs = 100000, seed = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--runs" && i + 1 < argc) runs = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-    else corpus_dir = a;
+    if (a == "--runs" && i + 1 < argc)
+      runs = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    else
+      corpus_dir = a;
   }
   std::vector<std::string> corpus;
   std::vector<std::filesystem::path> paths;
@@ -143,7 +173,8 @@ int main(int argc, char** argv) {
   // Every seed is a valid file: exactly one dtype reads it.
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     if (read_all(corpus[i]) != 1) {
-      std::fprintf(stderr, "npy_fuzz: seed %s is not read as exactly one dtype\n", paths[i].c_str());
+      std::fprintf(stderr, "npy_fuzz: seed %s is not read as exactly one dtype\n",
+                   paths[i].c_str());
       return 1;
     }
   }
@@ -153,11 +184,14 @@ int main(int argc, char** argv) {
     const auto f = twin.find("_F_");
     if (f == std::string::npos) continue;
     twin.replace(f, 3, "_C_");
-    const auto j = static_cast<std::size_t>(std::find(paths.begin(), paths.end(), paths[i].parent_path() / twin) - paths.begin());
-    if (j == paths.size() || !(same_read<float>(corpus[i], corpus[j]) && same_read<double>(corpus[i], corpus[j]) &&
-                               same_read<std::int32_t>(corpus[i], corpus[j]) && same_read<std::int64_t>(corpus[i], corpus[j]) &&
-                               same_read<bool>(corpus[i], corpus[j]))) {
-      std::fprintf(stderr, "npy_fuzz: seed %s does not read as its C-order twin\n", paths[i].c_str());
+    const auto j = static_cast<std::size_t>(
+        std::find(paths.begin(), paths.end(), paths[i].parent_path() / twin) - paths.begin());
+    if (j == paths.size() ||
+        !(same_read<float>(corpus[i], corpus[j]) && same_read<double>(corpus[i], corpus[j]) &&
+          same_read<std::int32_t>(corpus[i], corpus[j]) &&
+          same_read<std::int64_t>(corpus[i], corpus[j]) && same_read<bool>(corpus[i], corpus[j]))) {
+      std::fprintf(stderr, "npy_fuzz: seed %s does not read as its C-order twin\n",
+                   paths[i].c_str());
       return 1;
     }
   }
@@ -169,9 +203,11 @@ int main(int argc, char** argv) {
     for (int c = 0; c < changes; ++c) mutate(s, rng);
     accepted += static_cast<unsigned long long>(read_all(s) > 0);
   }
-  std::printf("npy_fuzz: %llu inputs (seed %llu, %zu seeds): %llu read as a tensor, %llu rejected with ep::io_error, "
-              "no crash\n",
-              runs, seed, corpus.size(), accepted, runs - accepted);
+  std::printf(
+      "npy_fuzz: %llu inputs (seed %llu, %zu seeds): %llu read as a tensor, %llu rejected with "
+      "ep::io_error, "
+      "no crash\n",
+      runs, seed, corpus.size(), accepted, runs - accepted);
   return 0;
 }
 #endif

@@ -9,10 +9,10 @@
 // The generator, the comparer and the driver (fuzz.cpp) are compiled once, for every backend.
 #pragma once
 
-#include <cstdint>  // std::int64_t
+#include <cstdint>     // std::int64_t
 #include <functional>  // std::function
-#include <string>   // std::string
-#include <vector>   // std::vector
+#include <string>      // std::string
+#include <vector>      // std::vector
 
 #include <eagerpp/shape.hpp>
 
@@ -36,9 +36,9 @@ struct input {
 
 struct instruction {
   std::string op;
-  std::vector<int> args;             // value numbers of the operands
-  std::vector<std::int64_t> ints;    // axes, extents, flags, k, ...
-  std::vector<double> reals;         // scalars, clip bounds
+  std::vector<int> args;           // value numbers of the operands
+  std::vector<std::int64_t> ints;  // axes, extents, flags, k, ...
+  std::vector<double> reals;       // scalars, clip bounds
 };
 
 struct program {
@@ -52,8 +52,8 @@ struct program {
 struct value {
   dtype type = dtype::float64;
   Shape shape;
-  std::vector<double> f;         // every element as double
-  std::vector<std::int64_t> i;   // every element as int64 (integer and bool dtypes only)
+  std::vector<double> f;        // every element as double
+  std::vector<std::int64_t> i;  // every element as int64 (integer and bool dtypes only)
 };
 
 /// What a backend made of a program: every value up to the first error, and that error's type

@@ -25,7 +25,8 @@ namespace {
 bool same(const outcome& a, const outcome& b) {
   return a.failed_at == b.failed_at && a.error_type == b.error_type &&
          std::memcmp(&a.loss, &b.loss, sizeof(double)) == 0 && a.grad.size() == b.grad.size() &&
-         (a.grad.empty() || std::memcmp(a.grad.data(), b.grad.data(), a.grad.size() * sizeof(double)) == 0);
+         (a.grad.empty() ||
+          std::memcmp(a.grad.data(), b.grad.data(), a.grad.size() * sizeof(double)) == 0);
 }
 
 }  // namespace
@@ -35,10 +36,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     const auto v = std::strtoull(argv[i + 1], nullptr, 10);
-    if (a == "--threads") threads = v;
-    else if (a == "--calls") calls = v;
-    else if (a == "--programs") count = v;
-    else if (a == "--seed") seed = v;
+    if (a == "--threads")
+      threads = v;
+    else if (a == "--calls")
+      calls = v;
+    else if (a == "--programs")
+      count = v;
+    else if (a == "--seed")
+      seed = v;
   }
   const auto& backends = interpreters();
   if (backends.empty() || count == 0) return 2;
@@ -57,16 +62,20 @@ int main(int argc, char** argv) {
           const std::size_t k = (t * 7 + c) % programs.size();
           if (!same(b.run(programs[k]), expected[k])) {
             if (differing.fetch_add(1) == 0)
-              std::printf("eagerpp_thread_stress: %s: thread %llu call %llu (program %zu) differs from one thread:\n%s",
-                          b.name.c_str(), t, c, k, to_cpp(programs[k], "ep::" + b.name).c_str());
+              std::printf(
+                  "eagerpp_thread_stress: %s: thread %llu call %llu (program %zu) differs from one "
+                  "thread:\n%s",
+                  b.name.c_str(), t, c, k, to_cpp(programs[k], "ep::" + b.name).c_str());
           }
           total.fetch_add(1, std::memory_order_relaxed);
         }
       });
     for (auto& th : pool) th.join();
-    std::printf("eagerpp_thread_stress: %s: %llu threads x %llu value_and_grad calls of %zu random programs: %llu of %llu "
-                "differ from one thread\n",
-                b.name.c_str(), threads, calls, programs.size(), differing.load(), total.load());
+    std::printf(
+        "eagerpp_thread_stress: %s: %llu threads x %llu value_and_grad calls of %zu random "
+        "programs: %llu of %llu "
+        "differ from one thread\n",
+        b.name.c_str(), threads, calls, programs.size(), differing.load(), total.load());
     failed |= differing.load() != 0;
   }
   return failed;

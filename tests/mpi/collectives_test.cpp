@@ -1,10 +1,10 @@
 // eagerpp - the MPI collectives on Eigen, xtensor and omp, run by ctest under `mpirun -np 2`
 // SPDX-License-Identifier: MIT
 //
-// Every rank runs every test; each test calls its collectives unconditionally on every rank before it
-// asserts anything, so that a failure on one rank cannot leave another waiting in MPI. The expected
-// values are closed forms of the rank-dependent inputs (sums of arithmetic series and the like) and,
-// for array_split, NumPy's literals for 2 ranks.
+// Every rank runs every test; each test calls its collectives unconditionally on every rank before
+// it asserts anything, so that a failure on one rank cannot leave another waiting in MPI. The
+// expected values are closed forms of the rank-dependent inputs (sums of arithmetic series and the
+// like) and, for array_split, NumPy's literals for 2 ranks.
 #include <gtest/gtest.h>
 
 #include <cstdint>  // std::int64_t
@@ -32,12 +32,13 @@ class Collectives : public ::testing::Test {
   [[nodiscard]] T p() const { return static_cast<T>(comm.size()); }
 };
 
-using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::xtensor<float>, ep::xtensor<double>
+using Backends =
+    ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::xtensor<float>, ep::xtensor<double>
 #if defined(EAGERPP_TEST_OMP)
-                                  ,
-                                  ep::omp<float>, ep::omp<double>
+                     ,
+                     ep::omp<float>, ep::omp<double>
 #endif
-                                  >;
+                     >;
 TYPED_TEST_SUITE(Collectives, Backends);
 
 /// Rank r holds x[i] = (r + 1) * (i + 1) * (-1)^i, i < 6, shape (2, 3).
@@ -65,12 +66,14 @@ TYPED_TEST(Collectives, AllReduceSumMeanMinMax) {
     // sum over r of (r + 1) = p (p + 1) / 2; the mean divides it by p.
     EXPECT_EQ(s[k], sign * a * p * (p + 1) / 2) << "element " << i;
     EXPECT_NEAR(m[k], sign * a * (p + 1) / 2, 1e-6 * static_cast<double>(a * p)) << "element " << i;
-    // Positive entries are smallest on rank 0 and largest on the last rank; negative ones the reverse.
+    // Positive entries are smallest on rank 0 and largest on the last rank; negative ones the
+    // reverse.
     EXPECT_EQ(lo[k], sign > 0 ? a : -a * p) << "element " << i;
     EXPECT_EQ(hi[k], sign > 0 ? a * p : -a) << "element " << i;
   }
   EXPECT_EQ(sum.shape(), (ep::Shape{2, 3}));
-  EXPECT_EQ(x.to_vector(), signed_ramp<TypeParam>(this->rank()).to_vector());  // the input is unchanged
+  EXPECT_EQ(x.to_vector(),
+            signed_ramp<TypeParam>(this->rank()).to_vector());  // the input is unchanged
 }
 
 TYPED_TEST(Collectives, AllReduceOfScalarAndEmptyTensors) {
@@ -89,12 +92,14 @@ TYPED_TEST(Collectives, BroadcastFromLastRank) {
   using T = typename TestFixture::T;
   const int root = this->size() - 1;
   // Only the root's elements count: the others hold zeros of the same shape.
-  const auto x = this->rank() == root ? ep::arange<TypeParam>(T(6)).reshape({3, 2}) * T(10) + this->r()
-                                      : ep::zeros<TypeParam>({3, 2});
+  const auto x = this->rank() == root
+                     ? ep::arange<TypeParam>(T(6)).reshape({3, 2}) * T(10) + this->r()
+                     : ep::zeros<TypeParam>({3, 2});
   const auto y = this->comm.broadcast(x, root);
   const auto v = y.to_vector();
   ASSERT_EQ(v.size(), 6U);
-  for (int i = 0; i < 6; ++i) EXPECT_EQ(v[static_cast<std::size_t>(i)], T(10) * T(i) + static_cast<T>(root));
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(v[static_cast<std::size_t>(i)], T(10) * T(i) + static_cast<T>(root));
   EXPECT_EQ(y.shape(), (ep::Shape{3, 2}));
   if (this->rank() == root) {
     EXPECT_EQ(y.raw().data(), x.raw().data());  // the root keeps its own tensor
@@ -116,7 +121,8 @@ TYPED_TEST(Collectives, AllGatherStacksAlongANewAxis) {
 TYPED_TEST(Collectives, AllGatherConcatenatesUnevenFirstAxes) {
   using T = typename TestFixture::T;
   // Rank r holds r + 1 rows of two columns, every element 100 r + its index.
-  const auto x = ep::arange<TypeParam>(T(2 * (this->rank() + 1))).reshape({this->rank() + 1, 2}) + T(100) * this->r();
+  const auto x = ep::arange<TypeParam>(T(2 * (this->rank() + 1))).reshape({this->rank() + 1, 2}) +
+                 T(100) * this->r();
   const auto y = this->comm.all_gather(x, ep::mpi::gather::concatenate);
   const int p = this->size();
   ASSERT_EQ(y.shape(), (ep::Shape{p * (p + 1) / 2, 2}));
@@ -130,8 +136,10 @@ TYPED_TEST(Collectives, AllGatherConcatenatesUnevenFirstAxes) {
 TYPED_TEST(Collectives, ScatterSplitsLikeArraySplit) {
   using T = typename TestFixture::T;
   if (this->size() != 2) GTEST_SKIP() << "the literals below are NumPy's array_split for 2 ranks";
-  // np.array_split(np.arange(14).reshape(7, 2), 2) -> rows [0, 4) and [4, 7); only root 0's data counts.
-  const auto whole = this->rank() == 0 ? ep::arange<TypeParam>(T(14)).reshape({7, 2}) : ep::zeros<TypeParam>({0});
+  // np.array_split(np.arange(14).reshape(7, 2), 2) -> rows [0, 4) and [4, 7); only root 0's data
+  // counts.
+  const auto whole =
+      this->rank() == 0 ? ep::arange<TypeParam>(T(14)).reshape({7, 2}) : ep::zeros<TypeParam>({0});
   const auto part = this->comm.scatter(whole, 0);
   // np.array_split(np.arange(3), 2) -> [0, 1], [2]: from root 1 this time.
   const auto whole3 = this->rank() == 1 ? ep::arange<TypeParam>(T(3)) : ep::zeros<TypeParam>({5});
@@ -154,12 +162,14 @@ TYPED_TEST(Collectives, ScatterSplitsLikeArraySplit) {
 TYPED_TEST(Collectives, ScatterThenConcatenateGivesTheRootsTensor) {
   using T = typename TestFixture::T;
   const auto whole = ep::arange<TypeParam>(T(33)).reshape({11, 3}) * T(0.5);
-  const auto back = this->comm.all_gather(this->comm.scatter(whole, 0), ep::mpi::gather::concatenate);
+  const auto back =
+      this->comm.all_gather(this->comm.scatter(whole, 0), ep::mpi::gather::concatenate);
   EXPECT_EQ(back.shape(), (ep::Shape{11, 3}));
   EXPECT_EQ(back.to_vector(), whole.to_vector());
 }
 
-/// Catches what `f` throws as an ep::value_error and returns its message ("" if nothing was thrown).
+/// Catches what `f` throws as an ep::value_error and returns its message ("" if nothing was
+/// thrown).
 template <class F>
 std::string value_error_of(F&& f) {
   try {
@@ -177,22 +187,25 @@ TYPED_TEST(Collectives, DifferentShapesThrowOnEveryRank) {
   const std::string bcast = value_error_of([&] { return this->comm.broadcast(x, 0); });
   const std::string stack = value_error_of([&] { return this->comm.all_gather(x); });
   const auto y = ep::ones<TypeParam>({2, this->rank() + 1});
-  const std::string concat = value_error_of([&] { return this->comm.all_gather(y, ep::mpi::gather::concatenate); });
-  const std::string scalar = value_error_of([&] { return this->comm.scatter(ep::ones<TypeParam>({}), 0); });
+  const std::string concat =
+      value_error_of([&] { return this->comm.all_gather(y, ep::mpi::gather::concatenate); });
+  const std::string scalar =
+      value_error_of([&] { return this->comm.scatter(ep::ones<TypeParam>({}), 0); });
   // After the errors the ranks are still in step: a collective works.
   const auto sum = this->comm.all_reduce(ep::ones<TypeParam>({2}));
   if (this->size() < 2) GTEST_SKIP() << "needs two ranks";
-  EXPECT_NE(reduce.find("all_reduce: the ranks hold different shapes (rank 0: (1, 3), rank 1: (2, 3))"),
-            std::string::npos)
+  EXPECT_NE(
+      reduce.find("all_reduce: the ranks hold different shapes (rank 0: (1, 3), rank 1: (2, 3))"),
+      std::string::npos)
       << reduce;
   EXPECT_NE(bcast.find("broadcast: the ranks hold different shapes"), std::string::npos) << bcast;
   EXPECT_NE(stack.find("all_gather: the ranks hold different shapes"), std::string::npos) << stack;
-  EXPECT_NE(
-      concat.find(
-          "all_gather: cannot concatenate the ranks' tensors along the first axis (rank 0: (2, 1), rank 1: (2, 2))"),
-      std::string::npos)
+  EXPECT_NE(concat.find("all_gather: cannot concatenate the ranks' tensors along the first axis "
+                        "(rank 0: (2, 1), rank 1: (2, 2))"),
+            std::string::npos)
       << concat;
-  EXPECT_NE(scalar.find("scatter: the root (rank 0) holds a 0-d tensor"), std::string::npos) << scalar;
+  EXPECT_NE(scalar.find("scatter: the root (rank 0) holds a 0-d tensor"), std::string::npos)
+      << scalar;
   EXPECT_EQ(sum.to_vector(), (std::vector<typename TestFixture::T>(2, this->p())));
 }
 
@@ -200,15 +213,17 @@ TYPED_TEST(Collectives, DifferentDtypesThrowOnEveryRank) {
   using T = typename TestFixture::T;
   using Other = typename TypeParam::template rebind<std::int32_t>;
   // Rank 0 passes T, the others int32: each calls a different instantiation, and each must throw.
-  const std::string reduce = this->rank() == 0
-                                 ? value_error_of([&] { return this->comm.all_reduce(ep::ones<TypeParam>({3})); })
-                                 : value_error_of([&] { return this->comm.all_reduce(ep::ones<Other>({3})); });
-  const std::string scatter = this->rank() == 0
-                                  ? value_error_of([&] { return this->comm.scatter(ep::ones<TypeParam>({3}), 0); })
-                                  : value_error_of([&] { return this->comm.scatter(ep::ones<Other>({3}), 0); });
+  const std::string reduce =
+      this->rank() == 0
+          ? value_error_of([&] { return this->comm.all_reduce(ep::ones<TypeParam>({3})); })
+          : value_error_of([&] { return this->comm.all_reduce(ep::ones<Other>({3})); });
+  const std::string scatter =
+      this->rank() == 0
+          ? value_error_of([&] { return this->comm.scatter(ep::ones<TypeParam>({3}), 0); })
+          : value_error_of([&] { return this->comm.scatter(ep::ones<Other>({3}), 0); });
   if (this->size() < 2) GTEST_SKIP() << "needs two ranks";
-  const std::string expected =
-      fmt::format("the ranks hold different dtypes (rank 0: {}, rank 1: int32)", ep::dtype_name<T>());
+  const std::string expected = fmt::format(
+      "the ranks hold different dtypes (rank 0: {}, rank 1: int32)", ep::dtype_name<T>());
   EXPECT_NE(reduce.find("all_reduce: " + expected), std::string::npos) << reduce;
   EXPECT_NE(scatter.find("scatter: " + expected), std::string::npos) << scatter;
 }
@@ -219,7 +234,8 @@ TYPED_TEST(Collectives, BadRootThrows) {
   EXPECT_THROW(static_cast<void>(this->comm.scatter(x, -1)), ep::value_error);
 }
 
-// --- integer and bool dtypes: one backend is enough (the dtype logic is the backend-independent part)
+// --- integer and bool dtypes: one backend is enough (the dtype logic is the backend-independent
+// part)
 
 TEST(CollectivesDtypes, Int64SumIsExactAndMeanThrows) {
   ep::mpi::communicator comm;
@@ -229,8 +245,9 @@ TEST(CollectivesDtypes, Int64SumIsExactAndMeanThrows) {
   const std::string mean = value_error_of([&] { return comm.all_reduce(x, ep::mpi::op::mean); });
   const std::int64_t p = comm.size();
   EXPECT_EQ(s.to_vector(), (std::vector<std::int64_t>{big * p * (p + 1) / 2, -p}));
-  EXPECT_NE(mean.find("all_reduce: mean of an int64 tensor of shape (2,); expected float32 or float64"),
-            std::string::npos)
+  EXPECT_NE(
+      mean.find("all_reduce: mean of an int64 tensor of shape (2,); expected float32 or float64"),
+      std::string::npos)
       << mean;
 }
 
@@ -246,13 +263,15 @@ TEST(CollectivesDtypes, BoolMinIsAndMaxIsOr) {
 }
 
 TEST(CollectivesErrors, MpiFailuresBecomeExceptions) {
-  const ep::mpi::communicator world;  // sets MPI_ERRORS_RETURN on MPI_COMM_WORLD, where MPI reports this one
+  const ep::mpi::communicator
+      world;  // sets MPI_ERRORS_RETURN on MPI_COMM_WORLD, where MPI reports this one
   try {
     const ep::mpi::communicator null(MPI_COMM_NULL);
     ADD_FAILURE() << "a communicator over MPI_COMM_NULL did not throw";
   } catch (const ep::mpi::mpi_error& e) {
     const std::string expected =
-        fmt::format("communicator: MPI_Comm_set_errhandler failed on rank {} of {} (", world.rank(), world.size());
+        fmt::format("communicator: MPI_Comm_set_errhandler failed on rank {} of {} (", world.rank(),
+                    world.size());
     EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
   }
 }

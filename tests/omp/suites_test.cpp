@@ -1,6 +1,6 @@
-// eagerpp - every typed suite on the OpenMP backend (float32 and float64; Autodiff in float64 only).
-// ep::omp runs the Thrust code ep::cuda runs, so these tests also check the GPU backend's logic.
-// SPDX-License-Identifier: MIT
+// eagerpp - every typed suite on the OpenMP backend (float32 and float64; Autodiff in float64
+// only). ep::omp runs the Thrust code ep::cuda runs, so these tests also check the GPU backend's
+// logic. SPDX-License-Identifier: MIT
 #include <eagerpp/omp.hpp>
 
 #include "suites/all.hpp"
@@ -11,5 +11,5 @@ EAGERPP_INSTANTIATE_ALL_SUITES(Omp, OmpBackends, OmpDouble);
 
 // The backend contract, family by family (include/eagerpp/backend.hpp), for every dtype.
 static_assert(ep::complete_backend<ep::omp<float>> && ep::complete_backend<ep::omp<double>> &&
-              ep::complete_backend<ep::omp<std::int32_t>> && ep::complete_backend<ep::omp<std::int64_t>> &&
-              ep::complete_backend<ep::omp<bool>>);
+              ep::complete_backend<ep::omp<std::int32_t>> &&
+              ep::complete_backend<ep::omp<std::int64_t>> && ep::complete_backend<ep::omp<bool>>);

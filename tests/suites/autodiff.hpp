@@ -30,18 +30,23 @@
 TYPED_TEST_P(Autodiff, CheckGradientDetectsWrongRules) {
   using namespace autodiff_suite;
   using T = ep::Tensor<TypeParam>;
-  // The oracle itself: a rule that is wrong by a factor, by a sign, or only in one element must fail.
+  // The oracle itself: a rule that is wrong by a factor, by a sign, or only in one element must
+  // fail.
   const T x = random_tensor<TypeParam>({2, 3}, 0.5, 2, 5);
-  const auto half_rule = ep::custom_gradient([](const T& t) { return t.square(); },
-                                             [](const T& g, const T&, const T& t) { return g * t; });
-  const auto sign_rule = ep::custom_gradient([](const T& t) { return t.sin(); },
-                                             [](const T& g, const T&, const T& t) { return -(g * t.cos()); });
-  const auto one_wrong = ep::custom_gradient(
-      [](const T& t) { return t.exp(); },
-      [](const T& g, const T& y, const T& t) { return (t == t.max()).where(g * y * 1.001, g * y); });
+  const auto half_rule =
+      ep::custom_gradient([](const T& t) { return t.square(); },
+                          [](const T& g, const T&, const T& t) { return g * t; });
+  const auto sign_rule =
+      ep::custom_gradient([](const T& t) { return t.sin(); },
+                          [](const T& g, const T&, const T& t) { return -(g * t.cos()); });
+  const auto one_wrong = ep::custom_gradient([](const T& t) { return t.exp(); },
+                                             [](const T& g, const T& y, const T& t) {
+                                               return (t == t.max()).where(g * y * 1.001, g * y);
+                                             });
   EXPECT_FALSE(ep::test::check_gradient([&](const T& t) { return weighted(half_rule(t)); }, x));
   EXPECT_FALSE(ep::test::check_gradient([&](const T& t) { return weighted(sign_rule(t)); }, x));
-  const auto wrong_at_max = ep::test::check_gradient([&](const T& t) { return weighted(one_wrong(t)); }, x);
+  const auto wrong_at_max =
+      ep::test::check_gradient([&](const T& t) { return weighted(one_wrong(t)); }, x);
   EXPECT_FALSE(wrong_at_max);
   // Exactly one element is reported.
   const std::string message = wrong_at_max.message();
@@ -76,7 +81,9 @@ TYPED_TEST_P(Autodiff, GradientsOfGradientsMatchFiniteDifferences) {
   };
   for (const auto& [name, f] : fs) {
     const auto df = ep::grad(f);
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(df(t), 91); }, m, 1e-5, 1e-6)) << name;
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(df(t), 91); }, m, 1e-5, 1e-6))
+        << name;
   }
 }
 
@@ -103,8 +110,8 @@ TYPED_TEST_P(Autodiff, ValueAndGradOfSquareSum) {
   const auto [vf, gf] = ep::value_and_grad(f, xf);
   ep::test::expect_equal(vf, {}, std::vector<float>{140});
   ep::test::expect_equal(gf, {2, 4}, std::vector<float>{0, 2, 4, 6, 8, 10, 12, 14});
-  // Large enough for the forward pass to fuse square into sum, and abs into max (detail/fusion.hpp):
-  // the gradients are those of the eager ops. x = arange(5000) - 2500.
+  // Large enough for the forward pass to fuse square into sum, and abs into max
+  // (detail/fusion.hpp): the gradients are those of the eager ops. x = arange(5000) - 2500.
   const T big = ep::arange<TypeParam>(5000) - 2500.0;
   const auto [vb, gb] = ep::value_and_grad(f, big);
   ep::test::expect_equal(vb, {}, std::vector<double>{10416667500});
@@ -129,10 +136,13 @@ TYPED_TEST_P(Autodiff, ExtraArgumentsPassThrough) {
   ep::test::expect_equal(g2, {2, 4}, std::vector<double>{3, -1, 2, 0, 5, 7, -4, 1});
   ep::test::expect_equal(ep::grad(f)(y, x), {2, 4}, std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7});
   // Several extra arguments of other types.
-  const auto h = [](const T& a, const T& b, double scale, int power) { return (a * b).pow(power).sum() * scale; };
+  const auto h = [](const T& a, const T& b, double scale, int power) {
+    return (a * b).pow(power).sum() * scale;
+  };
   const auto [v3, g3] = ep::value_and_grad(h, x, y, 0.5, 2);
   // d/da 0.5 * sum((a b)^2) = a b^2 (pow is transcendental: compared to 1e-14).
-  ep::test::expect_near(v3, {}, std::vector<double>{0.5 * (0 + 1 + 16 + 0 + 400 + 1225 + 576 + 49)}, 1e-14);
+  ep::test::expect_near(v3, {}, std::vector<double>{0.5 * (0 + 1 + 16 + 0 + 400 + 1225 + 576 + 49)},
+                        1e-14);
   ep::test::expect_near(g3, {2, 4}, std::vector<double>{0, 1, 8, 0, 100, 245, 96, 7}, 1e-14);
 }
 
@@ -211,8 +221,10 @@ TYPED_TEST_P(Autodiff, NthDerivativeOfPowerIsFactorial) {
   check(std::integral_constant<int, 5>{}, 120);
   // Elsewhere than 1: d^2/dx^2 x^3 = 6x, d^3/dx^3 sin = -cos, d^2/dx^2 exp(2x) = 4 exp(2x).
   const T two = ep::full<TypeParam>({}, 2.0);
-  ep::test::expect_near(nth_grad<2>([](const T& t) { return t.pow(3); })(two), {}, std::vector<double>{12}, 1e-14);
-  ep::test::expect_equal(nth_grad<2>([](const T& t) { return t * t * t; })(two), {}, std::vector<double>{12});
+  ep::test::expect_near(nth_grad<2>([](const T& t) { return t.pow(3); })(two), {},
+                        std::vector<double>{12}, 1e-14);
+  ep::test::expect_equal(nth_grad<2>([](const T& t) { return t * t * t; })(two), {},
+                         std::vector<double>{12});
   ep::test::expect_near(nth_grad<3>([](const T& t) { return t.sin(); })(two), {},
                         std::vector<double>{0.4161468365471424}, 1e-14);
   ep::test::expect_near(nth_grad<2>([](const T& t) { return (t * 2).exp(); })(two), {},
@@ -220,35 +232,41 @@ TYPED_TEST_P(Autodiff, NthDerivativeOfPowerIsFactorial) {
   // The second derivative of a function of a vector: d/dx_i of sum(grad(sum(x^3))) = 6 x_i.
   const T v = ep::test::tensor<TypeParam>(std::vector<double>{1, -2, 3}, {3});
   const auto g = ep::grad([](const T& t) { return t.pow(3).sum(); });
-  ep::test::expect_equal(ep::grad([&](const T& t) { return g(t).sum(); })(v), {3}, std::vector<double>{6, -12, 18});
+  ep::test::expect_equal(ep::grad([&](const T& t) { return g(t).sum(); })(v), {3},
+                         std::vector<double>{6, -12, 18});
 }
 
 TYPED_TEST_P(Autodiff, StopGradientBlocks) {
   using T = ep::Tensor<TypeParam>;
   const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, -2, 3}, {3});
-  const auto [v, g] = ep::value_and_grad([](const T& t) { return (ep::stop_gradient(t) * t).sum(); }, x);
+  const auto [v, g] =
+      ep::value_and_grad([](const T& t) { return (ep::stop_gradient(t) * t).sum(); }, x);
   ep::test::expect_equal(v, {}, std::vector<double>{14});
   ep::test::expect_equal(g, {3}, std::vector<double>{1, -2, 3});  // not 2x
-  const auto [v2, g2] = ep::value_and_grad([](const T& t) { return ep::stop_gradient(t.square()).sum(); }, x);
+  const auto [v2, g2] =
+      ep::value_and_grad([](const T& t) { return ep::stop_gradient(t.square()).sum(); }, x);
   ep::test::expect_equal(v2, {}, std::vector<double>{14});
   ep::test::expect_equal(g2, {3}, std::vector<double>{0, 0, 0});
   // Only the stopped path is cut: d/dx (x^2 + stop(x^2)) = 2x.
-  const auto g3 = ep::grad([](const T& t) { return (t.square() + ep::stop_gradient(t.square())).sum(); })(x);
+  const auto g3 =
+      ep::grad([](const T& t) { return (t.square() + ep::stop_gradient(t.square())).sum(); })(x);
   ep::test::expect_equal(g3, {3}, std::vector<double>{2, -4, 6});
 }
 
 TYPED_TEST_P(Autodiff, CustomGradientNoisySquare) {
   using T = ep::Tensor<TypeParam>;
-  // From Bulatov's TF eager post: a square whose backward pass adds "noise" (here the constant 0.25,
-  // so that the result is checkable exactly).
-  const auto noisy_square = ep::custom_gradient([](const T& t) { return t * t; },
-                                                [](const T& g, const T&, const T& t) { return g * t * 2 + 0.25; });
+  // From Bulatov's TF eager post: a square whose backward pass adds "noise" (here the constant
+  // 0.25, so that the result is checkable exactly).
+  const auto noisy_square =
+      ep::custom_gradient([](const T& t) { return t * t; },
+                          [](const T& g, const T&, const T& t) { return g * t * 2 + 0.25; });
   const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, -2, 3}, {3});
   const auto [v, g] = ep::value_and_grad([&](const T& t) { return noisy_square(t).sum(); }, x);
   ep::test::expect_equal(v, {}, std::vector<double>{14});
   ep::test::expect_equal(g, {3}, std::vector<double>{2.25, -3.75, 6.25});
   // The forward pass is not recorded: the custom rule replaces the one of t * t.
-  const auto [v2, g2] = ep::value_and_grad([&](const T& t) { return (noisy_square(t) * 2).sum(); }, x);
+  const auto [v2, g2] =
+      ep::value_and_grad([&](const T& t) { return (noisy_square(t) * 2).sum(); }, x);
   ep::test::expect_equal(g2, {3}, std::vector<double>{4.25, -7.75, 12.25});  // 2 * 2x + 0.25
   (void)v2;
   // The blog's loop: x -= 0.9 * grad(x), 20 times from 2, against the same recurrence on doubles.
@@ -260,35 +278,39 @@ TYPED_TEST_P(Autodiff, CustomGradientNoisySquare) {
     s = s - 0.9 * (s * 2 + 0.25);
   }
   EXPECT_EQ(t.item(), s);
-  // It converges (factor -0.8 a step) to the fixed point of the noisy rule, 2x + 0.25 = 0, not to 0.
+  // It converges (factor -0.8 a step) to the fixed point of the noisy rule, 2x + 0.25 = 0, not to
+  // 0.
   EXPECT_NEAR(t.item(), -0.125, 2.125 * std::pow(0.8, 20) * 1.001);
   EXPECT_LT(std::abs(t.item() + 0.125), 0.03);
 }
 
 TYPED_TEST_P(Autodiff, CustomGradientKfacMatmul) {
   using T = ep::Tensor<TypeParam>;
-  // The K-FAC matmul of Bulatov's post: the gradient of W is whitened on both sides, m1 @ (B A^T) @ m2.
-  // Expected values from NumPy: gW = m1 @ (C @ A.T) @ m2, gA = W.T @ C.
+  // The K-FAC matmul of Bulatov's post: the gradient of W is whitened on both sides, m1 @ (B A^T) @
+  // m2. Expected values from NumPy: gW = m1 @ (C @ A.T) @ m2, gA = W.T @ C.
   const T w0 = ep::test::tensor<TypeParam>(std::vector<double>{1, 2, -1, 0, 3, 1}, {2, 3});
   const T a0 = ep::test::tensor<TypeParam>(std::vector<double>{2, -1, 1, 0, -2, 1}, {3, 2});
   const T c0 = ep::test::tensor<TypeParam>(std::vector<double>{1, -2, 3, 1}, {2, 2});
   const T m1 = ep::test::tensor<TypeParam>(std::vector<double>{2, 1, 0, 1}, {2, 2});
   const T m2 = ep::test::tensor<TypeParam>(std::vector<double>{1, 0, 1, 0, 2, 0, -1, 0, 1}, {3, 3});
-  const auto kfac_matmul = ep::custom_gradient([](const T& w, const T& a) { return w.matmul(a); },
-                                               [m1, m2](const T& b, const T&, const T& w, const T& a) {
-                                                 const T true_grad1 = b.matmul(a.T());
-                                                 const T true_grad2 = w.T().matmul(b);
-                                                 return std::tuple{m1.matmul(true_grad1).matmul(m2), true_grad2};
-                                               });
-  const auto loss = [&](const std::tuple<T, T>& p) { return (kfac_matmul(std::get<0>(p), std::get<1>(p)) * c0).sum(); };
+  const auto kfac_matmul =
+      ep::custom_gradient([](const T& w, const T& a) { return w.matmul(a); },
+                          [m1, m2](const T& b, const T&, const T& w, const T& a) {
+                            const T true_grad1 = b.matmul(a.T());
+                            const T true_grad2 = w.T().matmul(b);
+                            return std::tuple{m1.matmul(true_grad1).matmul(m2), true_grad2};
+                          });
+  const auto loss = [&](const std::tuple<T, T>& p) {
+    return (kfac_matmul(std::get<0>(p), std::get<1>(p)) * c0).sum();
+  };
   const auto [v, g] = ep::value_and_grad(loss, std::tuple{w0, a0});
   ep::test::expect_equal(v, {}, std::vector<double>{14});
   ep::test::expect_equal(std::get<0>(g), {2, 3}, std::vector<double>{26, 10, 0, 10, 6, 0});
   ep::test::expect_equal(std::get<1>(g), {3, 2}, std::vector<double>{1, -2, 11, -1, 2, 3});
   // With plain matmul, the true gradient C @ A.T.
-  const auto [v2, g2] =
-      ep::value_and_grad([&](const std::tuple<T, T>& p) { return (std::get<0>(p).matmul(std::get<1>(p)) * c0).sum(); },
-                         std::tuple{w0, a0});
+  const auto [v2, g2] = ep::value_and_grad(
+      [&](const std::tuple<T, T>& p) { return (std::get<0>(p).matmul(std::get<1>(p)) * c0).sum(); },
+      std::tuple{w0, a0});
   ep::test::expect_equal(v2, {}, std::vector<double>{14});
   ep::test::expect_equal(std::get<0>(g2), {2, 3}, std::vector<double>{4, 1, -4, 5, 3, -5});
   ep::test::expect_equal(std::get<1>(g2), {3, 2}, std::vector<double>{1, -2, 11, -1, 2, 3});
@@ -312,9 +334,12 @@ TYPED_TEST_P(Autodiff, TupleParameters) {
   ep::test::expect_equal(std::get<1>(g), {3}, std::vector<double>{15, 21, 27});
   ep::test::expect_equal(std::get<2>(g), {}, std::vector<double>{13});
   // Parameters of different dtypes in one tuple.
-  const F32 bf = ep::test::tensor<typename TypeParam::template rebind<float>>(std::vector<double>{-1, 0, 2}, {3});
+  const F32 bf = ep::test::tensor<typename TypeParam::template rebind<float>>(
+      std::vector<double>{-1, 0, 2}, {3});
   const auto [v2, g2] = ep::value_and_grad(
-      [](const std::tuple<T, F32>& p) { return (std::get<0>(p) * std::get<1>(p).template astype<double>()).sum(); },
+      [](const std::tuple<T, F32>& p) {
+        return (std::get<0>(p) * std::get<1>(p).template astype<double>()).sum();
+      },
       std::tuple{a, bf});
   ep::test::expect_equal(v2, {}, std::vector<double>{13});
   ep::test::expect_equal(std::get<0>(g2), {2, 3}, std::vector<double>{-1, 0, 2, -1, 0, 2});
@@ -323,14 +348,17 @@ TYPED_TEST_P(Autodiff, TupleParameters) {
 
 TYPED_TEST_P(Autodiff, VectorParameters) {
   using T = ep::Tensor<TypeParam>;
-  const std::vector<T> params = {ep::test::tensor<TypeParam>(std::vector<double>{1, 2}, {2}),
-                                 ep::test::tensor<TypeParam>(std::vector<double>{3, 4, 5}, {3}),
-                                 ep::test::tensor<TypeParam>(std::vector<double>{6, 7, 8, 9}, {2, 2})};
-  // f = sum_i (i + 1) sum(p_i^2) + sum(p_0) sum(p_1): g_0 = 2 p_0 + sum(p_1), g_1 = 4 p_1 + sum(p_0), g_2 = 6 p_2.
+  const std::vector<T> params = {
+      ep::test::tensor<TypeParam>(std::vector<double>{1, 2}, {2}),
+      ep::test::tensor<TypeParam>(std::vector<double>{3, 4, 5}, {3}),
+      ep::test::tensor<TypeParam>(std::vector<double>{6, 7, 8, 9}, {2, 2})};
+  // f = sum_i (i + 1) sum(p_i^2) + sum(p_0) sum(p_1): g_0 = 2 p_0 + sum(p_1), g_1 = 4 p_1 +
+  // sum(p_0), g_2 = 6 p_2.
   const auto [v, g] = ep::value_and_grad(
       [](const std::vector<T>& p) {
         T total = p[0].sum() * p[1].sum();
-        for (std::size_t i = 0; i < p.size(); ++i) total = total + p[i].square().sum() * static_cast<double>(i + 1);
+        for (std::size_t i = 0; i < p.size(); ++i)
+          total = total + p[i].square().sum() * static_cast<double>(i + 1);
         return total;
       },
       params);
@@ -340,7 +368,8 @@ TYPED_TEST_P(Autodiff, VectorParameters) {
   ep::test::expect_equal(g[1], {3}, std::vector<double>{15, 19, 23});
   ep::test::expect_equal(g[2], {2, 2}, std::vector<double>{36, 42, 48, 54});
   // An empty vector of parameters: nothing to differentiate, the value still comes back.
-  const auto [v2, g2] = ep::value_and_grad([&](const std::vector<T>&) { return params[0].sum(); }, std::vector<T>{});
+  const auto [v2, g2] =
+      ep::value_and_grad([&](const std::vector<T>&) { return params[0].sum(); }, std::vector<T>{});
   ep::test::expect_equal(v2, {}, std::vector<double>{3});
   EXPECT_TRUE(g2.empty());
 }
@@ -360,7 +389,8 @@ TYPED_TEST_P(Autodiff, IndependentOfInputGivesZeros) {
   const auto g3 = ep::grad([](const T& t) { return (t.sign() + t.floor() + t.round()).sum(); })(x);
   ep::test::expect_equal(g3, {2, 2}, std::vector<double>{0, 0, 0, 0});
   // One parameter of a tuple unused.
-  const auto g4 = ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).sum(); })(std::tuple{x, c});
+  const auto g4 =
+      ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).sum(); })(std::tuple{x, c});
   ep::test::expect_equal(std::get<0>(g4), {2, 2}, std::vector<double>{1, 1, 1, 1});
   ep::test::expect_equal(std::get<1>(g4), {2}, std::vector<double>{0, 0});
 }
@@ -372,10 +402,12 @@ TYPED_TEST_P(Autodiff, NonScalarResultThrows) {
       [&] { (void)ep::value_and_grad([](const T& t) { return t.square(); }, x); },
       {"value_and_grad", "scalar", "(2, 4)"});
   ep::test::expect_throws_with<ep::value_error>(
-      [&] { (void)ep::value_and_grad([](const T& t) { return t.sum(0); }, x); }, {"value_and_grad", "(4,)"});
+      [&] { (void)ep::value_and_grad([](const T& t) { return t.sum(0); }, x); },
+      {"value_and_grad", "(4,)"});
   ep::test::expect_throws_with<ep::value_error>(
       [&] {
-        (void)ep::value_and_grad([](const T& t) { return t.sum(1); }, ep::zeros<TypeParam>({0, 2, 4}));
+        (void)ep::value_and_grad([](const T& t) { return t.sum(1); },
+                                 ep::zeros<TypeParam>({0, 2, 4}));
       },
       {"value_and_grad", "(0, 4)"});
   ep::test::expect_throws_with<ep::value_error>(
@@ -397,7 +429,8 @@ TYPED_TEST_P(Autodiff, NonScalarResultThrows) {
 TYPED_TEST_P(Autodiff, PlainL2NormOfZeroVectorHasNanGradient) {
   using T = ep::Tensor<TypeParam>;
   // sqrt(sum(x * x)) at x = 0: the plain chain rule gives (1 / (2 * 0)) * 2 * 0 = inf * 0 = NaN.
-  // Documented here as it is; the gradient-safe ep::norms::l2 (EagerPy issue #6) is where 0 is promised.
+  // Documented here as it is; the gradient-safe ep::norms::l2 (EagerPy issue #6) is where 0 is
+  // promised.
   const T zero = ep::zeros<TypeParam>({3});
   const auto [v, g] = ep::value_and_grad([](const T& t) { return (t * t).sum().sqrt(); }, zero);
   ep::test::expect_equal(v, {}, std::vector<double>{0});
@@ -422,7 +455,12 @@ TYPED_TEST_P(Autodiff, ThrowingFunctionLeavesNoActiveTape) {
                std::runtime_error);
   EXPECT_TRUE(ep::detail::active_tapes().empty());
   // An op that throws inside f.
-  EXPECT_THROW((void)ep::value_and_grad([](const T& t) { return t.reshape({3, 3}).sum(); }, x), ep::value_error);
+  EXPECT_THROW((void)ep::value_and_grad(
+                   [](const T& t) {
+                     return t.reshape({3, 3}).sum();
+                   },
+                   x),
+               ep::value_error);
   EXPECT_TRUE(ep::detail::active_tapes().empty());
   // Ops outside record nothing.
   const T y = x.square() + x;
@@ -463,7 +501,9 @@ TYPED_TEST_P(Autodiff, ConcurrentThreadsGetTheirOwnGradients) {
         if (v.item() != 30 || g.to_vector() != std::vector<double>{2, -4, 6, 8}) ++failures;
       } else {
         const auto [v, g] = ep::value_and_grad([](const T& t) { return (t * t * t * 2).sum(); }, x);
-        if (v.item() != 2 * (1 - 8 + 27 + 64) || g.to_vector() != std::vector<double>{6, 24, 54, 96}) ++failures;
+        if (v.item() != 2 * (1 - 8 + 27 + 64) ||
+            g.to_vector() != std::vector<double>{6, 24, 54, 96})
+          ++failures;
       }
     }
   };
@@ -481,7 +521,8 @@ TYPED_TEST_P(Autodiff, ManyCallsInALoop) {
   // A leak check under the sanitizer build: every tape and every tensor it holds is freed.
   T x = ep::test::tensor<TypeParam>(std::vector<double>{1, -2, 3, 4}, {4});
   const T w = ep::test::tensor<TypeParam>(std::vector<double>{0.5, 1, -1, 2}, {4});
-  const auto vg = ep::value_and_grad_fn([&](const T& t) { return (t * w).sum() + t.square().sum(); });
+  const auto vg =
+      ep::value_and_grad_fn([&](const T& t) { return (t * w).sum() + t.square().sum(); });
   for (int i = 0; i < 10000; ++i) {
     const auto [v, g] = vg(x);
     ASSERT_EQ(v.item(), 0.5 - 2 - 3 + 8 + 30) << "call " << i;
@@ -500,7 +541,8 @@ TYPED_TEST_P(Autodiff, GradientThroughLargeTemporaries) {
   using T = ep::Tensor<TypeParam>;
   const auto v = ep::test::random_values(3000, -2, 2);
   const T x = ep::test::tensor<TypeParam>(v, {3000});
-  const auto [value, g] = ep::value_and_grad([](const T& y) { return ((y * 2) * y + (y - 1) * 3).sum(); }, x);
+  const auto [value, g] =
+      ep::value_and_grad([](const T& y) { return ((y * 2) * y + (y - 1) * 3).sum(); }, x);
   double expected_value = 0;
   std::vector<double> expected_grad;
   for (double e : v) {
@@ -511,17 +553,16 @@ TYPED_TEST_P(Autodiff, GradientThroughLargeTemporaries) {
   ep::test::expect_near(g, {3000}, expected_grad, 1e-12);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Autodiff, CheckGradientDetectsWrongRules, UnaryOpGradients, ScalarOperandGradients,
-                            IntegerOperandsPromotedByNumpyRulesAreConstants, ArithmeticGradientsBroadcast,
-                            PowMinimumMaximumModGradientsBroadcast, WhereGradients,
-                            AstypeRoundTripPassesGradient, ReductionGradientsEveryAxisForm, CumsumGradients,
-                            ShapeOpGradients, ConcatenateStackGradients, MatmulGradients, NnGradients,
-                            GradientsOfGradientsMatchFiniteDifferences, ValueAndGradOfSquareSum,
-                            ExtraArgumentsPassThrough, HasAuxTensor, HasAuxTuple, RepeatedCallsGiveSameResult,
-                            NthDerivativeOfPowerIsFactorial, StopGradientBlocks, CustomGradientNoisySquare,
-                            CustomGradientKfacMatmul, TupleParameters, VectorParameters, IndependentOfInputGivesZeros,
-                            NonScalarResultThrows, AbsGradientAtZeroIsZero, MaxTiesShareGradientEvenly,
-                            MinimumMaximumTiesShareGradient, PlainL2NormOfZeroVectorHasNanGradient,
-                            ThrowingFunctionLeavesNoActiveTape, ConcurrentThreadsGetTheirOwnGradients,
-                            ManyCallsInALoop,
-                            GradientThroughLargeTemporaries);
+REGISTER_TYPED_TEST_SUITE_P(
+    Autodiff, CheckGradientDetectsWrongRules, UnaryOpGradients, ScalarOperandGradients,
+    IntegerOperandsPromotedByNumpyRulesAreConstants, ArithmeticGradientsBroadcast,
+    PowMinimumMaximumModGradientsBroadcast, WhereGradients, AstypeRoundTripPassesGradient,
+    ReductionGradientsEveryAxisForm, CumsumGradients, ShapeOpGradients, ConcatenateStackGradients,
+    MatmulGradients, NnGradients, GradientsOfGradientsMatchFiniteDifferences,
+    ValueAndGradOfSquareSum, ExtraArgumentsPassThrough, HasAuxTensor, HasAuxTuple,
+    RepeatedCallsGiveSameResult, NthDerivativeOfPowerIsFactorial, StopGradientBlocks,
+    CustomGradientNoisySquare, CustomGradientKfacMatmul, TupleParameters, VectorParameters,
+    IndependentOfInputGivesZeros, NonScalarResultThrows, AbsGradientAtZeroIsZero,
+    MaxTiesShareGradientEvenly, MinimumMaximumTiesShareGradient,
+    PlainL2NormOfZeroVectorHasNanGradient, ThrowingFunctionLeavesNoActiveTape,
+    ConcurrentThreadsGetTheirOwnGradients, ManyCallsInALoop, GradientThroughLargeTemporaries);

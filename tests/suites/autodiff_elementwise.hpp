@@ -84,14 +84,15 @@ TYPED_TEST_P(Autodiff, ScalarOperandGradients) {
   };
   for (const auto& c : cases) {
     const T x = random_tensor<TypeParam>({2, 3}, c.lo, c.hi, 5);
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(c.f(t)); }, x)) << c.name;
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(c.f(t)); }, x))
+        << c.name;
   }
 }
 
 TYPED_TEST_P(Autodiff, IntegerOperandsPromotedByNumpyRulesAreConstants) {
   // NumPy's dtype rules give float64 where an integer tensor meets a floating scalar or is divided
-  // (ep::scalar_result_t, ep::true_divide_t): the result is a constant of x's dtype (the suite runs on
-  // double backends), and x's gradient flows through the ops that mix it in. Integer results are
+  // (ep::scalar_result_t, ep::true_divide_t): the result is a constant of x's dtype (the suite runs
+  // on double backends), and x's gradient flows through the ops that mix it in. Integer results are
   // never recorded.
   using namespace autodiff_suite;
   using T = ep::Tensor<TypeParam>;
@@ -103,14 +104,17 @@ TYPED_TEST_P(Autodiff, IntegerOperandsPromotedByNumpyRulesAreConstants) {
       {"x / (1.5 - i)", [i](const T& x) { return x / (1.5 - i); }, -2, 2},
       {"where(i < 3.5, x, x * x)", [i](const T& x) { return ep::where(i < 3.5, x, x * x); }, -2, 2},
       {"x * where(i > 2, i, 0.5)", [i](const T& x) { return x * ep::where(i > 2, i, 0.5); }, -2, 2},
-      {"x * (i.floordiv(2) + 1).float64()", [i](const T& x) { return x * (i.floordiv(2) + 1).float64(); }, -2, 2},
+      {"x * (i.floordiv(2) + 1).float64()",
+       [i](const T& x) { return x * (i.floordiv(2) + 1).float64(); }, -2, 2},
   };
   for (const auto& c : cases) {
     const T x = random_tensor<TypeParam>({2, 3}, c.lo, c.hi, 5);
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(c.f(t)); }, x)) << c.name;
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(c.f(t)); }, x))
+        << c.name;
   }
   // Exactly: d/dx sum(x * (i / 2)) is i / 2 = [[0.5, 1, 1.5], [2, 2.5, 3]].
-  const auto [v, g] = ep::value_and_grad([&](const T& x) { return (x * (i / 2)).sum(); }, ep::ones<TypeParam>({2, 3}));
+  const auto [v, g] = ep::value_and_grad([&](const T& x) { return (x * (i / 2)).sum(); },
+                                         ep::ones<TypeParam>({2, 3}));
   ep::test::expect_equal(v, {}, values{10.5});
   ep::test::expect_equal(g, {2, 3}, values{0.5, 1, 1.5, 2, 2.5, 3});
 }
@@ -145,7 +149,8 @@ TYPED_TEST_P(Autodiff, PowMinimumMaximumModGradientsBroadcast) {
     check_binary<TypeParam>(
         "mod", [](const T& a, const T& b) { return a % b; }, sx, sy, -3, 3, 0.7, 1.6);
     check_binary<TypeParam>(
-        "mod (negative divisor)", [](const T& a, const T& b) { return a.mod(b); }, sx, sy, -3, 3, -1.6, -0.7);
+        "mod (negative divisor)", [](const T& a, const T& b) { return a.mod(b); }, sx, sy, -3, 3,
+        -1.6, -0.7);
   }
 }
 
@@ -155,19 +160,24 @@ TYPED_TEST_P(Autodiff, WhereGradients) {
   const auto cond = random_tensor<TypeParam>({2, 3}, -1, 1, 3) > 0;
   const auto row_cond = random_tensor<TypeParam>({3}, -1, 1, 4) > 0;
   for (const auto& [sx, sy] : broadcast_pairs()) {
-    if (sx.size() > 2) continue;  // (2, 1, 3) with (4, 1) does not broadcast with a (2, 3) condition
+    if (sx.size() > 2)
+      continue;  // (2, 1, 3) with (4, 1) does not broadcast with a (2, 3) condition
     check_binary<TypeParam>(
-        "where", [&](const T& a, const T& b) { return ep::where(cond, a, b); }, sx, sy, -2, 2, -2, 2);
-    check_binary<TypeParam>(
-        "where (broadcast condition)", [&](const T& a, const T& b) { return row_cond.where(a, b); }, sx, sy, -2, 2, -2,
+        "where", [&](const T& a, const T& b) { return ep::where(cond, a, b); }, sx, sy, -2, 2, -2,
         2);
+    check_binary<TypeParam>(
+        "where (broadcast condition)", [&](const T& a, const T& b) { return row_cond.where(a, b); },
+        sx, sy, -2, 2, -2, 2);
   }
   // Exactly: the gradient goes to the selected side.
   const T x = ep::test::tensor<TypeParam>(values{1, 2, 3, 4, 5, 6}, {2, 3});
   const T y = ep::test::tensor<TypeParam>(values{10, 20, 30}, {3});
-  const auto c = ep::test::tensor<typename TypeParam::template rebind<bool>>(std::vector<int>{1, 0, 1, 0, 0, 1}, {2, 3});
+  const auto c = ep::test::tensor<typename TypeParam::template rebind<bool>>(
+      std::vector<int>{1, 0, 1, 0, 0, 1}, {2, 3});
   const auto [v, g] = ep::value_and_grad(
-      [&](const std::tuple<T, T>& p) { return (ep::where(c, std::get<0>(p), std::get<1>(p)) * 2).sum(); },
+      [&](const std::tuple<T, T>& p) {
+        return (ep::where(c, std::get<0>(p), std::get<1>(p)) * 2).sum();
+      },
       std::tuple{x, y});
   ep::test::expect_equal(v, {}, values{2 * (1 + 20 + 3 + 10 + 20 + 6)});
   ep::test::expect_equal(std::get<0>(g), {2, 3}, values{2, 0, 2, 0, 0, 2});
@@ -182,13 +192,17 @@ TYPED_TEST_P(Autodiff, AstypeRoundTripPassesGradient) {
   const T x = ep::test::tensor<TypeParam>(values{0.1, -2.5, 3.25, 1e-3}, {2, 2});
   const T w = ep::test::tensor<TypeParam>(values{1.5, -2, 0.1, 4}, {2, 2});
   const auto [v, g] = ep::value_and_grad(
-      [&](const T& t) { return (t.template astype<float>().template astype<double>() * w).sum(); }, x);
+      [&](const T& t) { return (t.template astype<float>().template astype<double>() * w).sum(); },
+      x);
   ep::test::expect_equal(g, {2, 2}, values{1.5, -2, static_cast<double>(0.1f), 4});
-  EXPECT_NEAR(v.item(), 1.5 * static_cast<double>(0.1f) + 5.0 + 0.1 * 3.25 + 4 * static_cast<double>(1e-3f), 1e-14);
+  EXPECT_NEAR(v.item(),
+              1.5 * static_cast<double>(0.1f) + 5.0 + 0.1 * 3.25 + 4 * static_cast<double>(1e-3f),
+              1e-14);
   // Through float arithmetic: d/dx sum((float(x))^2) = 2 float(x), computed in float.
-  const auto [v2, g2] =
-      ep::value_and_grad([](const T& t) { return ep::astype<double>(t.float32().square().sum()); }, x);
-  ep::test::expect_equal(g2, {2, 2}, values{static_cast<double>(2 * 0.1f), -5, 6.5, static_cast<double>(2 * 1e-3f)});
+  const auto [v2, g2] = ep::value_and_grad(
+      [](const T& t) { return ep::astype<double>(t.float32().square().sum()); }, x);
+  ep::test::expect_equal(
+      g2, {2, 2}, values{static_cast<double>(2 * 0.1f), -5, 6.5, static_cast<double>(2 * 1e-3f)});
   (void)v2;
 }
 
@@ -197,19 +211,22 @@ TYPED_TEST_P(Autodiff, AstypeRoundTripPassesGradient) {
 TYPED_TEST_P(Autodiff, AbsGradientAtZeroIsZero) {
   using T = ep::Tensor<TypeParam>;
   const T x = ep::test::tensor<TypeParam>(std::vector<double>{-1.5, 0, 2, -0.0}, {4});
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.abs().sum(); })(x), {4}, std::vector<double>{-1, 0, 1, 0});
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.abs().sum(); })(x), {4},
+                         std::vector<double>{-1, 0, 1, 0});
 }
 
 TYPED_TEST_P(Autodiff, MinimumMaximumTiesShareGradient) {
   using T = ep::Tensor<TypeParam>;
   const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, 2, 3}, {3});
   const T y = ep::test::tensor<TypeParam>(std::vector<double>{1, 0, 3}, {3});
-  const auto gmin = ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).minimum(std::get<1>(p)).sum(); })(
-      std::tuple{x, y});
+  const auto gmin = ep::grad([](const std::tuple<T, T>& p) {
+    return std::get<0>(p).minimum(std::get<1>(p)).sum();
+  })(std::tuple{x, y});
   ep::test::expect_equal(std::get<0>(gmin), {3}, std::vector<double>{0.5, 0, 0.5});
   ep::test::expect_equal(std::get<1>(gmin), {3}, std::vector<double>{0.5, 1, 0.5});
-  const auto gmax = ep::grad([](const std::tuple<T, T>& p) { return std::get<0>(p).maximum(std::get<1>(p)).sum(); })(
-      std::tuple{x, y});
+  const auto gmax = ep::grad([](const std::tuple<T, T>& p) {
+    return std::get<0>(p).maximum(std::get<1>(p)).sum();
+  })(std::tuple{x, y});
   ep::test::expect_equal(std::get<0>(gmax), {3}, std::vector<double>{0.5, 1, 0.5});
   ep::test::expect_equal(std::get<1>(gmax), {3}, std::vector<double>{0.5, 0, 0.5});
   // relu at 0 (maximum with a scalar): 0.5.

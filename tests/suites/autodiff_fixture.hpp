@@ -41,8 +41,8 @@ struct unary_case {
 
 /// Checks the gradient of weighted(op(x, y)) with respect to x and to y at random points.
 template <class B, class Op>
-void check_binary(const std::string& name, Op op, const ep::Shape& sx, const ep::Shape& sy, double xlo, double xhi,
-                  double ylo, double yhi) {
+void check_binary(const std::string& name, Op op, const ep::Shape& sx, const ep::Shape& sy,
+                  double xlo, double xhi, double ylo, double yhi) {
   using T = ep::Tensor<B>;
   const T x = random_tensor<B>(sx, xlo, xhi, 11);
   const T y = random_tensor<B>(sy, ylo, yhi, 12);

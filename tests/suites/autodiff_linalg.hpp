@@ -33,10 +33,12 @@ TYPED_TEST_P(Autodiff, MatmulGradients) {
     check_binary<TypeParam>("matmul", mm, sa, sb, -1, 1, -1, 1);
   }
   check_binary<TypeParam>(
-      "ep::matmul", [](const T& p, const T& q) { return ep::matmul(p, q); }, {4, 3}, {3, 2}, -1, 1, -1, 1);
+      "ep::matmul", [](const T& p, const T& q) { return ep::matmul(p, q); }, {4, 3}, {3, 2}, -1, 1,
+      -1, 1);
   // The same operand on both sides: x^T x.
   const T x = random_tensor<TypeParam>({3, 2}, -1, 1, 61);
-  EXPECT_TRUE(ep::test::check_gradient([](const T& t) { return weighted(t.T().matmul(t)); }, x)) << "x^T x";
+  EXPECT_TRUE(ep::test::check_gradient([](const T& t) { return weighted(t.T().matmul(t)); }, x))
+      << "x^T x";
 }
 
 TYPED_TEST_P(Autodiff, NnGradients) {
@@ -47,17 +49,23 @@ TYPED_TEST_P(Autodiff, NnGradients) {
   for (int axis : {-1, 0, 1}) {
     EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.softmax(axis)); }, x))
         << "softmax " << axis;
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(ep::log_softmax(t, axis)); }, x))
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::log_softmax(t, axis)); }, x))
         << "log_softmax " << axis;
   }
   const auto labels = ep::test::tensor<I64>(values{2, 0, 3}, {3});
-  EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.crossentropy(labels)); }, x))
+  EXPECT_TRUE(
+      ep::test::check_gradient([&](const T& t) { return weighted(t.crossentropy(labels)); }, x))
       << "crossentropy";
-  EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return ep::crossentropy(t, labels).mean(); }, x * 50))
+  EXPECT_TRUE(ep::test::check_gradient(
+      [&](const T& t) { return ep::crossentropy(t, labels).mean(); }, x * 50))
       << "crossentropy of large logits";
-  // Exactly, for equal logits: d/dx mean(crossentropy) = (softmax - onehot) / N = (1/4 - onehot) / 3.
+  // Exactly, for equal logits: d/dx mean(crossentropy) = (softmax - onehot) / N = (1/4 - onehot)
+  // / 3.
   const T zeros = ep::zeros<TypeParam>({3, 4});
-  const auto [v, g] = ep::value_and_grad([&](const T& t) { return t.crossentropy(labels).sum(); }, zeros);
+  const auto [v, g] =
+      ep::value_and_grad([&](const T& t) { return t.crossentropy(labels).sum(); }, zeros);
   ep::test::expect_near(v, {}, values{3 * 1.3862943611198906}, 1e-15);
-  ep::test::expect_equal(g, {3, 4}, values{0.25, 0.25, -0.75, 0.25, -0.75, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, -0.75});
+  ep::test::expect_equal(
+      g, {3, 4}, values{0.25, 0.25, -0.75, 0.25, -0.75, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25, -0.75});
 }

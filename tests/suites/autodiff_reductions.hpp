@@ -26,21 +26,35 @@ TYPED_TEST_P(Autodiff, ReductionGradientsEveryAxisForm) {
   for (std::size_t k = 0; k < forms.size(); ++k) {
     const ep::Axes axis = forms[k].first;
     const bool keep = forms[k].second;
-    const auto label = [&](const char* op) { return std::string(op) + " in axis form #" + std::to_string(k); };
+    const auto label = [&](const char* op) {
+      return std::string(op) + " in axis form #" + std::to_string(k);
+    };
     const T x = random_tensor<TypeParam>({2, 3, 4}, -1, 1, 21);
     const T p = random_tensor<TypeParam>({2, 3, 4}, 0.5, 1.5, 22);
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.sum(axis, keep)); }, x)) << label("sum");
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(ep::sum(t, axis, keep)); }, x))
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t.sum(axis, keep)); }, x))
+        << label("sum");
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::sum(t, axis, keep)); }, x))
         << label("ep::sum");
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.prod(axis, keep)); }, p)) << label("prod");
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.mean(axis, keep)); }, x)) << label("mean");
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.min(axis, keep)); }, x)) << label("min");
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.max(axis, keep)); }, x)) << label("max");
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.logsumexp(axis, keep)); }, x))
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t.prod(axis, keep)); }, p))
+        << label("prod");
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t.mean(axis, keep)); }, x))
+        << label("mean");
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t.min(axis, keep)); }, x))
+        << label("min");
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t.max(axis, keep)); }, x))
+        << label("max");
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t.logsumexp(axis, keep)); }, x))
         << label("logsumexp");
     // logsumexp of large values: the shift by the maximum must not break the gradient.
-    EXPECT_TRUE(
-        ep::test::check_gradient([&](const T& t) { return weighted(t.logsumexp(axis, keep)); }, x * 300, 1e-5, 1e-6))
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(t.logsumexp(axis, keep)); }, x * 300, 1e-5, 1e-6))
         << label("logsumexp of large values");
   }
   // 0-d and rank-5 inputs.
@@ -51,12 +65,28 @@ TYPED_TEST_P(Autodiff, ReductionGradientsEveryAxisForm) {
            {"mean", [](const T& t) { return t.mean({}, true); }},
            {"max", [](const T& t) { return t.max(); }},
            {"logsumexp", [](const T& t) { return t.logsumexp(); }}}) {
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(f(t)); }, s)) << name << " of a 0-d tensor";
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(f(t)); }, s))
+        << name << " of a 0-d tensor";
   }
   const T r5 = random_tensor<TypeParam>({2, 1, 3, 2, 2}, 0.5, 1.5, 24);
-  EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.sum({1, 3}, true)); }, r5)) << "rank-5 sum";
-  EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.prod({-1, 0})); }, r5)) << "rank-5 prod";
-  EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.max({2, 4})); }, r5)) << "rank-5 max";
+  EXPECT_TRUE(ep::test::check_gradient(
+      [&](const T& t) {
+        return weighted(t.sum({1, 3}, true));
+      },
+      r5))
+      << "rank-5 sum";
+  EXPECT_TRUE(ep::test::check_gradient(
+      [&](const T& t) {
+        return weighted(t.prod({-1, 0}));
+      },
+      r5))
+      << "rank-5 prod";
+  EXPECT_TRUE(ep::test::check_gradient(
+      [&](const T& t) {
+        return weighted(t.max({2, 4}));
+      },
+      r5))
+      << "rank-5 max";
   EXPECT_TRUE(ep::test::check_gradient(
       [&](const T& t) {
         return weighted(t.logsumexp({0, 2}, true));
@@ -69,10 +99,13 @@ TYPED_TEST_P(Autodiff, CumsumGradients) {
   using namespace autodiff_suite;
   using T = ep::Tensor<TypeParam>;
   const T x = random_tensor<TypeParam>({2, 3, 4}, -1, 1, 31);
-  EXPECT_TRUE(ep::test::check_gradient([](const T& t) { return weighted(t.cumsum()); }, x)) << "cumsum()";
+  EXPECT_TRUE(ep::test::check_gradient([](const T& t) { return weighted(t.cumsum()); }, x))
+      << "cumsum()";
   for (int axis : {0, 1, 2, -1, -3}) {
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.cumsum(axis)); }, x)) << "cumsum " << axis;
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(ep::cumsum(t, axis)); }, x))
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.cumsum(axis)); }, x))
+        << "cumsum " << axis;
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::cumsum(t, axis)); }, x))
         << "ep::cumsum " << axis;
   }
   // Exactly: d/dx_j sum_i w_i cumsum(x)_i = sum_{i >= j} w_i.
@@ -88,7 +121,8 @@ TYPED_TEST_P(Autodiff, CumsumGradients) {
 TYPED_TEST_P(Autodiff, MaxTiesShareGradientEvenly) {
   using T = ep::Tensor<TypeParam>;
   const T x = ep::test::tensor<TypeParam>(std::vector<double>{1, 3, 3}, {3});
-  ep::test::expect_equal(ep::grad([](const T& t) { return t.max(); })(x), {3}, std::vector<double>{0, 0.5, 0.5});
+  ep::test::expect_equal(ep::grad([](const T& t) { return t.max(); })(x), {3},
+                         std::vector<double>{0, 0.5, 0.5});
   const T y = ep::test::tensor<TypeParam>(std::vector<double>{2, 1, 1, 5, 1}, {5});
   ep::test::expect_equal(ep::grad([](const T& t) { return t.min(); })(y), {5},
                          std::vector<double>{0, 1.0 / 3, 1.0 / 3, 0, 1.0 / 3});

@@ -148,7 +148,8 @@ TYPED_TEST_P(Autodiff, ShapeOpGradients) {
        row},
   };
   for (const auto& [name, f, input] : cases) {
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(f(t)); }, input)) << name;
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(f(t)); }, input))
+        << name;
   }
 }
 
@@ -191,7 +192,8 @@ TYPED_TEST_P(Autodiff, ConcatenateStackGradients) {
   const T z = ep::test::tensor<TypeParam>(values{3, 4, 5}, {3});
   const T w = ep::test::tensor<TypeParam>(values{1, 2, 3, 4, 5}, {5});
   const auto [v, g] =
-      ep::value_and_grad([&](const std::vector<T>& p) { return (ep::concatenate(p) * w).sum(); }, std::vector<T>{y, z});
+      ep::value_and_grad([&](const std::vector<T>& p) { return (ep::concatenate(p) * w).sum(); },
+                         std::vector<T>{y, z});
   ep::test::expect_equal(v, {}, values{1 + 4 + 9 + 16 + 25});
   ASSERT_EQ(g.size(), 2u);
   ep::test::expect_equal(g[0], {2}, values{1, 2});

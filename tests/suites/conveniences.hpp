@@ -30,18 +30,21 @@ TYPED_TEST_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy) {
   using conveniences_test::has_dtype;
   using I = typename TypeParam::template rebind<std::int64_t>;
   const auto i = ep::arange<I>(4);  // [0, 1, 2, 3]
-  // np.arange(4) * 0.5, + 0.7, 1.5 - i: float64 (these gave integers before: all zeros, i unchanged).
+  // np.arange(4) * 0.5, + 0.7, 1.5 - i: float64 (these gave integers before: all zeros, i
+  // unchanged).
   const auto half = i * 0.5;
   static_assert(has_dtype<decltype(half), double>);
   ep::test::expect_equal(half, {4}, std::vector<double>{0, 0.5, 1, 1.5});
   ep::test::expect_near(i + 0.7, {4}, std::vector<double>{0.7, 1.7, 2.7, 3.7}, 1e-15);
   ep::test::expect_equal(1.5 - i, {4}, std::vector<double>{1.5, 0.5, -0.5, -1.5});
   ep::test::expect_equal(i / 2.0, {4}, std::vector<double>{0, 0.5, 1, 1.5});
-  ep::test::expect_near(i.pow(0.5), {4}, std::vector<double>{0, 1, 1.4142135623730951, 1.7320508075688772}, 1e-15);
+  ep::test::expect_near(i.pow(0.5), {4},
+                        std::vector<double>{0, 1, 1.4142135623730951, 1.7320508075688772}, 1e-15);
   ep::test::expect_equal(i.maximum(0.5), {4}, std::vector<double>{0.5, 1, 2, 3});
   ep::test::expect_equal(ep::minimum(i, 2.5), {4}, std::vector<double>{0, 1, 2, 2.5});
   ep::test::expect_equal(i % 2.5, {4}, std::vector<double>{0, 1, 2, 0.5});
-  // np.clip(np.arange(4), 0.5, 2.5) is float64 [0.5, 1., 2., 2.5]; np.clip(np.arange(4), 1, 2) stays int64.
+  // np.clip(np.arange(4), 0.5, 2.5) is float64 [0.5, 1., 2., 2.5]; np.clip(np.arange(4), 1, 2)
+  // stays int64.
   const auto c = i.clip(0.5, 2.5);
   static_assert(has_dtype<decltype(c), double>);
   ep::test::expect_equal(c, {4}, std::vector<double>{0.5, 1, 2, 2.5});
@@ -49,7 +52,8 @@ TYPED_TEST_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy) {
   const auto ci = ep::clip(i, 1, 2);
   static_assert(has_dtype<decltype(ci), std::int64_t>);
   ep::test::expect_equal(ci, {4}, std::vector<std::int64_t>{1, 1, 2, 2});
-  // A C++ float asks for float32 (NumPy has no float32 Python scalar; PyTorch's default dtype is float32).
+  // A C++ float asks for float32 (NumPy has no float32 Python scalar; PyTorch's default dtype is
+  // float32).
   const auto f = i * 1.5f;
   static_assert(has_dtype<decltype(f), float>);
   ep::test::expect_equal(f, {4}, std::vector<float>{0, 1.5f, 3, 4.5f});
@@ -75,8 +79,8 @@ TYPED_TEST_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy) {
   const auto jq = (j - 1) / (j + 1);  // [-1/1, 0/2, 1/3, 2/4]
   static_assert(has_dtype<decltype(jq), double>);
   ep::test::expect_equal(jq, {4}, std::vector<double>{-1, 0, 1.0 / 3, 0.5});
-  // where with an integer tensor and a floating scalar: np.where([T, F, T, F], np.arange(4), 0.5) is
-  // float64 [0., 0.5, 2., 0.5] (0.5 is not truncated to 0).
+  // where with an integer tensor and a floating scalar: np.where([T, F, T, F], np.arange(4), 0.5)
+  // is float64 [0., 0.5, 2., 0.5] (0.5 is not truncated to 0).
   const auto even = (i % 2) == 0;
   const auto w = ep::where(even, i, 0.5);
   static_assert(has_dtype<decltype(w), double>);
@@ -161,7 +165,8 @@ TYPED_TEST_P(Conveniences, CompoundAssignmentRebindsAndSharesNothing) {
 TYPED_TEST_P(Conveniences, LinspaceMatchesNumpy) {
   using B = TypeParam;
   ep::test::expect_equal(ep::linspace<B>(0, 1, 5), {5}, std::vector<double>{0, 0.25, 0.5, 0.75, 1});
-  ep::test::expect_equal(ep::linspace<B>(0, 1, 4, false), {4}, std::vector<double>{0, 0.25, 0.5, 0.75});
+  ep::test::expect_equal(ep::linspace<B>(0, 1, 4, false), {4},
+                         std::vector<double>{0, 0.25, 0.5, 0.75});
   ep::test::expect_equal(ep::linspace<B>(-1, 1, 3), {3}, std::vector<double>{-1, 0, 1});
   ep::test::expect_equal(ep::linspace<B>(2, 3, 1), {1}, std::vector<double>{2});
   EXPECT_EQ(ep::linspace<B>(0, 1, 0).shape(), (ep::Shape{0}));
@@ -170,7 +175,8 @@ TYPED_TEST_P(Conveniences, LinspaceMatchesNumpy) {
   const auto l = ep::linspace<B>(0, 1, 7).to_vector();
   EXPECT_EQ(l[3], 0.5);
   EXPECT_EQ(l[6], 1);
-  ep::test::expect_throws_with<ep::value_error>([] { (void)ep::linspace<B>(0, 1, -1); }, {"linspace", "-1"});
+  ep::test::expect_throws_with<ep::value_error>([] { (void)ep::linspace<B>(0, 1, -1); },
+                                                {"linspace", "-1"});
 }
 
 TYPED_TEST_P(Conveniences, RandintAndPermutationAreUniformAndSeeded) {
@@ -181,7 +187,8 @@ TYPED_TEST_P(Conveniences, RandintAndPermutationAreUniformAndSeeded) {
   const auto v = r.to_vector();
   for (int k = -3; k < 4; ++k) {
     const auto hits = std::count(v.begin(), v.end(), k);
-    EXPECT_GT(hits, 200) << k;  // 2000 / 7 = 286 expected; 200 is more than 5 standard deviations below
+    EXPECT_GT(hits, 200)
+        << k;  // 2000 / 7 = 286 expected; 200 is more than 5 standard deviations below
     EXPECT_LT(hits, 372) << k;
   }
   EXPECT_EQ(std::count_if(v.begin(), v.end(), [](std::int64_t x) { return x < -3 || x >= 4; }), 0);
@@ -189,10 +196,12 @@ TYPED_TEST_P(Conveniences, RandintAndPermutationAreUniformAndSeeded) {
   EXPECT_EQ(ep::randint<I>(again, -3, 4, {2000}).to_vector(), v);
   ep::generator other(8);
   EXPECT_NE(ep::randint<I>(other, -3, 4, {2000}).to_vector(), v);
-  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::randint<I>(gen, 4, 4, {2}); }, {"randint", "4"});
-  // The same values on every backend: literals from an independent Philox-4x32-10 in Python (checked
-  // against Random123's known answers), with randint's mapping (two words a draw, 2^64 mod range
-  // rejected, then mod range) and permutation's Fisher-Yates (one draw in [0, i] a step, i = n-1..1).
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::randint<I>(gen, 4, 4, {2}); },
+                                                {"randint", "4"});
+  // The same values on every backend: literals from an independent Philox-4x32-10 in Python
+  // (checked against Random123's known answers), with randint's mapping (two words a draw, 2^64 mod
+  // range rejected, then mod range) and permutation's Fisher-Yates (one draw in [0, i] a step, i =
+  // n-1..1).
   ep::generator k7(7);
   ep::test::expect_equal(ep::randint<I>(k7, -3, 4, {2, 5}), {2, 5},
                          std::vector<std::int64_t>{0, -1, 0, -2, 2, 2, 0, 0, 0, 2});
@@ -215,7 +224,8 @@ TYPED_TEST_P(Conveniences, RandintAndPermutationAreUniformAndSeeded) {
   ep::generator g2(5);
   ep::generator g3(5);
   ep::test::expect_close(ep::permutation(g2, x), x[ep::permutation<TypeParam>(g3, 4)]);
-  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::permutation<TypeParam>(g1, -1); }, {"permutation", "-1"});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::permutation<TypeParam>(g1, -1); },
+                                                {"permutation", "-1"});
 }
 
 TYPED_TEST_P(Conveniences, IntegerAndVariadicShapesAndPadForEveryAxis) {
@@ -227,13 +237,15 @@ TYPED_TEST_P(Conveniences, IntegerAndVariadicShapesAndPadForEveryAxis) {
   EXPECT_EQ(x.reshape(3, -1).shape(), (ep::Shape{3, 2}));
   // np.pad(np.arange(4).reshape(2, 2), 1)
   const auto y = ep::arange<B>(4).reshape(2, 2).pad({1, 1});
-  ep::test::expect_equal(y, {4, 4}, std::vector<double>{0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 3, 0, 0, 0, 0, 0});
+  ep::test::expect_equal(y, {4, 4},
+                         std::vector<double>{0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 3, 0, 0, 0, 0, 0});
   // np.pad([1, 2], (1, 2), constant_values=9)
   ep::test::expect_equal(ep::pad(ep::from_vector<B>({1, 2}), {1, 2}, "constant", 9), {5},
                          std::vector<double>{9, 1, 2, 9, 9});
   // np.pad([[1, 2, 3], [4, 5, 6]], 1, mode="reflect")
-  ep::test::expect_equal(ep::from_vector<B>({1, 2, 3, 4, 5, 6}, {2, 3}).pad({1, 1}, "reflect"), {4, 5},
-                         std::vector<double>{5, 4, 5, 6, 5, 2, 1, 2, 3, 2, 5, 4, 5, 6, 5, 2, 1, 2, 3, 2});
+  ep::test::expect_equal(
+      ep::from_vector<B>({1, 2, 3, 4, 5, 6}, {2, 3}).pad({1, 1}, "reflect"), {4, 5},
+      std::vector<double>{5, 4, 5, 6, 5, 2, 1, 2, 3, 2, 5, 4, 5, 6, 5, 2, 1, 2, 3, 2});
 }
 
 TYPED_TEST_P(Conveniences, BraceListsOfTensors) {
@@ -268,7 +280,8 @@ TYPED_TEST_P(Conveniences, EagerPySpellings) {
   const auto [values, indices] = ep::topk(x, 2);
   ep::test::expect_equal(values, {2}, std::vector<double>{3, 2});
   ep::test::expect_equal(indices, {2}, std::vector<std::int64_t>{0, 2});
-  ep::test::expect_equal(ep::take_along_axis(x, ep::argsort(x), 0), {3}, std::vector<double>{1, 2, 3});
+  ep::test::expect_equal(ep::take_along_axis(x, ep::argsort(x), 0), {3},
+                         std::vector<double>{1, 2, 3});
   ep::test::expect_equal(ep::index_update(x, ep::index(0), 9), {3}, std::vector<double>{9, 1, 2});
   const auto m = ep::from_vector<B>({2, 0, 0, 4}, {2, 2});
   ep::test::expect_equal(ep::inv(m), {2, 2}, std::vector<double>{0.5, 0, 0, 0.25});
@@ -284,10 +297,12 @@ TYPED_TEST_P(Conveniences, EagerPySpellings) {
   static_assert(has_dtype<decltype(wf), double>);
   ep::test::expect_equal(wf, {3}, std::vector<double>{1, 0, 1});
   static_assert(has_dtype<decltype(ep::where(c, 1.5f, 0.5f)), float>);
-  // Comparisons between numeric dtypes compare after promotion: [3, 1, 2] < [2, 2, 2] and == [1, 1, 2].
+  // Comparisons between numeric dtypes compare after promotion: [3, 1, 2] < [2, 2, 2] and == [1, 1,
+  // 2].
   const auto i = ep::from_vector<I>({2, 2, 2});
   ep::test::expect_equal(x < i, {3}, std::vector<bool>{false, true, false});
-  ep::test::expect_equal(ep::from_vector<I>({1, 1, 2}) == x, {3}, std::vector<bool>{false, true, true});
+  ep::test::expect_equal(ep::from_vector<I>({1, 1, 2}) == x, {3},
+                         std::vector<bool>{false, true, true});
   // sum, prod and cumsum of a bool tensor count in int64.
   const auto n = (x > 1).sum();
   static_assert(has_dtype<decltype(n), std::int64_t>);
@@ -295,7 +310,8 @@ TYPED_TEST_P(Conveniences, EagerPySpellings) {
   ep::test::expect_equal(ep::sum(x > 1, 0, true), {1}, std::vector<std::int64_t>{2});
   ep::test::expect_equal((x > 1).cumsum(), {3}, std::vector<std::int64_t>{1, 1, 2});
   ep::test::expect_equal((x > 1).prod(), {}, std::vector<std::int64_t>{0});
-  // A format spec formats the number of a 0-d tensor (EagerPy: f"{ep.arange(t, 5).sum():.1f}" == "10.0").
+  // A format spec formats the number of a 0-d tensor (EagerPy: f"{ep.arange(t, 5).sum():.1f}" ==
+  // "10.0").
   EXPECT_EQ(fmt::format("{:.1f}", ep::arange<I>(5).sum()), "10.0");
   EXPECT_EQ(fmt::format("{:.2f}", x.sum()), "6.00");
   EXPECT_EQ(fmt::format("{:>4}", ep::arange<I>(5).sum()), "  10");
@@ -311,5 +327,6 @@ TYPED_TEST_P(Conveniences, EagerPySpellings) {
 REGISTER_TYPED_TEST_SUITE_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy,
                             FloatingAndBoolTensorsWithScalars, ComparisonsWithScalarsPromoteFirst,
                             CompoundAssignmentRebindsAndSharesNothing, LinspaceMatchesNumpy,
-                            RandintAndPermutationAreUniformAndSeeded, IntegerAndVariadicShapesAndPadForEveryAxis,
-                            BraceListsOfTensors, EagerPySpellings);
+                            RandintAndPermutationAreUniformAndSeeded,
+                            IntegerAndVariadicShapesAndPadForEveryAxis, BraceListsOfTensors,
+                            EagerPySpellings);

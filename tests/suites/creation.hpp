@@ -1,5 +1,5 @@
-// eagerpp - typed tests of conversion, introspection, creation, astensor and printing, for every backend
-// SPDX-License-Identifier: MIT
+// eagerpp - typed tests of conversion, introspection, creation, astensor and printing, for every
+// backend SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // NAN
@@ -99,7 +99,8 @@ TYPED_TEST_P(Creation, DtypeNamesFollowNumpy) {
 
 TYPED_TEST_P(Creation, AstypeFloatToIntTruncates) {
   using B = TypeParam;
-  const auto t = ep::test::tensor<B>(std::vector<double>{-2.75, -0.5, 0.375, 1.875, 3.0, -3.0}, {2, 3});
+  const auto t =
+      ep::test::tensor<B>(std::vector<double>{-2.75, -0.5, 0.375, 1.875, 3.0, -3.0}, {2, 3});
   const auto i64 = t.template astype<std::int64_t>();
   static_assert(std::is_same_v<typename decltype(i64)::value_type, std::int64_t>);
   EXPECT_EQ(i64.dtype(), "int64");
@@ -117,9 +118,11 @@ TYPED_TEST_P(Creation, AstypeToBoolIsNonZero) {
   EXPECT_EQ(b1.dtype(), "bool");
   ep::test::expect_equal(b1, {5}, std::vector<bool>{false, true, true, false, true});
   const auto floats = ep::test::tensor<B>(std::vector<double>{0, 0.5, -1, 0, NAN}, {5});
-  ep::test::expect_equal(floats.template astype<bool>(), {5}, std::vector<bool>{false, true, true, false, true});
+  ep::test::expect_equal(floats.template astype<bool>(), {5},
+                         std::vector<bool>{false, true, true, false, true});
   // And back: true is 1, false is 0.
-  ep::test::expect_equal(b1.template astype<typename B::value_type>(), {5}, std::vector<double>{0, 1, 1, 0, 1});
+  ep::test::expect_equal(b1.template astype<typename B::value_type>(), {5},
+                         std::vector<double>{0, 1, 1, 0, 1});
 }
 
 TYPED_TEST_P(Creation, Float32AndFloat64Convert) {
@@ -160,7 +163,8 @@ TYPED_TEST_P(Creation, ZerosOnesFullFromABackend) {
   ep::test::expect_equal(ep::ones<B>({}), {}, std::vector<double>{1});
   ep::test::expect_equal(ep::full<B>({}, 2.5), {}, std::vector<double>{2.5});
   ep::test::expect_equal(ep::zeros<B>({0, 3}), {0, 3}, std::vector<double>{});
-  ep::test::expect_equal(ep::ones<B>({1, 2, 1, 2, 1, 2}), {1, 2, 1, 2, 1, 2}, std::vector<double>(8, 1));
+  ep::test::expect_equal(ep::ones<B>({1, 2, 1, 2, 1, 2}), {1, 2, 1, 2, 1, 2},
+                         std::vector<double>(8, 1));
   using I = typename B::template rebind<std::int64_t>;
   ep::test::expect_equal(ep::full<I>({2}, 9), {2}, std::vector<std::int64_t>{9, 9});
   using Bo = typename B::template rebind<bool>;
@@ -214,12 +218,15 @@ TYPED_TEST_P(Creation, OnehotLikePlacesValueAtIndices) {
   using I = typename B::template rebind<std::int64_t>;
   const auto t = ep::zeros<B>({3, 4});
   const auto idx = ep::from_vector<I>({2, 0, 3});
-  ep::test::expect_equal(t.onehot_like(idx), {3, 4}, std::vector<double>{0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1});
-  ep::test::expect_equal(ep::onehot_like(t, idx, 5), {3, 4}, std::vector<double>{0, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 5});
+  ep::test::expect_equal(t.onehot_like(idx), {3, 4},
+                         std::vector<double>{0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1});
+  ep::test::expect_equal(ep::onehot_like(t, idx, 5), {3, 4},
+                         std::vector<double>{0, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 5});
   // The values of `t` do not matter, only its shape; int32 indices work too.
   using I32 = typename B::template rebind<std::int32_t>;
   const auto u = ep::test::tensor<B>(std::vector<double>{9, 9, 9, 9}, {2, 2});
-  ep::test::expect_equal(u.onehot_like(ep::from_vector<I32>({1, 1})), {2, 2}, std::vector<double>{0, 1, 0, 1});
+  ep::test::expect_equal(u.onehot_like(ep::from_vector<I32>({1, 1})), {2, 2},
+                         std::vector<double>{0, 1, 0, 1});
 }
 
 TYPED_TEST_P(Creation, AstensorWrapsNativeTensors) {
@@ -275,7 +282,8 @@ TYPED_TEST_P(Creation, AstensorRestoreGivesBackTheInputKind) {
 TYPED_TEST_P(Creation, CopiesShareDataInConstantTime) {
   using B = TypeParam;
   const auto t = ep::test::tensor<B>(std::vector<double>{1, 2, 3, 4}, {2, 2});
-  const ep::Tensor<B> c = t;  // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
+  const ep::Tensor<B> c =
+      t;  // NOLINT(performance-unnecessary-copy-initialization): the copy is the test
   const ep::Tensor<B> d = c;  // NOLINT(performance-unnecessary-copy-initialization)
   EXPECT_EQ(c.raw().data(), t.raw().data());
   EXPECT_EQ(d.raw().data(), t.raw().data());
@@ -296,7 +304,8 @@ TYPED_TEST_P(Creation, OpsNeverChangeTheirInputs) {
   const auto f = t.zeros_like();
   const auto g = (t > 0).where(t, t * 10);
   const auto h = t.template astype<std::int64_t>();
-  for (const auto* x : {&t, &copy}) ep::test::expect_equal(*x, {2, 2}, std::vector<double>{1, -2, 3, 4});
+  for (const auto* x : {&t, &copy})
+    ep::test::expect_equal(*x, {2, 2}, std::vector<double>{1, -2, 3, 4});
   ep::test::expect_equal(a, {2, 2}, std::vector<double>{2, -1, 4, 5});
   ep::test::expect_equal(b, {2, 2}, std::vector<double>{-1, 2, -3, -4});
   ep::test::expect_equal(c, {2, 2}, std::vector<double>{1, 2, 3, 4});
@@ -311,8 +320,9 @@ TYPED_TEST_P(Creation, PrintingNamesBackendDtypeShapeAndValues) {
   using B = TypeParam;
   const auto t = ep::test::tensor<B>(std::vector<double>{0, 1.5, -2.5, 3, 4, 5}, {2, 3});
   const std::string s = fmt::format("{}", t);
-  for (std::string_view part : {std::string_view(B::name), creation_test::float_name<B>(), std::string_view("(2, 3)"),
-                                std::string_view("1.5"), std::string_view("-2.5"), std::string_view("5")})
+  for (std::string_view part :
+       {std::string_view(B::name), creation_test::float_name<B>(), std::string_view("(2, 3)"),
+        std::string_view("1.5"), std::string_view("-2.5"), std::string_view("5")})
     EXPECT_NE(s.find(part), std::string::npos) << "'" << s << "' lacks '" << part << "'";
   EXPECT_EQ(s.find("..."), std::string::npos) << s;
   std::ostringstream os;
@@ -348,11 +358,13 @@ TYPED_TEST_P(Creation, PrintingElidesLargeTensors) {
   EXPECT_NE(os.str().find("1999"), std::string::npos);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Creation, FromVectorKeepsShapeAndValues, ZeroDimensionalTensorHasOneElement,
-                            EmptyTensorHasNoElements, RankFiveTensorKeepsCOrder, ItemOfOneElementTensors,
+REGISTER_TYPED_TEST_SUITE_P(Creation, FromVectorKeepsShapeAndValues,
+                            ZeroDimensionalTensorHasOneElement, EmptyTensorHasNoElements,
+                            RankFiveTensorKeepsCOrder, ItemOfOneElementTensors,
                             DtypeNamesFollowNumpy, AstypeFloatToIntTruncates, AstypeToBoolIsNonZero,
-                            Float32AndFloat64Convert, ZerosOnesFullFromATensor, ZerosOnesFullFromABackend,
-                            LikeFunctionsKeepShapeAndDtype, ArangeFollowsNumpy, ArangeFromATensorUsesItsBackendAndDtype,
+                            Float32AndFloat64Convert, ZerosOnesFullFromATensor,
+                            ZerosOnesFullFromABackend, LikeFunctionsKeepShapeAndDtype,
+                            ArangeFollowsNumpy, ArangeFromATensorUsesItsBackendAndDtype,
                             OnehotLikePlacesValueAtIndices, AstensorWrapsNativeTensors,
                             AstensorRestoreGivesBackTheInputKind, CopiesShareDataInConstantTime,
                             OpsNeverChangeTheirInputs, PrintingNamesBackendDtypeShapeAndValues,

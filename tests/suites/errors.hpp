@@ -1,5 +1,5 @@
-// eagerpp - typed tests of bad input: each throws ep::value_error naming the op and the shapes or axes
-// SPDX-License-Identifier: MIT
+// eagerpp - typed tests of bad input: each throws ep::value_error naming the op and the shapes or
+// axes SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>    // std::int64_t, std::uint64_t
@@ -91,9 +91,15 @@ TYPED_TEST_P(Errors, AxisOutOfRangeNamesOpAxisAndShape) {
   expect_value_error([&] { (void)s.sum(0); }, {"sum", "axis 0", "()"});
   expect_value_error([&] { (void)s.softmax(0); }, {"softmax", "axis 0", "()"});
   expect_value_error([&] { (void)a.log_softmax(2); }, {"log_softmax", "axis 2", "(2, 3)"});
-  // Errors name the op called, not the op it is written with (expand_dims, logsumexp, broadcast_to).
-  expect_value_error([&] { (void)ep::stack({a, a}, 3); }, {"stack", "axis 3", "(2, 3)", "-3 <= axis < 3"});
-  expect_value_error([&] { (void)a.index_update(ep::index(0), a.zeros_like()); }, {"index_update", "(2, 3)", "(3,)"});
+  // Errors name the op called, not the op it is written with (expand_dims, logsumexp,
+  // broadcast_to).
+  expect_value_error(
+      [&] {
+        (void)ep::stack({a, a}, 3);
+      },
+      {"stack", "axis 3", "(2, 3)", "-3 <= axis < 3"});
+  expect_value_error([&] { (void)a.index_update(ep::index(0), a.zeros_like()); },
+                     {"index_update", "(2, 3)", "(3,)"});
 }
 
 TYPED_TEST_P(Errors, RepeatedAxisIsRejected) {
@@ -115,7 +121,11 @@ TYPED_TEST_P(Errors, ReshapeToWrongSize) {
   expect_value_error([&] { (void)a.reshape({4, -1}); }, {"reshape", "(2, 3)", "(4, -1)"});
   expect_value_error([&] { (void)a.reshape({-1, -1}); }, {"reshape", "(-1, -1)", "(2, 3)"});
   expect_value_error([&] { (void)a.reshape({-2, -3}); }, {"reshape", "(-2, -3)"});
-  expect_value_error([&] { (void)ep::zeros<B>({0, 3}).reshape({-1, 0}); }, {"reshape", "(0, 3)", "(-1, 0)"});
+  expect_value_error(
+      [&] {
+        (void)ep::zeros<B>({0, 3}).reshape({-1, 0});
+      },
+      {"reshape", "(0, 3)", "(-1, 0)"});
 }
 
 TYPED_TEST_P(Errors, ItemNeedsExactlyOneElement) {
@@ -134,7 +144,11 @@ TYPED_TEST_P(Errors, MatmulInnerDimensionMismatch) {
   expect_value_error([&] { (void)ep::matmul(a, a); }, {"matmul", "(2, 3)"});
   expect_value_error([&] { (void)a.matmul(ep::zeros<B>({2})); }, {"matmul", "(2, 3)", "(2,)"});
   // Batch axes that do not broadcast, and 0-d operands.
-  expect_value_error([&] { (void)ep::zeros<B>({2, 2, 3}).matmul(ep::zeros<B>({3, 3, 4})); }, {"matmul"});
+  expect_value_error(
+      [&] {
+        (void)ep::zeros<B>({2, 2, 3}).matmul(ep::zeros<B>({3, 3, 4}));
+      },
+      {"matmul"});
   expect_value_error([&] { (void)a.matmul(ep::zeros<B>({})); }, {"matmul", "(2, 3)", "()"});
 }
 
@@ -143,11 +157,27 @@ TYPED_TEST_P(Errors, ConcatenateAndStackMismatch) {
   using errors_test::expect_value_error;
   const auto a = errors_test::matrix<B>();
   const auto b = ep::zeros<B>({2, 4});
-  expect_value_error([&] { (void)ep::concatenate<B>({a, b}, 0); }, {"concatenate", "(2, 3)", "(2, 4)"});
-  expect_value_error([&] { (void)ep::concatenate<B>({a, ep::zeros<B>({3})}, 0); }, {"concatenate", "(2, 3)", "(3,)"});
-  expect_value_error([&] { (void)ep::concatenate<B>({a, a}, 2); }, {"concatenate", "axis 2", "(2, 3)"});
+  expect_value_error(
+      [&] {
+        (void)ep::concatenate<B>({a, b}, 0);
+      },
+      {"concatenate", "(2, 3)", "(2, 4)"});
+  expect_value_error(
+      [&] {
+        (void)ep::concatenate<B>({a, ep::zeros<B>({3})}, 0);
+      },
+      {"concatenate", "(2, 3)", "(3,)"});
+  expect_value_error(
+      [&] {
+        (void)ep::concatenate<B>({a, a}, 2);
+      },
+      {"concatenate", "axis 2", "(2, 3)"});
   expect_value_error([&] { (void)ep::concatenate<B>({}, 0); }, {"concatenate", "empty"});
-  expect_value_error([&] { (void)ep::stack<B>({a, ep::zeros<B>({3, 2})}); }, {"stack", "(2, 3)", "(3, 2)"});
+  expect_value_error(
+      [&] {
+        (void)ep::stack<B>({a, ep::zeros<B>({3, 2})});
+      },
+      {"stack", "(2, 3)", "(3, 2)"});
   expect_value_error([&] { (void)ep::stack<B>({}); }, {"stack", "empty"});
   expect_value_error([&] { (void)ep::stack<B>({a, a}, 3); }, {"axis 3", "(2, 3)"});
 }
@@ -170,8 +200,16 @@ TYPED_TEST_P(Errors, PadArgumentsAreChecked) {
   expect_value_error([&] { (void)a.pad({{-1, 0}, {0, 0}}); }, {"pad", "negative", "-1"});
   expect_value_error([&] { (void)a.pad({{1, 1}, {1, 1}}, "edge"); }, {"pad", "edge"});
   // NumPy's reflect needs padding < extent: 3 elements along axis 1 allow at most 2.
-  expect_value_error([&] { (void)a.pad({{0, 0}, {3, 0}}, "reflect"); }, {"pad", "reflect", "(2, 3)"});
-  expect_value_error([&] { (void)a.pad({{2, 0}, {0, 0}}, "reflect"); }, {"pad", "reflect", "(2, 3)"});
+  expect_value_error(
+      [&] {
+        (void)a.pad({{0, 0}, {3, 0}}, "reflect");
+      },
+      {"pad", "reflect", "(2, 3)"});
+  expect_value_error(
+      [&] {
+        (void)a.pad({{2, 0}, {0, 0}}, "reflect");
+      },
+      {"pad", "reflect", "(2, 3)"});
 }
 
 TYPED_TEST_P(Errors, SqueezeOfAxisNotOfExtentOne) {
@@ -186,9 +224,17 @@ TYPED_TEST_P(Errors, TransposeNeedsAPermutation) {
   using B = TypeParam;
   using errors_test::expect_value_error;
   const auto a = ep::zeros<B>({2, 3, 4});
-  expect_value_error([&] { (void)a.transpose({0, 0, 1}); }, {"transpose", "(0, 0, 1)", "(2, 3, 4)"});
+  expect_value_error(
+      [&] {
+        (void)a.transpose({0, 0, 1});
+      },
+      {"transpose", "(0, 0, 1)", "(2, 3, 4)"});
   expect_value_error([&] { (void)a.transpose({1, 0}); }, {"transpose", "(1, 0)", "(2, 3, 4)"});
-  expect_value_error([&] { (void)ep::transpose(a, {0, 1, 3}); }, {"transpose", "(0, 1, 3)", "(2, 3, 4)"});
+  expect_value_error(
+      [&] {
+        (void)ep::transpose(a, {0, 1, 3});
+      },
+      {"transpose", "(0, 1, 3)", "(2, 3, 4)"});
 }
 
 TYPED_TEST_P(Errors, MinMaxOfEmptyAxis) {
@@ -207,7 +253,11 @@ TYPED_TEST_P(Errors, OnehotAndCrossentropyShapes) {
   using errors_test::expect_value_error;
   using I = typename B::template rebind<std::int64_t>;
   const auto logits = ep::zeros<B>({3, 4});
-  expect_value_error([&] { (void)logits.onehot_like(ep::from_vector<I>({0, 1})); }, {"onehot_like", "(3, 4)", "(2,)"});
+  expect_value_error(
+      [&] {
+        (void)logits.onehot_like(ep::from_vector<I>({0, 1}));
+      },
+      {"onehot_like", "(3, 4)", "(2,)"});
   expect_value_error([&] { (void)ep::zeros<B>({4}).onehot_like(ep::from_vector<I>({0})); },
                      {"onehot_like", "(4,)", "(1,)"});
   expect_value_error(
@@ -233,7 +283,11 @@ TYPED_TEST_P(Errors, BroadcastToIncompatibleShape) {
   const auto a = errors_test::matrix<B>();
   expect_value_error([&] { (void)a.broadcast_to({3, 3}); }, {"broadcast_to", "(2, 3)", "(3, 3)"});
   expect_value_error([&] { (void)a.broadcast_to({3}); }, {"broadcast_to", "(2, 3)", "(3,)"});
-  expect_value_error([&] { (void)ep::broadcast_to(a, {2, 3, 2}); }, {"broadcast_to", "(2, 3)", "(2, 3, 2)"});
+  expect_value_error(
+      [&] {
+        (void)ep::broadcast_to(a, {2, 3, 2});
+      },
+      {"broadcast_to", "(2, 3)", "(2, 3, 2)"});
 }
 
 TYPED_TEST_P(Errors, WhereWithMismatchedShapes) {
@@ -255,7 +309,11 @@ TYPED_TEST_P(Errors, CreationArgumentsAreChecked) {
   using errors_test::expect_value_error;
   expect_value_error([&] { (void)ep::arange<B>(0, 5, 0); }, {"arange", "step"});
   expect_value_error([&] { (void)ep::zeros<B>({2}).arange(1, 2, 0); }, {"arange", "step"});
-  expect_value_error([&] { (void)ep::from_vector<B>({1, 2, 3, 4, 5}, {2, 3}); }, {"from_vector", "5", "(2, 3)"});
+  expect_value_error(
+      [&] {
+        (void)ep::from_vector<B>({1, 2, 3, 4, 5}, {2, 3});
+      },
+      {"from_vector", "5", "(2, 3)"});
   expect_value_error([&] { (void)ep::zeros<B>({2, -1}); }, {"(2, -1)"});
 }
 
@@ -281,19 +339,38 @@ TYPED_TEST_P(Errors, UnsatisfiableAllocationNamesOpAndBytes) {
   using T = typename B::value_type;
   constexpr std::int64_t big = std::int64_t{1} << 40, mid = std::int64_t{1} << 20;
   const std::string bytes = std::to_string((std::uint64_t{1} << 60) * sizeof(T));
-  ep::test::expect_throws_with<ep::memory_error>([&] { (void)ep::zeros<B>({big, mid}); }, {"full", "(1099511627776, 1048576)", bytes});
-  ep::test::expect_throws_with<ep::error>([&] { (void)ep::ones<B>({big, big}); }, {"full", "over 2^64"});
-  ep::test::expect_throws_with<std::bad_alloc>([&] { (void)ep::full<B>({mid, mid, mid}, T(1)); }, {"full"});
+  ep::test::expect_throws_with<ep::memory_error>(
+      [&] {
+        (void)ep::zeros<B>({big, mid});
+      },
+      {"full", "(1099511627776, 1048576)", bytes});
+  ep::test::expect_throws_with<ep::error>(
+      [&] {
+        (void)ep::ones<B>({big, big});
+      },
+      {"full", "over 2^64"});
+  ep::test::expect_throws_with<std::bad_alloc>(
+      [&] {
+        (void)ep::full<B>({mid, mid, mid}, T(1));
+      },
+      {"full"});
   const auto one = ep::ones<B>({1, 1});
-  ep::test::expect_throws_with<ep::memory_error>([&] { (void)one.broadcast_to({big, mid}); }, {"bytes"});
+  ep::test::expect_throws_with<ep::memory_error>(
+      [&] {
+        (void)one.broadcast_to({big, mid});
+      },
+      {"bytes"});
   ep::test::expect_throws_with<ep::memory_error>([&] { (void)one.tile({big, mid}); }, {"bytes"});
   EXPECT_EQ(one.sum().item(), T(1));  // and the tensors stay usable
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Errors, BroadcastingMismatchNamesOpAndShapes, AxisOutOfRangeNamesOpAxisAndShape,
-                            RepeatedAxisIsRejected, ReshapeToWrongSize, ItemNeedsExactlyOneElement,
-                            MatmulInnerDimensionMismatch, ConcatenateAndStackMismatch, TileNeedsOneMultiplePerAxis,
-                            PadArgumentsAreChecked, SqueezeOfAxisNotOfExtentOne, TransposeNeedsAPermutation,
-                            MinMaxOfEmptyAxis, OnehotAndCrossentropyShapes, BroadcastToIncompatibleShape,
-                            WhereWithMismatchedShapes, CreationArgumentsAreChecked, FailedOpsLeaveInputsUsable,
+REGISTER_TYPED_TEST_SUITE_P(Errors, BroadcastingMismatchNamesOpAndShapes,
+                            AxisOutOfRangeNamesOpAxisAndShape, RepeatedAxisIsRejected,
+                            ReshapeToWrongSize, ItemNeedsExactlyOneElement,
+                            MatmulInnerDimensionMismatch, ConcatenateAndStackMismatch,
+                            TileNeedsOneMultiplePerAxis, PadArgumentsAreChecked,
+                            SqueezeOfAxisNotOfExtentOne, TransposeNeedsAPermutation,
+                            MinMaxOfEmptyAxis, OnehotAndCrossentropyShapes,
+                            BroadcastToIncompatibleShape, WhereWithMismatchedShapes,
+                            CreationArgumentsAreChecked, FailedOpsLeaveInputsUsable,
                             UnsatisfiableAllocationNamesOpAndBytes);

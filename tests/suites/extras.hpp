@@ -1,5 +1,5 @@
-// eagerpp - the typed suite of the extras: ep::generator / uniform / normal, inv, slogdet, ep::norms,
-// kl_div_with_logits, meshgrid, eager_function, save_npy / load_npy
+// eagerpp - the typed suite of the extras: ep::generator / uniform / normal, inv, slogdet,
+// ep::norms, kl_div_with_logits, meshgrid, eager_function, save_npy / load_npy
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -70,7 +70,8 @@ ep::Tensor<B> weighted(const ep::Tensor<B>& y) {
 struct temp_dir {
   std::filesystem::path path;
   temp_dir() {
-    path = std::filesystem::temp_directory_path() / ("eagerpp-extras-" + std::to_string(std::random_device{}()));
+    path = std::filesystem::temp_directory_path() /
+           ("eagerpp-extras-" + std::to_string(std::random_device{}()));
     std::filesystem::create_directories(path);
   }
   temp_dir(const temp_dir&) = delete;
@@ -94,14 +95,16 @@ inline void write_bytes(const std::filesystem::path& p, const std::string& bytes
 /// tests/data/<name>: the folder compiled in, or $EAGERPP_TEST_DATA_DIR where the binary runs on
 /// another machine (a GPU machine that got the binary and a copy of the repository elsewhere).
 inline std::filesystem::path fixture(const char* name) {
-  const char* dir = std::getenv("EAGERPP_TEST_DATA_DIR");  // NOLINT(concurrency-mt-unsafe): read once per test
+  const char* dir =
+      std::getenv("EAGERPP_TEST_DATA_DIR");  // NOLINT(concurrency-mt-unsafe): read once per test
   return std::filesystem::path(dir != nullptr && *dir != '\0' ? dir : EAGERPP_TEST_DATA_DIR) / name;
 }
 
 /// save_npy then load_npy on backend R; expects the same shape and elements.
 template <class R>
-void expect_round_trip(const std::filesystem::path& dir, const std::vector<typename R::value_type>& data,
-                       const ep::Shape& shape, const char* name) {
+void expect_round_trip(const std::filesystem::path& dir,
+                       const std::vector<typename R::value_type>& data, const ep::Shape& shape,
+                       const char* name) {
   SCOPED_TRACE(name);
   const auto t = ep::from_vector<R>(data, shape);
   const auto p = dir / name;
@@ -122,9 +125,10 @@ TYPED_TEST_P(Extras, RandomFirstValues) {
   using namespace extras_suite;
   constexpr double tol = rtol<TypeParam>();
   ep::generator g(42);
-  ep::test::expect_near(
-      ep::uniform<TypeParam>(g, {5}, -1, 3), {5},
-      values{1.4518395247576632, -0.7070730502336646, 2.950874603658042, 1.0556245878844663, 2.3034673087841973}, tol);
+  ep::test::expect_near(ep::uniform<TypeParam>(g, {5}, -1, 3), {5},
+                        values{1.4518395247576632, -0.7070730502336646, 2.950874603658042,
+                               1.0556245878844663, 2.3034673087841973},
+                        tol);
   // The generator goes on where uniform stopped (3 blocks of 4 words used).
   ep::test::expect_near(ep::normal<TypeParam>(g, {3}, 2, 0.5), {3},
                         values{1.307604246509643, 1.582252195023918, 1.8038414092974504}, tol);
@@ -132,9 +136,10 @@ TYPED_TEST_P(Extras, RandomFirstValues) {
   ep::test::expect_near(ep::uniform<TypeParam>(g0, {3}), {3},
                         values{0.3990464708489645, 0.7357127844834425, 0.9722412015223156}, tol);
   ep::generator g64((std::uint64_t{1} << 32) + 7);  // both halves of the seed count
-  ep::test::expect_near(ep::normal<TypeParam>(g64, {2, 2}), {2, 2},
-                        values{-0.9040826444478975, 0.21478726986386415, -0.29250498018646354, -0.16118143455163164},
-                        tol, 1e-15);
+  ep::test::expect_near(
+      ep::normal<TypeParam>(g64, {2, 2}), {2, 2},
+      values{-0.9040826444478975, 0.21478726986386415, -0.29250498018646354, -0.16118143455163164},
+      tol, 1e-15);
 }
 
 TYPED_TEST_P(Extras, RandomSameSeedSameValues) {
@@ -147,7 +152,8 @@ TYPED_TEST_P(Extras, RandomSameSeedSameValues) {
   EXPECT_NE(ua.to_vector(), uc.to_vector()) << "seeds 7 and 8 gave the same numbers";
   // Later draws differ from the first ones, and stay equal between equal generators.
   const auto na = ep::normal<TypeParam>(a, {3, 3});
-  const auto nb = ep::normal(b, ua, {3, 3});  // EagerPy's form: the tensor supplies backend and dtype
+  const auto nb =
+      ep::normal(b, ua, {3, 3});  // EagerPy's form: the tensor supplies backend and dtype
   ep::test::expect_close(na, nb);
   EXPECT_EQ(nb.shape(), (ep::Shape{3, 3}));
   EXPECT_NE(ep::uniform<TypeParam>(a, {4, 5}).to_vector(), ua.to_vector());
@@ -173,8 +179,8 @@ TYPED_TEST_P(Extras, RandomStatistics) {
   const double sn = std::sqrt(static_cast<double>((n - n.mean()).square().mean().item()));
   EXPECT_NEAR(sn, 2.0, 0.06);
   // About 68.3% within one standard deviation.
-  const double within =
-      static_cast<double>(((n - 1.5).abs() < 2).template astype<typename TypeParam::value_type>().mean().item());
+  const double within = static_cast<double>(
+      ((n - 1.5).abs() < 2).template astype<typename TypeParam::value_type>().mean().item());
   EXPECT_NEAR(within, 0.6827, 0.02);
 }
 
@@ -183,17 +189,21 @@ TYPED_TEST_P(Extras, RandomStatistics) {
 TYPED_TEST_P(Extras, Inv) {
   using namespace extras_suite;
   constexpr double tol = std::is_same_v<typename TypeParam::value_type, float> ? 1e-6 : 1e-12;
-  const auto a = tensor<TypeParam>(values{4, 7, 2, 3, 6, 1, 2, 5, 3, 1, 2, 0, 0, 1, 3, 2, 0, 1}, {2, 3, 3});
+  const auto a =
+      tensor<TypeParam>(values{4, 7, 2, 3, 6, 1, 2, 5, 3, 1, 2, 0, 0, 1, 3, 2, 0, 1}, {2, 3, 3});
   ep::test::expect_near(
       a.inv(), {2, 3, 3},
-      values{1.4444444444444442, -1.222222222222222, -0.5555555555555556, -0.7777777777777777, 0.8888888888888888,
-             0.22222222222222224, 0.3333333333333333, -0.6666666666666666, 0.3333333333333333, 0.07692307692307693,
-             -0.15384615384615385, 0.46153846153846156, 0.46153846153846156, 0.07692307692307693, -0.23076923076923078,
-             -0.15384615384615385, 0.3076923076923077, 0.07692307692307693},
+      values{1.4444444444444442, -1.222222222222222, -0.5555555555555556, -0.7777777777777777,
+             0.8888888888888888, 0.22222222222222224, 0.3333333333333333, -0.6666666666666666,
+             0.3333333333333333, 0.07692307692307693, -0.15384615384615385, 0.46153846153846156,
+             0.46153846153846156, 0.07692307692307693, -0.23076923076923078, -0.15384615384615385,
+             0.3076923076923077, 0.07692307692307693},
       tol, tol);
-  ep::test::expect_near(tensor<TypeParam>(values{2, 1, 1, 1}, {2, 2}).inv(), {2, 2}, values{1, -1, -1, 2}, tol, tol);
+  ep::test::expect_near(tensor<TypeParam>(values{2, 1, 1, 1}, {2, 2}).inv(), {2, 2},
+                        values{1, -1, -1, 2}, tol, tol);
   // A pivot is needed: [[0, 1], [1, 0]] is its own inverse.
-  ep::test::expect_near(tensor<TypeParam>(values{0, 1, 1, 0}, {2, 2}).inv(), {2, 2}, values{0, 1, 1, 0}, tol, tol);
+  ep::test::expect_near(tensor<TypeParam>(values{0, 1, 1, 0}, {2, 2}).inv(), {2, 2},
+                        values{0, 1, 1, 0}, tol, tol);
   // Empty batch and 1x1.
   EXPECT_EQ(tensor<TypeParam>(values{}, {0, 2, 2}).inv().shape(), (ep::Shape{0, 2, 2}));
   ep::test::expect_near(tensor<TypeParam>(values{4}, {1, 1}).inv(), {1, 1}, values{0.25}, tol);
@@ -210,10 +220,12 @@ TYPED_TEST_P(Extras, Slogdet) {
   constexpr double tol = rtol<TypeParam>();
   const double inf = std::numeric_limits<double>::infinity();
   // det 1 2 3 4 = -2; diag(2, 3) = 6; [[1, 2], [2, 4]] singular; [[0, 1], [1, 0]] = -1.
-  const auto s = tensor<TypeParam>(values{1, 2, 3, 4, 2, 0, 0, 3, 1, 2, 2, 4, 0, 1, 1, 0}, {4, 2, 2});
+  const auto s =
+      tensor<TypeParam>(values{1, 2, 3, 4, 2, 0, 0, 3, 1, 2, 2, 4, 0, 1, 1, 0}, {4, 2, 2});
   const auto [sign, logabs] = s.slogdet();
   ep::test::expect_equal(sign, {4}, values{-1, 1, 0, -1});
-  ep::test::expect_near(logabs, {4}, values{0.6931471805599455, 1.791759469228055, -inf, 0.0}, tol, tol);
+  ep::test::expect_near(logabs, {4}, values{0.6931471805599455, 1.791759469228055, -inf, 0.0}, tol,
+                        tol);
   const auto [s3, l3] = tensor<TypeParam>(values{4, 7, 2, 3, 6, 1, 2, 5, 3}, {3, 3}).slogdet();
   ep::test::expect_equal(s3, {}, values{1});
   ep::test::expect_near(l3, {}, values{2.197224577336219}, tol);
@@ -221,19 +233,23 @@ TYPED_TEST_P(Extras, Slogdet) {
   const auto [sz, lz] = tensor<TypeParam>(values{0, 0, 0, 0}, {2, 2}).slogdet();
   ep::test::expect_equal(sz, {}, values{0});
   ep::test::expect_equal(lz, {}, values{-inf});
-  EXPECT_THROW((void)tensor<TypeParam>(values{1, 2, 3, 4, 5, 6}, {3, 2}).slogdet(), ep::value_error);
+  EXPECT_THROW((void)tensor<TypeParam>(values{1, 2, 3, 4, 5, 6}, {3, 2}).slogdet(),
+               ep::value_error);
   if constexpr (std::is_same_v<typename TypeParam::value_type, double>) {
     using T = ep::Tensor<TypeParam>;
     // Batched, with a negative determinant: d log|det A| / dA = inv(A)^T.
     const auto a = tensor<TypeParam>(values{1, 2, 3, 4, 4, 7, 2, 3}, {2, 2, 2});  // det -2 and -2
-    EXPECT_TRUE(ep::test::check_gradient([](const T& x) { return weighted(x.slogdet().second); }, a))
+    EXPECT_TRUE(
+        ep::test::check_gradient([](const T& x) { return weighted(x.slogdet().second); }, a))
         << "slogdet, 2x2 batch";
     const auto b = tensor<TypeParam>(values{4, 7, 2, 3, 6, 1, 2, 5, 3}, {3, 3});
-    EXPECT_TRUE(ep::test::check_gradient([](const T& x) { return x.slogdet().second; }, b)) << "slogdet, 3x3";
+    EXPECT_TRUE(ep::test::check_gradient([](const T& x) { return x.slogdet().second; }, b))
+        << "slogdet, 3x3";
   }
 }
 
-// --- norms -----------------------------------------------------------------------------------------
+// --- norms
+// -----------------------------------------------------------------------------------------
 
 TYPED_TEST_P(Extras, NormsExact) {
   using namespace extras_suite;
@@ -272,14 +288,15 @@ TYPED_TEST_P(Extras, NormsInexact) {
   constexpr double tol = std::is_same_v<typename TypeParam::value_type, float> ? 1e-6 : 1e-12;
   ep::test::expect_near(n::l2(x), {}, values{9.899494936611665}, tol);
   ep::test::expect_near(n::l2(x, 1), {2, 4},
-                        values{3.7416573867739413, 3.0, 3.1622776601683795, 3.1622776601683795, 3.7416573867739413,
-                               4.242640687119285, 3.7416573867739413, 3.0},
+                        values{3.7416573867739413, 3.0, 3.1622776601683795, 3.1622776601683795,
+                               3.7416573867739413, 4.242640687119285, 3.7416573867739413, 3.0},
                         tol);
   ep::test::expect_near(n::l2(x, -1, true), {2, 3, 1},
-                        values{3.7416573867739413, 4.795831523312719, 2.449489742783178, 5.0990195135927845,
-                               2.449489742783178, 4.795831523312719},
+                        values{3.7416573867739413, 4.795831523312719, 2.449489742783178,
+                               5.0990195135927845, 2.449489742783178, 4.795831523312719},
                         tol);
-  ep::test::expect_near(n::l2(x, {0, 2}), {3}, values{6.324555320336759, 5.385164807134504, 5.385164807134504}, tol);
+  ep::test::expect_near(n::l2(x, {0, 2}), {3},
+                        values{6.324555320336759, 5.385164807134504, 5.385164807134504}, tol);
   ep::test::expect_near(n::lp(x, 2, {0, -1}, true), {1, 3, 1},
                         values{6.324555320336759, 5.385164807134504, 5.385164807134504}, tol);
   // lp for p = 3 and p = 0.5: over all axes, axis 1, axis -1 keeping it, and two axes.
@@ -294,20 +311,20 @@ TYPED_TEST_P(Extras, NormsInexact) {
   const std::vector<lp_case> cases = {
       {3,
        {6.316359597656378},
-       {3.3019272488946263, 2.571281590658235, 3.0365889718756622, 3.0365889718756622, 3.3019272488946263,
-        3.7797631496846193, 3.3019272488946263, 2.571281590658235},
-       {3.3019272488946263, 3.9790572078963917, 2.154434690031884, 4.121285299808556, 2.154434690031884,
-        3.9790572078963917},
+       {3.3019272488946263, 2.571281590658235, 3.0365889718756622, 3.0365889718756622,
+        3.3019272488946263, 3.7797631496846193, 3.3019272488946263, 2.571281590658235},
+       {3.3019272488946263, 3.9790572078963917, 2.154434690031884, 4.121285299808556,
+        2.154434690031884, 3.9790572078963917},
        {0, 2},
        false,
        {3},
        {4.732623491163368, 4.179339196381232, 4.179339196381232}},
       {0.5,
        {842.3839030470647},
-       {17.191508225450303, 14.656854249492381, 7.464101615137754, 7.464101615137754, 17.191508225450303,
-        11.999999999999998, 17.191508225450303, 14.656854249492381},
-       {17.191508225450303, 34.55458932615441, 11.65685424949238, 39.595917942265416, 11.65685424949238,
-        34.55458932615441},
+       {17.191508225450303, 14.656854249492381, 7.464101615137754, 7.464101615137754,
+        17.191508225450303, 11.999999999999998, 17.191508225450303, 14.656854249492381},
+       {17.191508225450303, 34.55458932615441, 11.65685424949238, 39.595917942265416,
+        11.65685424949238, 34.55458932615441},
        {0, -1},
        true,
        {1, 3, 1},
@@ -326,8 +343,8 @@ TYPED_TEST_P(Extras, NormGradients) {
   using namespace extras_suite;
   using T = ep::Tensor<TypeParam>;
   // l2 at 0: the gradient is 0, not NaN; where the norm is not 0 it is x / |x|.
-  const auto [v0, g0] =
-      ep::value_and_grad([](const T& t) { return ep::norms::l2(t); }, tensor<TypeParam>(values{0, 0, 0}, {3}));
+  const auto [v0, g0] = ep::value_and_grad([](const T& t) { return ep::norms::l2(t); },
+                                           tensor<TypeParam>(values{0, 0, 0}, {3}));
   ep::test::expect_equal(v0, {}, values{0});
   ep::test::expect_equal(g0, {3}, values{0, 0, 0});
   const auto [v1, g1] = ep::value_and_grad([](const T& t) { return ep::norms::l2(t, -1).sum(); },
@@ -348,8 +365,12 @@ TYPED_TEST_P(Extras, NormGradients) {
         },
         x))
         << "l2";
-    EXPECT_TRUE(ep::test::check_gradient([](const T& t) { return weighted(ep::norms::lp(t, 3, 1)); }, x)) << "lp(3)";
-    EXPECT_TRUE(ep::test::check_gradient([](const T& t) { return weighted(ep::norms::l1(t, -1)); }, x)) << "l1";
+    EXPECT_TRUE(
+        ep::test::check_gradient([](const T& t) { return weighted(ep::norms::lp(t, 3, 1)); }, x))
+        << "lp(3)";
+    EXPECT_TRUE(
+        ep::test::check_gradient([](const T& t) { return weighted(ep::norms::l1(t, -1)); }, x))
+        << "l1";
   }
 }
 
@@ -358,14 +379,16 @@ TYPED_TEST_P(Extras, KlDivWithLogits) {
   constexpr double tol = rtol<TypeParam>();
   const auto a = tensor<TypeParam>(values{1, 2, 3, 0, -1, 2}, {2, 3});
   const auto b = tensor<TypeParam>(values{0, 0, 0, 1, 1, -1}, {2, 3});
-  ep::test::expect_near(ep::kl_div_with_logits(a, b), {2}, values{0.26621670682817083, 1.9219465279145196}, tol, tol);
+  ep::test::expect_near(ep::kl_div_with_logits(a, b), {2},
+                        values{0.26621670682817083, 1.9219465279145196}, tol, tol);
   ep::test::expect_near(ep::kl_div_with_logits(a, b, 0, true), {1, 3},
                         values{0.4621171572600098, 1.074970843234214, 0.0}, tol, tol);
   // KL(p || p) = 0.
   ep::test::expect_near(ep::kl_div_with_logits(a, a), {2}, values{0, 0}, tol, tol);
 }
 
-// --- meshgrid and eager_function -------------------------------------------------------------------
+// --- meshgrid and eager_function
+// -------------------------------------------------------------------
 
 TYPED_TEST_P(Extras, Meshgrid) {
   using namespace extras_suite;
@@ -379,9 +402,9 @@ TYPED_TEST_P(Extras, Meshgrid) {
   ep::test::expect_equal(ij[0], {3, 2}, values{1, 1, 2, 2, 3, 3});
   ep::test::expect_equal(ij[1], {3, 2}, values{4, 5, 4, 5, 4, 5});
   // Three inputs, "xy": np.meshgrid([1, 2], [3, 4, 5], [6, 7, 8, 9]) has shape (3, 2, 4).
-  const auto g3 =
-      ep::meshgrid<TypeParam>({tensor<TypeParam>(values{1, 2}, {2}), tensor<TypeParam>(values{3, 4, 5}, {3}),
-                               tensor<TypeParam>(values{6, 7, 8, 9}, {4})});
+  const auto g3 = ep::meshgrid<TypeParam>({tensor<TypeParam>(values{1, 2}, {2}),
+                                           tensor<TypeParam>(values{3, 4, 5}, {3}),
+                                           tensor<TypeParam>(values{6, 7, 8, 9}, {4})});
   ASSERT_EQ(g3.size(), 3u);
   for (const auto& g : g3) EXPECT_EQ(g.shape(), (ep::Shape{3, 2, 4}));
   ep::test::expect_equal(g3[0](ep::slice(), ep::slice(), 0), {3, 2}, values{1, 2, 1, 2, 1, 2});
@@ -404,10 +427,13 @@ TYPED_TEST_P(Extras, EagerFunction) {
   ep::test::expect_equal(ep::Tensor<TypeParam>(out), {2}, values{15, 33});
   // An ep::Tensor in: an ep::Tensor out.
   const auto t = f(x, 3.0);
-  static_assert(std::is_same_v<std::remove_cvref_t<decltype(t)>, ep::Tensor<TypeParam>>, "tensor in, tensor out");
+  static_assert(std::is_same_v<std::remove_cvref_t<decltype(t)>, ep::Tensor<TypeParam>>,
+                "tensor in, tensor out");
   ep::test::expect_equal(t, {2}, values{21, 48});
   // A pair of results: each restored to native.
-  const auto g = ep::eager_function([](const auto& a, const auto& b) { return std::pair{a + b, a.matmul(b.T())}; });
+  const auto g = ep::eager_function([](const auto& a, const auto& b) {
+    return std::pair{a + b, a.matmul(b.T())};
+  });
   const auto [s, m] = g(raw, raw);
   static_assert(std::is_same_v<std::remove_cvref_t<decltype(s)>, Raw>);
   static_assert(std::is_same_v<std::remove_cvref_t<decltype(m)>, Raw>);
@@ -417,7 +443,8 @@ TYPED_TEST_P(Extras, EagerFunction) {
   ep::test::expect_equal(ep::astensor(raw), {2, 3}, values{1, 2, 3, 4, 5, 6});
 }
 
-// --- .npy --------------------------------------------------------------------------------------------
+// --- .npy
+// --------------------------------------------------------------------------------------------
 
 TYPED_TEST_P(Extras, NpyRoundTrip) {
   using namespace extras_suite;
@@ -428,25 +455,32 @@ TYPED_TEST_P(Extras, NpyRoundTrip) {
   using I64 = typename TypeParam::template rebind<std::int64_t>;
   using Bool = typename TypeParam::template rebind<bool>;
   const temp_dir dir;
-  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-  expect_round_trip<TypeParam>(dir.path, {T(1.5), T(-0.25), T(nan), T(inf), T(-inf), T(1e-30)}, {2, 3}, "own.npy");
+  const double nan = std::numeric_limits<double>::quiet_NaN(),
+               inf = std::numeric_limits<double>::infinity();
+  expect_round_trip<TypeParam>(dir.path, {T(1.5), T(-0.25), T(nan), T(inf), T(-inf), T(1e-30)},
+                               {2, 3}, "own.npy");
   expect_round_trip<F>(dir.path, {1.5f, -2.0f, 3.25f, 0.1f}, {4}, "float.npy");
-  expect_round_trip<D>(dir.path, {0.1, -1e300, 5e-324, 2.0, 3.0, 4.0, 5.0, 6.0}, {2, 1, 2, 1, 2}, "double.npy");
+  expect_round_trip<D>(dir.path, {0.1, -1e300, 5e-324, 2.0, 3.0, 4.0, 5.0, 6.0}, {2, 1, 2, 1, 2},
+                       "double.npy");
   expect_round_trip<I32>(dir.path, {-2147483647 - 1, 2147483647, 0, -7, 8, 9}, {3, 2}, "int32.npy");
-  expect_round_trip<I64>(dir.path, {std::int64_t{1} << 62, -(std::int64_t{1} << 40), 3}, {3}, "int64.npy");
+  expect_round_trip<I64>(dir.path, {std::int64_t{1} << 62, -(std::int64_t{1} << 40), 3}, {3},
+                         "int64.npy");
   expect_round_trip<Bool>(dir.path, {true, false, false, true, true, false}, {2, 3}, "bool.npy");
   expect_round_trip<TypeParam>(dir.path, {T(-3.5)}, {}, "zero_d.npy");
   expect_round_trip<TypeParam>(dir.path, {}, {0, 3}, "empty.npy");
   expect_round_trip<I64>(dir.path, {}, {2, 0}, "empty_int64.npy");
-  // The header is byte for byte what NumPy writes: version 1.0, padded so that the data starts at a multiple of 64.
+  // The header is byte for byte what NumPy writes: version 1.0, padded so that the data starts at a
+  // multiple of 64.
   const std::string bytes = read_bytes(dir.path / "float.npy");
   ASSERT_GE(bytes.size(), 10u);
   EXPECT_EQ(bytes.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
-  const std::size_t header = static_cast<unsigned char>(bytes[8]) + 256 * static_cast<unsigned char>(bytes[9]);
+  const std::size_t header =
+      static_cast<unsigned char>(bytes[8]) + 256 * static_cast<unsigned char>(bytes[9]);
   // np.save(f, np.zeros(4, np.float32)) writes a 118-byte header and 144 bytes in all.
   EXPECT_EQ(header, 118u);
   EXPECT_EQ(bytes.substr(10, header),
-            std::string("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }") + std::string(60, ' ') + "\n");
+            std::string("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }") +
+                std::string(60, ' ') + "\n");
   EXPECT_EQ(bytes.size(), 144u);
 }
 
@@ -458,12 +492,15 @@ TYPED_TEST_P(Extras, NpyFilesWrittenByNumpy) {
   using I64 = typename TypeParam::template rebind<std::int64_t>;
   using Bool = typename TypeParam::template rebind<bool>;
   // np.arange(6, dtype=np.float32).reshape(2, 3) * 0.5 - 1
-  ep::test::expect_equal(ep::load_npy<F>(fixture("float32_2x3.npy")), {2, 3}, values{-1, -0.5, 0, 0.5, 1, 1.5});
-  // np.asfortranarray(np.arange(24.0).reshape(2, 3, 4) - 10): stored in Fortran order, read in C order.
+  ep::test::expect_equal(ep::load_npy<F>(fixture("float32_2x3.npy")), {2, 3},
+                         values{-1, -0.5, 0, 0.5, 1, 1.5});
+  // np.asfortranarray(np.arange(24.0).reshape(2, 3, 4) - 10): stored in Fortran order, read in C
+  // order.
   values f;
   for (int i = 0; i < 24; ++i) f.push_back(i - 10.0);
   ep::test::expect_equal(ep::load_npy<D>(fixture("float64_fortran_2x3x4.npy")), {2, 3, 4}, f);
-  ep::test::expect_equal(ep::load_npy<I32>(fixture("int32_4.npy")), {4}, values{-2, 7, 0, 2147483647});
+  ep::test::expect_equal(ep::load_npy<I32>(fixture("int32_4.npy")), {4},
+                         values{-2, 7, 0, 2147483647});
   ep::test::expect_equal(ep::load_npy<I64>(fixture("int64_0d.npy")), {}, values{-5});
   ep::test::expect_equal(ep::load_npy<Bool>(fixture("bool_2x2.npy")), {2, 2}, values{1, 0, 0, 1});
   ep::test::expect_equal(ep::load_npy<F>(fixture("float32_empty_0x3.npy")), {0, 3}, values{});
@@ -477,13 +514,16 @@ TYPED_TEST_P(Extras, NpyBadFiles) {
   using Bool = typename TypeParam::template rebind<bool>;
   const temp_dir dir;
   const auto missing = dir.path / "missing.npy";
-  ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<F>(missing); }, {missing.string()});
+  ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<F>(missing); },
+                                             {missing.string()});
   // Another dtype than the file's: named, with both dtypes.
   const auto f32 = fixture("float32_2x3.npy");
-  ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<D>(f32); }, {f32.string(), "<f4", "<f8"});
-  ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<I64>(f32); }, {f32.string(), "dtype"});
-  ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<Bool>(fixture("int32_4.npy")); },
-                                             {"int32_4.npy", "dtype"});
+  ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<D>(f32); },
+                                             {f32.string(), "<f4", "<f8"});
+  ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<I64>(f32); },
+                                             {f32.string(), "dtype"});
+  ep::test::expect_throws_with<ep::io_error>(
+      [&] { (void)ep::load_npy<Bool>(fixture("int32_4.npy")); }, {"int32_4.npy", "dtype"});
   const std::string good = read_bytes(f32);
   ASSERT_EQ(good.size(), 152u);
   // Truncated data (the last float cut in half), truncated header, magic only, empty file, garbage.
@@ -520,9 +560,11 @@ TYPED_TEST_P(Extras, NpyBadFiles) {
     ep::test::expect_throws_with<ep::io_error>([&] { (void)ep::load_npy<F>(p); }, {p.string()});
   }
   // Writing to a directory that does not exist.
-  EXPECT_THROW(ep::save_npy(dir.path / "no" / "such" / "dir.npy", ep::from_vector<F>({1.0f})), ep::io_error);
+  EXPECT_THROW(ep::save_npy(dir.path / "no" / "such" / "dir.npy", ep::from_vector<F>({1.0f})),
+               ep::io_error);
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Extras, RandomFirstValues, RandomSameSeedSameValues, RandomStatistics, Inv, Slogdet,
-                            NormsExact, NormsInexact, NormGradients, KlDivWithLogits, Meshgrid, EagerFunction,
-                            NpyRoundTrip, NpyFilesWrittenByNumpy, NpyBadFiles);
+REGISTER_TYPED_TEST_SUITE_P(Extras, RandomFirstValues, RandomSameSeedSameValues, RandomStatistics,
+                            Inv, Slogdet, NormsExact, NormsInexact, NormGradients, KlDivWithLogits,
+                            Meshgrid, EagerFunction, NpyRoundTrip, NpyFilesWrittenByNumpy,
+                            NpyBadFiles);

@@ -1,6 +1,6 @@
-// eagerpp - the typed suite of indexing and selection: t(...) with integers, slices, newaxis, ellipsis,
-// index tensors and masks; index_update; iteration and len; sort, argsort, topk, take_along_axis
-// SPDX-License-Identifier: MIT
+// eagerpp - the typed suite of indexing and selection: t(...) with integers, slices, newaxis,
+// ellipsis, index tensors and masks; index_update; iteration and len; sort, argsort, topk,
+// take_along_axis SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // std::nan
@@ -15,17 +15,16 @@
 #include "support/gradcheck.hpp"
 #include "support/support.hpp"
 
-// Expected values come from NumPy 1.24 on the same inputs, mostly x = np.arange(24).reshape(2, 3, 4):
-// x[...] with the same index for indexing, `y = x.copy(); y[...] = v` for index_update,
-// np.sort / np.argsort(kind="stable") for sort, np.take_along_axis, and for topk (PyTorch's op)
-// idx = np.argsort(-a, axis, kind="stable")[:k] along the axis, values = np.take_along_axis(a, idx, axis).
-// All inputs are small integers, so every comparison is exact.
+// Expected values come from NumPy 1.24 on the same inputs, mostly x = np.arange(24).reshape(2, 3,
+// 4): x[...] with the same index for indexing, `y = x.copy(); y[...] = v` for index_update, np.sort
+// / np.argsort(kind="stable") for sort, np.take_along_axis, and for topk (PyTorch's op) idx =
+// np.argsort(-a, axis, kind="stable")[:k] along the axis, values = np.take_along_axis(a, idx,
+// axis). All inputs are small integers, so every comparison is exact.
 namespace indexing_suite {
 
 using ep::test::iota;
 using ep::test::tensor;
 using ep::test::values;
-
 
 /// An int64 tensor of B's family.
 template <class B>
@@ -39,7 +38,8 @@ auto mask(const std::vector<bool>& v, const ep::Shape& shape) {
   return ep::from_vector<typename B::template rebind<bool>>(v, shape);
 }
 
-/// sum(y * w) for fixed weights w = 1, 2, 3, ... (a scalar whose gradient depends on every element).
+/// sum(y * w) for fixed weights w = 1, 2, 3, ... (a scalar whose gradient depends on every
+/// element).
 template <class B>
 ep::Tensor<B> weighted(const ep::Tensor<B>& y) {
   values w;
@@ -62,7 +62,8 @@ TYPED_TEST_P(Indexing, IntegersAndNegativeIntegers) {
   ep::test::expect_equal(x(1, 2, -4), {}, values{20});
   ep::test::expect_equal(x(0, -3), {4}, values{0, 1, 2, 3});
   // Rank 5: x5 = np.arange(32).reshape(2, 2, 2, 2, 2); x5[1, :, -1, 0] -> [[20, 21], [28, 29]].
-  ep::test::expect_equal(iota<TypeParam>({2, 2, 2, 2, 2})(1, ep::slice(), -1, 0), {2, 2}, values{20, 21, 28, 29});
+  ep::test::expect_equal(iota<TypeParam>({2, 2, 2, 2, 2})(1, ep::slice(), -1, 0), {2, 2},
+                         values{20, 21, 28, 29});
 }
 
 TYPED_TEST_P(Indexing, SlicesWithSteps) {
@@ -70,20 +71,24 @@ TYPED_TEST_P(Indexing, SlicesWithSteps) {
   const auto x = iota<TypeParam>({2, 3, 4});
   ep::test::expect_equal(x(1, ep::slice(), ep::slice(std::nullopt, std::nullopt, 2)), {3, 2},
                          values{12, 14, 16, 18, 20, 22});
-  ep::test::expect_equal(x(ep::slice(), ep::slice(std::nullopt, std::nullopt, -1), ep::slice(1, std::nullopt, 2)),
-                         {2, 3, 2}, values{9, 11, 5, 7, 1, 3, 21, 23, 17, 19, 13, 15});
+  ep::test::expect_equal(
+      x(ep::slice(), ep::slice(std::nullopt, std::nullopt, -1), ep::slice(1, std::nullopt, 2)),
+      {2, 3, 2}, values{9, 11, 5, 7, 1, 3, 21, 23, 17, 19, 13, 15});
   const ep::slice rev(std::nullopt, std::nullopt, -1);
-  ep::test::expect_equal(x(rev, rev, rev), {2, 3, 4},
-                         values{23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
+  ep::test::expect_equal(
+      x(rev, rev, rev), {2, 3, 4},
+      values{23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
   // x[:, 2:0:-1, -1:0:-2]
   ep::test::expect_equal(x(ep::slice(), ep::slice(2, 0, -1), ep::slice(-1, 0, -2)), {2, 2, 2},
                          values{11, 9, 7, 5, 23, 21, 19, 17});
   ep::test::expect_equal(x(0, rev), {3, 4}, values{8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3});
-  // Out-of-range slice ends clamp, as in Python: x[:, 5:] is empty, x[0, -10:10, 3] the whole column.
+  // Out-of-range slice ends clamp, as in Python: x[:, 5:] is empty, x[0, -10:10, 3] the whole
+  // column.
   ep::test::expect_equal(x(ep::slice(), ep::slice(5, std::nullopt)), {2, 0, 4}, values{});
   ep::test::expect_equal(x(0, ep::slice(-10, 10), 3), {3}, values{3, 7, 11});
   // A slice of a (0, 3) tensor stays empty.
-  ep::test::expect_equal(iota<TypeParam>({0, 3})(ep::slice(), ep::slice(1, std::nullopt)), {0, 2}, values{});
+  ep::test::expect_equal(iota<TypeParam>({0, 3})(ep::slice(), ep::slice(1, std::nullopt)), {0, 2},
+                         values{});
   EXPECT_THROW((void)x(ep::slice(0, 2, 0)), ep::value_error);
 }
 
@@ -91,9 +96,12 @@ TYPED_TEST_P(Indexing, NewaxisAndEllipsis) {
   using namespace indexing_suite;
   const auto x = iota<TypeParam>({2, 3, 4});
   ep::test::expect_equal(x(ep::ellipsis, 1), {2, 3}, values{1, 5, 9, 13, 17, 21});
-  ep::test::expect_equal(x(1, ep::ellipsis), {3, 4}, values{12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23});
-  ep::test::expect_equal(x(ep::newaxis, ep::slice(), 1), {1, 2, 4}, values{4, 5, 6, 7, 16, 17, 18, 19});
-  EXPECT_EQ(x(ep::slice(), ep::newaxis, ep::ellipsis, ep::newaxis).shape(), (ep::Shape{2, 1, 3, 4, 1}));
+  ep::test::expect_equal(x(1, ep::ellipsis), {3, 4},
+                         values{12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23});
+  ep::test::expect_equal(x(ep::newaxis, ep::slice(), 1), {1, 2, 4},
+                         values{4, 5, 6, 7, 16, 17, 18, 19});
+  EXPECT_EQ(x(ep::slice(), ep::newaxis, ep::ellipsis, ep::newaxis).shape(),
+            (ep::Shape{2, 1, 3, 4, 1}));
   EXPECT_EQ(x(ep::ellipsis).shape(), (ep::Shape{2, 3, 4}));
   // A 0-d tensor: x0[None] has shape (1,), x0[...] shape ().
   const auto x0 = tensor<TypeParam>(values{7}, {});
@@ -106,14 +114,16 @@ TYPED_TEST_P(Indexing, IndexTensors) {
   using namespace indexing_suite;
   const auto x = iota<TypeParam>({2, 3, 4});
   const auto i = indices<TypeParam>({2, 0, -1}, {3});
-  ep::test::expect_equal(x(ep::slice(), i), {2, 3, 4}, values{8,  9,  10, 11, 0,  1,  2,  3,  8,  9,  10, 11,
-                                                              20, 21, 22, 23, 12, 13, 14, 15, 20, 21, 22, 23});
+  ep::test::expect_equal(x(ep::slice(), i), {2, 3, 4},
+                         values{8,  9,  10, 11, 0,  1,  2,  3,  8,  9,  10, 11,
+                                20, 21, 22, 23, 12, 13, 14, 15, 20, 21, 22, 23});
   ep::test::expect_equal(x(1, i), {3, 4}, values{20, 21, 22, 23, 12, 13, 14, 15, 20, 21, 22, 23});
   ep::test::expect_equal(x(ep::ellipsis, i), {2, 3, 3},
                          values{2, 0, 3, 6, 4, 7, 10, 8, 11, 14, 12, 15, 18, 16, 19, 22, 20, 23});
   // Gather from 1-D, with a 2-D index: the result takes the index's shape.
   const auto v = tensor<TypeParam>(values{10, 11, 12, 13, 14}, {5});
-  ep::test::expect_equal(v[indices<TypeParam>({4, 0, -2, 1}, {2, 2})], {2, 2}, values{14, 10, 13, 11});
+  ep::test::expect_equal(v[indices<TypeParam>({4, 0, -2, 1}, {2, 2})], {2, 2},
+                         values{14, 10, 13, 11});
   // int32 indices work too.
   const auto i32 = ep::from_vector<typename TypeParam::template rebind<std::int32_t>>({3, -5}, {2});
   ep::test::expect_equal(v[i32], {2}, values{13, 10});
@@ -134,7 +144,8 @@ TYPED_TEST_P(Indexing, BroadcastIndexTensors) {
   ep::test::expect_equal(x(0, ep::slice(), indices<TypeParam>({2, 0, -1}, {3})), {3, 3},
                          values{2, 6, 10, 0, 4, 8, 3, 7, 11});
   // Adjacent advanced indices keep their place: x[:, a, b] has shape (2, 2, 3).
-  ep::test::expect_equal(x(ep::slice(), a, b), {2, 2, 3}, values{1, 3, 0, 5, 7, 4, 13, 15, 12, 17, 19, 16});
+  ep::test::expect_equal(x(ep::slice(), a, b), {2, 2, 3},
+                         values{1, 3, 0, 5, 7, 4, 13, 15, 12, 17, 19, 16});
   // All three axes advanced (the integer broadcasts): x[a, 1, b] has shape (2, 3).
   ep::test::expect_equal(x(a, 1, b), {2, 3}, values{5, 7, 4, 17, 19, 16});
   // Shapes that do not broadcast.
@@ -162,20 +173,25 @@ TYPED_TEST_P(Indexing, BoolMasks) {
 TYPED_TEST_P(Indexing, IndexUpdate) {
   using namespace indexing_suite;
   const auto x = iota<TypeParam>({3, 4});
-  ep::test::expect_equal(x.index_update(ep::index(1), -1), {3, 4}, values{0, 1, 2, 3, -1, -1, -1, -1, 8, 9, 10, 11});
-  ep::test::expect_equal(x.index_update(ep::index(ep::slice(), 2), tensor<TypeParam>(values{7, 8, 9}, {3})), {3, 4},
-                         values{0, 1, 7, 3, 4, 5, 8, 7, 8, 9, 9, 11});
+  ep::test::expect_equal(x.index_update(ep::index(1), -1), {3, 4},
+                         values{0, 1, 2, 3, -1, -1, -1, -1, 8, 9, 10, 11});
+  ep::test::expect_equal(
+      x.index_update(ep::index(ep::slice(), 2), tensor<TypeParam>(values{7, 8, 9}, {3})), {3, 4},
+      values{0, 1, 7, 3, 4, 5, 8, 7, 8, 9, 9, 11});
   ep::test::expect_equal(x.index_update(ep::index(ep::slice(), 2), 5), {3, 4},
                          values{0, 1, 5, 3, 4, 5, 5, 7, 8, 9, 5, 11});
-  ep::test::expect_equal(x.index_update(ep::index(indices<TypeParam>({0, 2}, {2}), indices<TypeParam>({3, -4}, {2})),
-                                        tensor<TypeParam>(values{-5, -6}, {2})),
-                         {3, 4}, values{0, 1, 2, -5, 4, 5, 6, 7, -6, 9, 10, 11});
   ep::test::expect_equal(
-      x.index_update(ep::index(1, ep::slice(std::nullopt, std::nullopt, 2)), tensor<TypeParam>(values{10, 20}, {2})),
-      {3, 4}, values{0, 1, 2, 3, 10, 5, 20, 7, 8, 9, 10, 11});
-  ep::test::expect_equal(x.index_update(ep::index(x > 6), 0), {3, 4}, values{0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0});
-  ep::test::expect_equal(x.index_update(ep::index(ep::ellipsis, -1), tensor<TypeParam>(values{1, 2, 3}, {3})), {3, 4},
-                         values{0, 1, 2, 1, 4, 5, 6, 2, 8, 9, 10, 3});
+      x.index_update(ep::index(indices<TypeParam>({0, 2}, {2}), indices<TypeParam>({3, -4}, {2})),
+                     tensor<TypeParam>(values{-5, -6}, {2})),
+      {3, 4}, values{0, 1, 2, -5, 4, 5, 6, 7, -6, 9, 10, 11});
+  ep::test::expect_equal(x.index_update(ep::index(1, ep::slice(std::nullopt, std::nullopt, 2)),
+                                        tensor<TypeParam>(values{10, 20}, {2})),
+                         {3, 4}, values{0, 1, 2, 3, 10, 5, 20, 7, 8, 9, 10, 11});
+  ep::test::expect_equal(x.index_update(ep::index(x > 6), 0), {3, 4},
+                         values{0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 0, 0});
+  ep::test::expect_equal(
+      x.index_update(ep::index(ep::ellipsis, -1), tensor<TypeParam>(values{1, 2, 3}, {3})), {3, 4},
+      values{0, 1, 2, 1, 4, 5, 6, 2, 8, 9, 10, 3});
   // The input is unchanged.
   ep::test::expect_equal(x, {3, 4}, values{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   EXPECT_THROW((void)x.index_update(ep::index(5), 0), ep::index_error);
@@ -210,7 +226,8 @@ TYPED_TEST_P(Indexing, SortAndArgsort) {
   ep::test::expect_equal(s.sort(1), {3, 4}, values{1, 1, 2, 3, -2, -2, 0, 5, -1, 0, 4, 4});
   ep::test::expect_equal(s.sort(), {3, 4}, values{1, 1, 2, 3, -2, -2, 0, 5, -1, 0, 4, 4});
   ep::test::expect_equal(s.argsort(0), {3, 4}, values{1, 1, 2, 1, 0, 0, 0, 2, 2, 2, 1, 0});
-  ep::test::expect_equal(s.argsort(1), {3, 4}, values{1, 3, 2, 0, 1, 3, 0, 2, 2, 3, 0, 1});  // stable
+  ep::test::expect_equal(s.argsort(1), {3, 4},
+                         values{1, 3, 2, 0, 1, 3, 0, 2, 2, 3, 0, 1});  // stable
   ep::test::expect_equal(s.argsort(-1), {3, 4}, values{1, 3, 2, 0, 1, 3, 0, 2, 2, 3, 0, 1});
   // Rank 3, the middle axis and the first.
   const auto r = tensor<TypeParam>(values{5, 3, 5, 1, 3, 5, 0, 2}, {2, 2, 2});
@@ -218,11 +235,13 @@ TYPED_TEST_P(Indexing, SortAndArgsort) {
   ep::test::expect_equal(r.sort(1), {2, 2, 2}, values{5, 1, 5, 3, 0, 2, 3, 5});
   ep::test::expect_equal(r.argsort(0), {2, 2, 2}, values{1, 0, 1, 0, 0, 1, 0, 1});
   // NaN sorts last (after inf), in order of appearance.
-  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN(),
+               inf = std::numeric_limits<double>::infinity();
   const auto n = tensor<TypeParam>(values{3, nan, 1, -inf, nan, 2}, {6});
   ep::test::expect_equal(n.sort(), {6}, values{-inf, 1, 2, 3, nan, nan});
   ep::test::expect_equal(n.argsort(), {6}, values{3, 2, 5, 0, 1, 4});
-  ep::test::expect_equal(tensor<TypeParam>(values{1, nan, inf}, {3}).argsort(), {3}, values{0, 2, 1});
+  ep::test::expect_equal(tensor<TypeParam>(values{1, nan, inf}, {3}).argsort(), {3},
+                         values{0, 2, 1});
   // Empty and 0-d.
   ep::test::expect_equal(iota<TypeParam>({0, 3}).sort(0), {0, 3}, values{});
   EXPECT_THROW((void)s.sort(2), ep::value_error);
@@ -258,29 +277,32 @@ TYPED_TEST_P(Indexing, TakeAlongAxis) {
   const auto a = iota<TypeParam>({3, 4}) * 10;
   ep::test::expect_equal(a.take_along_axis(indices<TypeParam>({2, 0, 1, -1}, {1, 4}), 0), {1, 4},
                          values{80, 10, 60, 110});
-  ep::test::expect_equal(a.take_along_axis(indices<TypeParam>({3, 0, 1, 1, 0, 2}, {3, 2}), 1), {3, 2},
-                         values{30, 0, 50, 50, 80, 100});
-  ep::test::expect_equal(a.take_along_axis(indices<TypeParam>({3, 0, 1, 1, 0, 2}, {3, 2}), -1), {3, 2},
-                         values{30, 0, 50, 50, 80, 100});
+  ep::test::expect_equal(a.take_along_axis(indices<TypeParam>({3, 0, 1, 1, 0, 2}, {3, 2}), 1),
+                         {3, 2}, values{30, 0, 50, 50, 80, 100});
+  ep::test::expect_equal(a.take_along_axis(indices<TypeParam>({3, 0, 1, 1, 0, 2}, {3, 2}), -1),
+                         {3, 2}, values{30, 0, 50, 50, 80, 100});
   // The index broadcasts on the other axes: (1, 2) against (3, 4) along axis 1.
   ep::test::expect_equal(a.take_along_axis(indices<TypeParam>({3, -1}, {1, 2}), 1), {3, 2},
                          values{30, 30, 70, 70, 110, 110});
   const auto b = iota<TypeParam>({2, 3, 4});
   ep::test::expect_equal(b.take_along_axis(indices<TypeParam>({1, 0, 3}, {1, 3, 1}), 2), {2, 3, 1},
                          values{1, 4, 11, 13, 16, 23});
-  ep::test::expect_equal(b.take_along_axis(indices<TypeParam>({2, 1, 0, 2}, {1, 1, 4}), 1), {2, 1, 4},
-                         values{8, 5, 2, 11, 20, 17, 14, 23});
+  ep::test::expect_equal(b.take_along_axis(indices<TypeParam>({2, 1, 0, 2}, {1, 1, 4}), 1),
+                         {2, 1, 4}, values{8, 5, 2, 11, 20, 17, 14, 23});
   // take_along_axis(argsort) is sort.
   const auto s = tensor<TypeParam>(values{3, 1, 2, 1, 0, -2, 5, -2, 4, 4, -1, 0}, {3, 4});
-  ep::test::expect_equal(s.take_along_axis(s.argsort(0), 0), {3, 4}, values{0, -2, -1, -2, 3, 1, 2, 0, 4, 4, 5, 1});
+  ep::test::expect_equal(s.take_along_axis(s.argsort(0), 0), {3, 4},
+                         values{0, -2, -1, -2, 3, 1, 2, 0, 4, 4, 5, 1});
 }
 
 TYPED_TEST_P(Indexing, BadInput) {
   using namespace indexing_suite;
   const auto x = iota<TypeParam>({2, 3, 4});
   // Out of range: the message names the index, the axis and the size.
-  ep::test::expect_throws_with<ep::index_error>([&] { (void)x(0, 3); }, {"index 3", "axis 1", "size 3"});
-  ep::test::expect_throws_with<ep::index_error>([&] { (void)x(-3); }, {"index -3", "axis 0", "size 2"});
+  ep::test::expect_throws_with<ep::index_error>([&] { (void)x(0, 3); },
+                                                {"index 3", "axis 1", "size 3"});
+  ep::test::expect_throws_with<ep::index_error>([&] { (void)x(-3); },
+                                                {"index -3", "axis 0", "size 2"});
   ep::test::expect_throws_with<ep::index_error>(
       [&] {
         (void)x(ep::slice(), ep::slice(), indices<TypeParam>({0, 4}, {2}));
@@ -293,7 +315,8 @@ TYPED_TEST_P(Indexing, BadInput) {
   EXPECT_THROW((void)tensor<TypeParam>(values{1}, {})(0), ep::index_error);
   // A mask of the wrong shape.
   EXPECT_THROW((void)x[mask<TypeParam>({true, false, true}, {3})], ep::index_error);
-  EXPECT_THROW((void)x[mask<TypeParam>({true, false, true, false, true, false}, {3, 2})], ep::index_error);
+  EXPECT_THROW((void)x[mask<TypeParam>({true, false, true, false, true, false}, {3, 2})],
+               ep::index_error);
   // topk: k larger than the axis.
   const auto t = iota<TypeParam>({2, 5});
   ep::test::expect_throws_with<ep::value_error>([&] { (void)t.topk(6); }, {"k = 6"});
@@ -313,16 +336,22 @@ TYPED_TEST_P(Indexing, Gradients) {
     const T x = tensor<D>(ep::test::random_values(24, -2, 2, 11), {2, 3, 4});
     const ep::slice rev(std::nullopt, std::nullopt, -1);
     EXPECT_TRUE(ep::test::check_gradient(
-        [&](const T& t) { return weighted(t(ep::slice(), rev, ep::slice(1, std::nullopt, 2))); }, x))
+        [&](const T& t) { return weighted(t(ep::slice(), rev, ep::slice(1, std::nullopt, 2))); },
+        x))
         << "slices with steps";
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t(1, ep::slice(), -1)); }, x)) << "integers";
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t(1, ep::slice(), -1)); }, x))
+        << "integers";
     const auto a = indices<D>({0, 1, 1}, {3, 1});
     const auto b = indices<D>({1, 3, 1}, {3});  // repeated: the gradient adds up
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t(a, ep::slice(), b)); }, x))
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t(a, ep::slice(), b)); }, x))
         << "gather with index tensors";
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t(ep::slice(), a, b)); }, x))
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(t(ep::slice(), a, b)); }, x))
         << "gather with adjacent index tensors";
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t[x > 0]); }, x)) << "mask";
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t[x > 0]); }, x))
+        << "mask";
     EXPECT_TRUE(ep::test::check_gradient(
         [&](const T& t) {
           return weighted(t[mask<D>({true, false, true, false, true, true}, {2, 3})]);
@@ -332,11 +361,11 @@ TYPED_TEST_P(Indexing, Gradients) {
     // index_update: with respect to x (the overwritten elements get 0) and to the values.
     const T m = tensor<D>(ep::test::random_values(12, -2, 2, 12), {3, 4});
     const T v = tensor<D>(values{0.5, -1.5, 2.5}, {3});
-    EXPECT_TRUE(
-        ep::test::check_gradient([&](const T& t) { return weighted(t.index_update(ep::index(ep::slice(), 2), v)); }, m))
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(t.index_update(ep::index(ep::slice(), 2), v)); }, m))
         << "index_update, d/dx";
-    EXPECT_TRUE(
-        ep::test::check_gradient([&](const T& u) { return weighted(m.index_update(ep::index(ep::slice(), 2), u)); }, v))
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& u) { return weighted(m.index_update(ep::index(ep::slice(), 2), u)); }, v))
         << "index_update, d/dvalues";
     EXPECT_TRUE(ep::test::check_gradient(
         [&](const T& u) {
@@ -345,13 +374,15 @@ TYPED_TEST_P(Indexing, Gradients) {
         },
         tensor<D>(values{0.25, -0.75}, {2})))
         << "index_update with index tensors, d/dvalues";
-    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.index_update(ep::index(1), 3.0)); }, m))
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(t.index_update(ep::index(1), 3.0)); }, m))
         << "index_update with a scalar, d/dx";
     // sort, topk and take_along_axis (distinct random values: no ties).
     for (int axis : {0, 1, -1}) {
       EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.sort(axis)); }, x))
           << "sort, axis " << axis;
-      EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return weighted(t.topk(2, true, axis).first); }, x))
+      EXPECT_TRUE(ep::test::check_gradient(
+          [&](const T& t) { return weighted(t.topk(2, true, axis).first); }, x))
           << "topk values, axis " << axis;
     }
     EXPECT_TRUE(ep::test::check_gradient(
@@ -369,6 +400,7 @@ TYPED_TEST_P(Indexing, Gradients) {
   }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Indexing, IntegersAndNegativeIntegers, SlicesWithSteps, NewaxisAndEllipsis, IndexTensors,
-                            BroadcastIndexTensors, BoolMasks, IndexUpdate, IterationAndLen, SortAndArgsort, Topk,
-                            TakeAlongAxis, BadInput, Gradients);
+REGISTER_TYPED_TEST_SUITE_P(Indexing, IntegersAndNegativeIntegers, SlicesWithSteps,
+                            NewaxisAndEllipsis, IndexTensors, BroadcastIndexTensors, BoolMasks,
+                            IndexUpdate, IterationAndLen, SortAndArgsort, Topk, TakeAlongAxis,
+                            BadInput, Gradients);

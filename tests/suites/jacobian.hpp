@@ -27,7 +27,8 @@ using unary = std::function<ep::Tensor<B>(const ep::Tensor<B>&)>;
 
 /// Expects `jac` (shape f(x).shape + x.shape) to match central finite differences of f at x.
 template <class B>
-void expect_fd_jacobian(const unary<B>& f, const ep::Tensor<B>& x, const ep::Tensor<B>& jac, const std::string& name) {
+void expect_fd_jacobian(const unary<B>& f, const ep::Tensor<B>& x, const ep::Tensor<B>& jac,
+                        const std::string& name) {
   const ep::Tensor<B> y = f(x);
   ep::Shape s = y.shape();
   for (auto d : x.shape()) s.push_back(d);
@@ -70,7 +71,8 @@ TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
   const T a = random_tensor<TypeParam>({4, 3}, -1, 1, 3);
   const T row = random_tensor<TypeParam>({3}, -1, 1, 4);
   const T three_i = ep::test::tensor<TypeParam>(std::vector<double>{3, 0, 0, 3}, {2, 2});
-  const auto idx = ep::from_vector<typename TypeParam::template rebind<std::int64_t>>({2, 0, 2}, {3});
+  const auto idx =
+      ep::from_vector<typename TypeParam::template rebind<std::int64_t>>({2, 0, 2}, {3});
   struct named {
     std::string name;
     unary<TypeParam> f;
@@ -79,18 +81,26 @@ TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
   const std::vector<named> cases = {
       {"sin(x) * exp(x)", [](const T& x) { return x.sin() * x.exp(); }, {2, 3}},
       {"x / (1 + x^2)", [](const T& x) { return x / (x.square() + 1); }, {5}},
-      {"broadcast x * row + row-sums", [&](const T& x) { return x * row + x.sum(1, true); }, {2, 3}},
+      {"broadcast x * row + row-sums",
+       [&](const T& x) { return x * row + x.sum(1, true); },
+       {2, 3}},
       {"sum over axis 1", [](const T& x) { return x.sum(1); }, {2, 3}},
       {"prod over axis 0", [](const T& x) { return x.prod(0); }, {3, 2}},
       {"max over axis 0", [](const T& x) { return x.max(0); }, {3, 2}},
-      {"logsumexp over axis -1, scalar mean", [](const T& x) { return x.logsumexp(-1).mean(); }, {2, 3}},
+      {"logsumexp over axis -1, scalar mean",
+       [](const T& x) { return x.logsumexp(-1).mean(); },
+       {2, 3}},
       {"a @ x", [&](const T& x) { return a.matmul(x); }, {3, 2}},
       {"x @ x.T", [](const T& x) { return x.matmul(x.T()); }, {2, 3}},
       {"softmax", [](const T& x) { return x.softmax(); }, {2, 3}},
       {"log_softmax over axis 0", [](const T& x) { return x.log_softmax(0); }, {3, 2}},
-      {"x[1, ::2]", [](const T& x) { return x(1, ep::slice(std::nullopt, std::nullopt, 2)); }, {2, 3}},
+      {"x[1, ::2]",
+       [](const T& x) { return x(1, ep::slice(std::nullopt, std::nullopt, 2)); },
+       {2, 3}},
       {"x[[2, 0, 2]] (repeated index)", [&](const T& x) { return x[idx]; }, {3, 2}},
-      {"cumsum, transpose, reshape", [](const T& x) { return x.cumsum(0).T().reshape({6}); }, {2, 3}},
+      {"cumsum, transpose, reshape",
+       [](const T& x) { return x.cumsum(0).T().reshape({6}); },
+       {2, 3}},
       {"inv(x + 3 I)", [&](const T& x) { return (x + three_i).inv(); }, {2, 2}},
   };
   for (const auto& c : cases) {
@@ -106,10 +116,12 @@ TYPED_TEST_P(Jacobian, TupleAndVectorParameters) {
   const T b = random_tensor<TypeParam>({3}, -1, 1, 22);
   auto f = [](const T& u, const T& v) { return (u * v).tanh(); };  // (2, 3): broadcasts v
   const auto [ja, jb] =
-      ep::jacobian([&](const std::tuple<T, T>& p) { return f(std::get<0>(p), std::get<1>(p)); }, std::tuple{a, b});
+      ep::jacobian([&](const std::tuple<T, T>& p) { return f(std::get<0>(p), std::get<1>(p)); },
+                   std::tuple{a, b});
   expect_fd_jacobian<TypeParam>([&](const T& u) { return f(u, b); }, a, ja, "tuple, first");
   expect_fd_jacobian<TypeParam>([&](const T& v) { return f(a, v); }, b, jb, "tuple, second");
-  const auto jv = ep::jacobian([&](const std::vector<T>& p) { return f(p[0], p[1]); }, std::vector<T>{a, b});
+  const auto jv =
+      ep::jacobian([&](const std::vector<T>& p) { return f(p[0], p[1]); }, std::vector<T>{a, b});
   ASSERT_EQ(jv.size(), 2u);
   ep::test::expect_close(jv[0], ja);
   ep::test::expect_close(jv[1], jb);
@@ -127,7 +139,8 @@ TYPED_TEST_P(Jacobian, HessianOfQuadraticFormIsASymmetrized) {
   std::vector<double> expected;
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) expected.push_back((i == j ? p[i] : 0.0) - p[i] * p[j]);
-  ep::test::expect_near(ep::hessian([](const T& v) { return v.logsumexp(); }, x), {3, 3}, expected, 1e-12, 1e-15);
+  ep::test::expect_near(ep::hessian([](const T& v) { return v.logsumexp(); }, x), {3, 3}, expected,
+                        1e-12, 1e-15);
 }
 
 TYPED_TEST_P(Jacobian, JvpEqualsJacobianTimesTangent) {
@@ -165,7 +178,8 @@ TYPED_TEST_P(Jacobian, VjpPullbackCanBeCalledAgain) {
   const T second = pb(g2);
   ep::test::expect_close(pb(g1), first);  // the tape is not consumed
   for (const auto& [g, got] : {std::pair{g1, first}, std::pair{g2, second}})
-    ep::test::expect_close(got, ep::value_and_grad([&](const T& u) { return (f(u) * g).sum(); }, x).second, 1e-14);
+    ep::test::expect_close(
+        got, ep::value_and_grad([&](const T& u) { return (f(u) * g).sum(); }, x).second, 1e-14);
 }
 
 TYPED_TEST_P(Jacobian, CheckpointedGradientsEqualPlainOnes) {
@@ -188,7 +202,7 @@ TYPED_TEST_P(Jacobian, CheckpointedGradientsEqualPlainOnes) {
   ep::test::expect_close(v1, v0);
   ASSERT_EQ(g1.size(), g0.size());
   for (std::size_t k = 0; k < g0.size(); ++k) ep::test::expect_close(g1[k], g0[k]);  // exactly
-  ep::test::expect_close(saved(x, p[0], p[1]), plain(x, p[0], p[1]));                // off the tape: f itself
+  ep::test::expect_close(saved(x, p[0], p[1]), plain(x, p[0], p[1]));  // off the tape: f itself
   // Higher order: the Hessian through a checkpointed function (its recomputation is recorded).
   auto q = [](const T& u) { return (u.sin() * u).exp(); };
   const auto qs = ep::checkpoint(q);
@@ -201,12 +215,17 @@ TYPED_TEST_P(Jacobian, BadInputNamesTheShapes) {
   using T = ep::Tensor<TypeParam>;
   const T x = jacobian_suite::random_tensor<TypeParam>({2, 3}, -1, 1, 91);
   using ep::test::expect_throws_with;
-  expect_throws_with<ep::value_error>([&] { (void)ep::hessian([](const T& u) { return u.sum(0); }, x); },
-                                      {"hessian", "scalar", "(3,)", "(2, 3)"});
-  expect_throws_with<ep::value_error>([&] { (void)ep::jvp([](const T& u) { return u.exp(); }, x, x.reshape({6})); },
-                                      {"jvp", "(6,)", "(2, 3)"});
   expect_throws_with<ep::value_error>(
-      [&] { (void)ep::jvp([](const std::vector<T>& u) { return u[0]; }, std::vector<T>{x}, std::vector<T>{}); },
+      [&] { (void)ep::hessian([](const T& u) { return u.sum(0); }, x); },
+      {"hessian", "scalar", "(3,)", "(2, 3)"});
+  expect_throws_with<ep::value_error>(
+      [&] { (void)ep::jvp([](const T& u) { return u.exp(); }, x, x.reshape({6})); },
+      {"jvp", "(6,)", "(2, 3)"});
+  expect_throws_with<ep::value_error>(
+      [&] {
+        (void)ep::jvp([](const std::vector<T>& u) { return u[0]; }, std::vector<T>{x},
+                      std::vector<T>{});
+      },
       {"jvp", "0 tensors", "holds 1"});
   const auto [y, pb] = ep::vjp([](const T& u) { return u.sum(1); }, x);
   expect_throws_with<ep::value_error>([&] { (void)pb(x); }, {"vjp", "(2, 3)", "(2,)"});
@@ -216,7 +235,8 @@ TYPED_TEST_P(Jacobian, MemoryStatsCountLiveAndPeakBytes) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
   if constexpr (TypeParam::name == "cuda") {  // every CPU backend takes its storage from ep::buffer
-    GTEST_SKIP() << "memory_stats counts host storage from eagerpp's allocator, not CUDA's device memory";
+    GTEST_SKIP()
+        << "memory_stats counts host storage from eagerpp's allocator, not CUDA's device memory";
   } else {
     const T x = random_tensor<TypeParam>({1000}, -1, 1, 95);
     const ep::memory_statistics before = ep::memory_stats();
@@ -230,8 +250,8 @@ TYPED_TEST_P(Jacobian, MemoryStatsCountLiveAndPeakBytes) {
       EXPECT_EQ(ep::memory_stats().peak_bytes, during.live_bytes);
     }
     EXPECT_EQ(ep::memory_stats().live_bytes, before.live_bytes);
-    // Checkpointing keeps one tensor per layer on the tape instead of three: a lower peak (measured:
-    // about half, with the gradients of the backward pass).
+    // Checkpointing keeps one tensor per layer on the tape instead of three: a lower peak
+    // (measured: about half, with the gradients of the backward pass).
     std::vector<T> p;
     for (std::uint64_t k = 0; k < 8; ++k) {
       p.push_back(random_tensor<TypeParam>({16, 16}, -0.3, 0.3, 100 + k));
@@ -242,15 +262,17 @@ TYPED_TEST_P(Jacobian, MemoryStatsCountLiveAndPeakBytes) {
     auto peak_of = [&](const auto& l) {
       ep::reset_peak_memory();
       const std::size_t base = ep::memory_stats().live_bytes;
-      (void)ep::value_and_grad([&](const std::vector<T>& q) { return chain(batch, q, l).sum(); }, p);
+      (void)ep::value_and_grad([&](const std::vector<T>& q) { return chain(batch, q, l).sum(); },
+                               p);
       return ep::memory_stats().peak_bytes - base;
     };
     const std::size_t plain = peak_of(layer), saved = peak_of(ep::checkpoint(layer));
-    EXPECT_LT(saved * 3, plain * 2) << "peak bytes: " << saved << " checkpointed, " << plain << " plain";
+    EXPECT_LT(saved * 3, plain * 2)
+        << "peak bytes: " << saved << " checkpointed, " << plain << " plain";
   }
 }
 
 REGISTER_TYPED_TEST_SUITE_P(Jacobian, JacobiansMatchFiniteDifferences, TupleAndVectorParameters,
                             HessianOfQuadraticFormIsASymmetrized, JvpEqualsJacobianTimesTangent,
-                            VjpPullbackCanBeCalledAgain, CheckpointedGradientsEqualPlainOnes, BadInputNamesTheShapes,
-                            MemoryStatsCountLiveAndPeakBytes);
+                            VjpPullbackCanBeCalledAgain, CheckpointedGradientsEqualPlainOnes,
+                            BadInputNamesTheShapes, MemoryStatsCountLiveAndPeakBytes);

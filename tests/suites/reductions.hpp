@@ -1,5 +1,5 @@
-// eagerpp - the typed suite of reductions: sum prod mean min max all any argmin argmax cumsum logsumexp
-// SPDX-License-Identifier: MIT
+// eagerpp - the typed suite of reductions: sum prod mean min max all any argmin argmax cumsum
+// logsumexp SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // std::isfinite, std::nan, std::signbit, std::sqrt
@@ -24,13 +24,16 @@ using ep::test::values;
 /// [(i * 7) % 11 - 5 for i in range(24)] reshaped to (2, 3, 4): negatives, zeros and ties.
 template <class B>
 ep::Tensor<B> x24() {
-  return tensor<B>({-5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, 2}, {2, 3, 4});
+  return tensor<B>(
+      {-5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, 2},
+      {2, 3, 4});
 }
 
 /// Small factors whose products stay exact in float32, shape (2, 3, 4).
 template <class B>
 ep::Tensor<B> p24() {
-  return tensor<B>({2, -1, 1, 3, -1, 1, -2, 1, 1, 2, -1, 1, -1, 1, 3, -2, 1, -1, 1, 2, 2, 1, -3, 1}, {2, 3, 4});
+  return tensor<B>({2, -1, 1, 3, -1, 1, -2, 1, 1, 2, -1, 1, -1, 1, 3, -2, 1, -1, 1, 2, 2, 1, -3, 1},
+                   {2, 3, 4});
 }
 
 }  // namespace reductions_suite
@@ -89,7 +92,8 @@ TYPED_TEST_P(Reductions, Mean) {
   ep::test::expect_equal(x.mean(), {}, values{-0.125});
   ep::test::expect_equal(x.mean(-1), {2, 3}, values{0, 0.5, -1.75, 1.5, -0.75, -0.25});
   ep::test::expect_equal(x.mean({0, 2}), {3}, values{0.75, -0.125, -1});
-  ep::test::expect_equal(x.mean(0, true), {1, 3, 4}, values{-1.5, 0, 1.5, 3, -1, 0.5, 2, -2, -0.5, 1, -3, -1.5});
+  ep::test::expect_equal(x.mean(0, true), {1, 3, 4},
+                         values{-1.5, 0, 1.5, 3, -1, 0.5, 2, -2, -0.5, 1, -3, -1.5});
   // A count that is not a power of two: 7 / 3.
   const auto y = tensor<TypeParam>({1, 2, 4, 0, 0, 1}, {2, 3});
   ep::test::expect_near(y.mean(1), {2}, values{2.3333333333333335, 0.3333333333333333});
@@ -108,8 +112,8 @@ TYPED_TEST_P(Reductions, MinMax) {
 }
 
 // min and max order -0.0 < +0.0 (IEEE 754-2019's minimum and maximum), whatever order a backend
-// combines the elements in: full, over each set of axes, with keepdims; a (2, 37, 2) block takes the
-// SIMD paths and their tails. Found by tests/fuzz: max over [0.0, -0.0] was +0.0 on Eigen and
+// combines the elements in: full, over each set of axes, with keepdims; a (2, 37, 2) block takes
+// the SIMD paths and their tails. Found by tests/fuzz: max over [0.0, -0.0] was +0.0 on Eigen and
 // -0.0 on xtensor. The oracle orders by (value, sign bit clear), an independent formulation.
 TYPED_TEST_P(Reductions, MinMaxOrderSignedZeros) {
   using B = TypeParam;
@@ -142,20 +146,23 @@ TYPED_TEST_P(Reductions, MinMaxOrderSignedZeros) {
       for (std::int64_t i = 0; i < s[0]; ++i)
         for (std::int64_t j = 0; j < s[1]; ++j)
           for (std::int64_t k = 0; k < s[2]; ++k) {
-            const auto o = static_cast<std::size_t>(((i % os[0]) * os[1] + j % os[1]) * os[2] + k % os[2]);
+            const auto o =
+                static_cast<std::size_t>(((i % os[0]) * os[1] + j % os[1]) * os[2] + k % os[2]);
             const T v = d[static_cast<std::size_t>((i * s[1] + j) * s[2] + k)];
-            if (!seen[o] || (max ? key(expected[o]) < key(v) : key(v) < key(expected[o]))) expected[o] = v;
+            if (!seen[o] || (max ? key(expected[o]) < key(v) : key(v) < key(expected[o])))
+              expected[o] = v;
             seen[o] = true;
           }
       for (const bool keepdims : {false, true}) {
-        const auto r = mask == 7 && !keepdims ? (max ? x.max() : x.min())
-                                              : (max ? x.max(axes, keepdims) : x.min(axes, keepdims));
+        const auto r = mask == 7 && !keepdims
+                           ? (max ? x.max() : x.min())
+                           : (max ? x.max(axes, keepdims) : x.min(axes, keepdims));
         const auto got = r.to_vector();
         ASSERT_EQ(got.size(), expected.size());
         for (std::size_t o = 0; o < got.size(); ++o)
           EXPECT_TRUE(got[o] == expected[o] && std::signbit(got[o]) == std::signbit(expected[o]))
-              << (max ? "max" : "min") << " over axes mask " << mask << " keepdims " << keepdims << " at " << o
-              << ": " << got[o] << ", expected " << expected[o];
+              << (max ? "max" : "min") << " over axes mask " << mask << " keepdims " << keepdims
+              << " at " << o << ": " << got[o] << ", expected " << expected[o];
       }
     }
   }
@@ -172,8 +179,10 @@ TYPED_TEST_P(Reductions, AllAny) {
   using Bool = typename TypeParam::template rebind<bool>;
   const auto x = x24<TypeParam>();
   // x > -5, x > 0 and x > 3, as bool tensors built directly (not through comparisons).
-  const auto gt_m5 = tensor<Bool>({0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1}, {2, 3, 4});
-  const auto gt_3 = tensor<Bool>({0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0}, {2, 3, 4});
+  const auto gt_m5 = tensor<Bool>(
+      {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1}, {2, 3, 4});
+  const auto gt_3 = tensor<Bool>(
+      {0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0}, {2, 3, 4});
   static_assert(std::is_same_v<typename decltype(gt_m5.all())::value_type, bool>);
   ep::test::expect_equal(gt_m5.all(), {}, values{0});
   ep::test::expect_equal(gt_m5.all(1), {2, 4}, values{0, 1, 1, 0, 1, 1, 0, 1});
@@ -215,7 +224,8 @@ TYPED_TEST_P(Reductions, EmptyTensor) {
   ep::test::expect_equal(e.sum(1), {0}, values{});
   ep::test::expect_equal(e.prod(0), {3}, values{1, 1, 1});
   ep::test::expect_equal(e.prod(), {}, values{1});
-  ep::test::expect_equal(e.max(1), {0}, values{});  // no empty reduction: each of 0 rows has 3 elements
+  ep::test::expect_equal(e.max(1), {0},
+                         values{});  // no empty reduction: each of 0 rows has 3 elements
   ep::test::expect_equal(e.cumsum(0), {0, 3}, values{});
   EXPECT_THROW((void)e.min(0), ep::value_error);
   EXPECT_THROW((void)e.max(), ep::value_error);
@@ -232,13 +242,16 @@ TYPED_TEST_P(Reductions, HighRank) {
   const auto r6 = x24<TypeParam>().reshape({2, 1, 3, 1, 2, 2});
   ep::test::expect_equal(r6.sum(), {}, values{-3});
   ep::test::expect_equal(r6.sum({0, 2, 5}), {1, 1, 2}, values{-3, 0});
-  ep::test::expect_equal(r6.max({1, 3, 4}), {2, 3, 2}, values{-2, 5, 4, 0, -1, 3, 5, 1, 0, 4, 3, 2});
-  ep::test::expect_equal(r6.min(-1, true), {2, 1, 3, 1, 2, 1}, values{-5, -2, -3, 0, -4, -5, -2, 1, -3, -4, -1, -5});
+  ep::test::expect_equal(r6.max({1, 3, 4}), {2, 3, 2},
+                         values{-2, 5, 4, 0, -1, 3, 5, 1, 0, 4, 3, 2});
+  ep::test::expect_equal(r6.min(-1, true), {2, 1, 3, 1, 2, 1},
+                         values{-5, -2, -3, 0, -4, -5, -2, 1, -3, -4, -1, -5});
   ep::test::expect_equal(p24<TypeParam>().reshape({2, 1, 3, 1, 2, 2}).prod({0, 4}), {1, 3, 1, 2},
                          values{-6, 6, 2, -2, 6, 2});
   const auto r5 = x24<TypeParam>().reshape({2, 3, 1, 2, 2});
   ep::test::expect_equal(r5.sum({1, -1}), {2, 1, 2}, values{-6, 1, 3, -1});
-  ep::test::expect_equal(r5.mean({0, 3}, true), {1, 3, 1, 1, 2}, values{0, 1.5, 0.5, -0.75, -1.75, -0.25});
+  ep::test::expect_equal(r5.mean({0, 3}, true), {1, 3, 1, 1, 2},
+                         values{0, 1.5, 0.5, -0.75, -1.75, -0.25});
 }
 
 TYPED_TEST_P(Reductions, ArgminArgmax) {
@@ -270,10 +283,12 @@ TYPED_TEST_P(Reductions, Cumsum) {
   ep::test::expect_equal(c.cumsum(1), {2, 3}, values{1, -1, 2, 4, 4, -2});
   ep::test::expect_equal(c.cumsum(-1), {2, 3}, values{1, -1, 2, 4, 4, -2});
   const auto x = x24<TypeParam>();
-  ep::test::expect_equal(x.cumsum(1), {2, 3, 4},
-                         values{-5, 2, -2, 5, -4, -1, 2, 5, -8, 2, 1, 0, 2, -2, 5, 1, -1, 2, 5, -3, 2, 1, 0, -1});
-  ep::test::expect_equal(x.cumsum(-3), {2, 3, 4},
-                         values{-5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, -3, 0, 3, 6, -2, 1, 4, -4, -1, 2, -6, -3});
+  ep::test::expect_equal(
+      x.cumsum(1), {2, 3, 4},
+      values{-5, 2, -2, 5, -4, -1, 2, 5, -8, 2, 1, 0, 2, -2, 5, 1, -1, 2, 5, -3, 2, 1, 0, -1});
+  ep::test::expect_equal(
+      x.cumsum(-3), {2, 3, 4},
+      values{-5, 2, -2, 5, 1, -3, 4, 0, -4, 3, -1, -5, -3, 0, 3, 6, -2, 1, 4, -4, -1, 2, -6, -3});
 }
 
 TYPED_TEST_P(Reductions, Logsumexp) {
@@ -282,7 +297,8 @@ TYPED_TEST_P(Reductions, Logsumexp) {
   ep::test::expect_near(g.logsumexp(), {}, values{3.4201263834264246});
   ep::test::expect_near(g.logsumexp({}, true), {1, 1}, values{3.4201263834264246});
   ep::test::expect_near(g.logsumexp(1), {2}, values{2.241311296657157, 3.052472746376527});
-  ep::test::expect_near(g.logsumexp(-1, true), {2, 1}, values{2.241311296657157, 3.052472746376527});
+  ep::test::expect_near(g.logsumexp(-1, true), {2, 1},
+                        values{2.241311296657157, 3.052472746376527});
   ep::test::expect_near(g.logsumexp(0, true), {1, 3},
                         values{3.0788897342925496, 0.31326168751822286, 2.011047744848594});
   // exp(1000) overflows even in double: the result must still be finite.
@@ -296,24 +312,29 @@ TYPED_TEST_P(Reductions, Int64) {
   using namespace reductions_suite;
   using I64 = typename TypeParam::template rebind<std::int64_t>;
   // Values beyond float32's 24-bit mantissa: an implementation that goes through float fails.
-  const auto i = tensor<I64, std::int64_t>({123456789, -987654321, 5, 7, 100000, 3, -2, 40000, 1099511627777}, {3, 3});
+  const auto i = tensor<I64, std::int64_t>(
+      {123456789, -987654321, 5, 7, 100000, 3, -2, 40000, 1099511627777}, {3, 3});
   static_assert(std::is_same_v<typename decltype(i.sum())::value_type, std::int64_t>);
   ep::test::expect_equal(i.sum(), {}, std::vector<std::int64_t>{1098647570258});
-  ep::test::expect_equal(i.sum(0), {3}, std::vector<std::int64_t>{123456794, -987514321, 1099511627785});
-  ep::test::expect_equal(i.sum(-1, true), {3, 1}, std::vector<std::int64_t>{-864197527, 100010, 1099511667775});
+  ep::test::expect_equal(i.sum(0), {3},
+                         std::vector<std::int64_t>{123456794, -987514321, 1099511627785});
+  ep::test::expect_equal(i.sum(-1, true), {3, 1},
+                         std::vector<std::int64_t>{-864197527, 100010, 1099511667775});
   ep::test::expect_equal(i.min(), {}, std::vector<std::int64_t>{-987654321});
   ep::test::expect_equal(i.max(), {}, std::vector<std::int64_t>{1099511627777});
   ep::test::expect_equal(i.min(0), {3}, std::vector<std::int64_t>{-2, -987654321, 3});
-  ep::test::expect_equal(i.max(1), {3}, std::vector<std::int64_t>{123456789, 100000, 1099511627777});
-  ep::test::expect_equal(i.cumsum(), {9},
-                         std::vector<std::int64_t>{123456789, -864197532, -864197527, -864197520, -864097520,
-                                                   -864097517, -864097519, -864057519, 1098647570258});
-  ep::test::expect_equal(i.cumsum(0), {3, 3},
-                         std::vector<std::int64_t>{123456789, -987654321, 5, 123456796, -987554321, 8, 123456794,
-                                                   -987514321, 1099511627785});
+  ep::test::expect_equal(i.max(1), {3},
+                         std::vector<std::int64_t>{123456789, 100000, 1099511627777});
   ep::test::expect_equal(
-      i.cumsum(-1), {3, 3},
-      std::vector<std::int64_t>{123456789, -864197532, -864197527, 7, 100007, 100010, -2, 39998, 1099511667775});
+      i.cumsum(), {9},
+      std::vector<std::int64_t>{123456789, -864197532, -864197527, -864197520, -864097520,
+                                -864097517, -864097519, -864057519, 1098647570258});
+  ep::test::expect_equal(i.cumsum(0), {3, 3},
+                         std::vector<std::int64_t>{123456789, -987654321, 5, 123456796, -987554321,
+                                                   8, 123456794, -987514321, 1099511627785});
+  ep::test::expect_equal(i.cumsum(-1), {3, 3},
+                         std::vector<std::int64_t>{123456789, -864197532, -864197527, 7, 100007,
+                                                   100010, -2, 39998, 1099511667775});
   ep::test::expect_equal(i.argmax(1), {3}, values{0, 1, 2});
   ep::test::expect_equal(i.argmin(), {}, values{1});
   const auto j = tensor<I64, std::int64_t>({100000, -3, 7, 100000, 2, -1000}, {2, 3});
@@ -332,7 +353,8 @@ TYPED_TEST_P(Reductions, FusedMapReductions) {
   using I64 = typename B::template rebind<std::int64_t>;
   constexpr bool fuses = ep::detail::map_reducible<B>;
   values v(5000);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(static_cast<int>(i * 7 % 23) - 11);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<double>(static_cast<int>(i * 7 % 23) - 11);
   const auto x = tensor<B>(v, {50, 100});
   static_assert(ep::detail::fusion_min_size <= 5000);
 
@@ -362,8 +384,12 @@ TYPED_TEST_P(Reductions, FusedMapReductions) {
   // Two threads computing the same deferred map: both see it whole.
   const auto a = x.abs();
   std::vector<double> first, second;
-  std::thread t1([&] { for (auto e : a.to_vector()) first.push_back(static_cast<double>(e)); });
-  std::thread t2([&] { for (auto e : a.to_vector()) second.push_back(static_cast<double>(e)); });
+  std::thread t1([&] {
+    for (auto e : a.to_vector()) first.push_back(static_cast<double>(e));
+  });
+  std::thread t2([&] {
+    for (auto e : a.to_vector()) second.push_back(static_cast<double>(e));
+  });
   t1.join();
   t2.join();
   ASSERT_EQ(first.size(), v.size());
@@ -380,7 +406,8 @@ TYPED_TEST_P(Reductions, FusedMapReductions) {
 
   // int64 beyond float's mantissa: squares up to 1e12, a sum of 2.0e15.
   std::vector<std::int64_t> w(6000);
-  for (std::size_t i = 0; i < w.size(); ++i) w[i] = (static_cast<std::int64_t>(i * 7919 % 2001) - 1000) * 1000;
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w[i] = (static_cast<std::int64_t>(i * 7919 % 2001) - 1000) * 1000;
   const auto k = tensor<I64, std::int64_t>(w, {6000});
   EXPECT_EQ(k.square().deferred() != nullptr, ep::detail::map_reducible<I64>);
   ep::test::expect_equal(k.square().sum(), {}, std::vector<std::int64_t>{2000919850000000});
@@ -389,6 +416,7 @@ TYPED_TEST_P(Reductions, FusedMapReductions) {
   ep::test::expect_equal(k.square().min(), {}, std::vector<std::int64_t>{0});
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Reductions, SumAllAxes, SumOneAxis, SumNegativeAxis, SumSeveralAxes, Prod, Mean, MinMax,
-                            MinMaxOrderSignedZeros, AllAny, ZeroDimensional, EmptyTensor, HighRank, ArgminArgmax,
-                            Cumsum, Logsumexp, Int64, FusedMapReductions);
+REGISTER_TYPED_TEST_SUITE_P(Reductions, SumAllAxes, SumOneAxis, SumNegativeAxis, SumSeveralAxes,
+                            Prod, Mean, MinMax, MinMaxOrderSignedZeros, AllAny, ZeroDimensional,
+                            EmptyTensor, HighRank, ArgminArgmax, Cumsum, Logsumexp, Int64,
+                            FusedMapReductions);

@@ -23,13 +23,16 @@ namespace ep::test {
 /// tensors (float's 7 digits leave too little after a difference step of 1e-6). Use it as
 /// `EXPECT_TRUE(ep::test::check_gradient(f, x)) << "what"`; the failure lists each bad element.
 template <class F, class B>
-::testing::AssertionResult check_gradient(F&& f, const Tensor<B>& x, double rtol = 1e-5, double atol = 1e-7) {
+::testing::AssertionResult check_gradient(F&& f, const Tensor<B>& x, double rtol = 1e-5,
+                                          double atol = 1e-7) {
   using T = typename B::value_type;
-  static_assert(std::is_floating_point_v<T>, "check_gradient: needs a floating tensor (double recommended)");
+  static_assert(std::is_floating_point_v<T>,
+                "check_gradient: needs a floating tensor (double recommended)");
   const auto [value, grad] = ep::value_and_grad(f, x);
   if (!(grad.shape() == x.shape()))
-    return ::testing::AssertionFailure() << fmt::format("gradient of shape {} for an input of shape {}",
-                                                        grad.shape().str(), x.shape().str());
+    return ::testing::AssertionFailure()
+           << fmt::format("gradient of shape {} for an input of shape {}", grad.shape().str(),
+                          x.shape().str());
   const double f0 = static_cast<double>(f(x).item());
   const double v = static_cast<double>(value.item());
   bool ok = v == f0 || std::abs(v - f0) <= 1e-12 * std::max(1.0, std::abs(f0));
@@ -53,13 +56,13 @@ template <class F, class B>
     const double g = static_cast<double>(got[i]);
     if (!std::isfinite(g) || !(std::abs(g - expected) <= atol + rtol * std::abs(expected))) {
       ok = false;
-      failures += fmt::format("\n  element {} (x = {}): finite differences {}, value_and_grad {}", i,
-                              static_cast<double>(x0[i]), expected, g);
+      failures += fmt::format("\n  element {} (x = {}): finite differences {}, value_and_grad {}",
+                              i, static_cast<double>(x0[i]), expected, g);
     }
   }
   if (ok) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << fmt::format("gradient mismatch at an input of shape {}:{}", shape.str(),
-                                                      failures);
+  return ::testing::AssertionFailure()
+         << fmt::format("gradient mismatch at an input of shape {}:{}", shape.str(), failures);
 }
 
 }  // namespace ep::test

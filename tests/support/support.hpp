@@ -16,8 +16,8 @@ namespace ep::test {
 
 /// Expects `t` to have `shape` and elements within `rtol` (relative) or `atol` of `expected`.
 template <class B, class V>
-void expect_near(const Tensor<B>& t, const Shape& shape, const std::vector<V>& expected, double rtol = 1e-6,
-                 double atol = 1e-12) {
+void expect_near(const Tensor<B>& t, const Shape& shape, const std::vector<V>& expected,
+                 double rtol = 1e-6, double atol = 1e-12) {
   ASSERT_EQ(t.shape(), shape) << fmt::format("shape {} != {}", t.shape().str(), shape.str());
   const auto got = t.to_vector();
   ASSERT_EQ(got.size(), expected.size());
@@ -40,7 +40,8 @@ void expect_equal(const Tensor<B>& t, const Shape& shape, const std::vector<V>& 
   expect_near(t, shape, expected, 0, 0);
 }
 
-/// Expects two tensors (possibly of different backends) to have the same shape and elements within `rtol`.
+/// Expects two tensors (possibly of different backends) to have the same shape and elements within
+/// `rtol`.
 template <class B1, class B2>
 void expect_close(const Tensor<B1>& a, const Tensor<B2>& b, double rtol = 0, double atol = 0) {
   ASSERT_EQ(a.shape(), b.shape());
@@ -60,7 +61,8 @@ void expect_close(const Tensor<B1>& a, const Tensor<B2>& b, double rtol = 0, dou
 }
 
 /// `n` uniform doubles in [lo, hi) from a fixed seed.
-inline std::vector<double> random_values(std::size_t n, double lo, double hi, std::uint64_t seed = 42) {
+inline std::vector<double> random_values(std::size_t n, double lo, double hi,
+                                         std::uint64_t seed = 42) {
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> dist(lo, hi);
   std::vector<double> v(n);
@@ -104,7 +106,8 @@ void expect_throws_with(F&& f, const std::vector<std::string>& parts) {
     ADD_FAILURE() << "expected an exception";
   } catch (const E& e) {
     const std::string msg = e.what();
-    for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message '" << msg << "' lacks '" << p << "'";
+    for (const auto& p : parts)
+      EXPECT_NE(msg.find(p), std::string::npos) << "message '" << msg << "' lacks '" << p << "'";
   } catch (const std::exception& e) {
     ADD_FAILURE() << "wrong exception type: " << e.what();
   }

@@ -1,5 +1,5 @@
-// eagerpp - gradient checkpointing: a function whose intermediates are recomputed, not kept on the tape
-// SPDX-License-Identifier: MIT
+// eagerpp - gradient checkpointing: a function whose intermediates are recomputed, not kept on the
+// tape SPDX-License-Identifier: MIT
 #pragma once
 
 #include <tuple>        // std::tuple, std::apply
@@ -33,9 +33,9 @@ auto recomputed_vjp(const F& f, const Out& g, const Xs&... xs) {
 /// anything and records one op holding only `xs` and the result; that op's gradient runs `f`
 /// again on a fresh tape and pulls the incoming gradient back through it (ep::vjp). The gradients
 /// are those of `f` itself, bit for bit where each input is used only inside `f` (the same ops run
-/// in the same order; an input also used outside sums its two gradients in another order). It nests:
-/// recorded on outer tapes, the recomputation is itself differentiated (higher-order derivatives).
-/// Cost: one extra forward pass of `f` per backward pass.
+/// in the same order; an input also used outside sums its two gradients in another order). It
+/// nests: recorded on outer tapes, the recomputation is itself differentiated (higher-order
+/// derivatives). Cost: one extra forward pass of `f` per backward pass.
 template <class F>
 auto checkpoint(F f) {
   return [f](const auto&... xs) {
@@ -48,7 +48,10 @@ auto checkpoint(F f) {
     }();
     return detail::make_result<Out>(
         typename Out::raw_type(y.raw()),
-        [f](const auto& g, const auto&, const auto&... ins) { return detail::recomputed_vjp(f, g, ins...); }, xs...);
+        [f](const auto& g, const auto&, const auto&... ins) {
+          return detail::recomputed_vjp(f, g, ins...);
+        },
+        xs...);
   };
 }
 

@@ -20,7 +20,8 @@ namespace ep {
 inline constexpr struct has_aux_t {
 } has_aux;
 
-/// The same values, recorded on no tape: no gradient flows through the result (JAX: `stop_gradient`).
+/// The same values, recorded on no tape: no gradient flows through the result (JAX:
+/// `stop_gradient`).
 template <backend B>
 Tensor<B> stop_gradient(const Tensor<B>& x) {
   return Tensor<B>(x.raw());
@@ -28,15 +29,16 @@ Tensor<B> stop_gradient(const Tensor<B>& x) {
 
 namespace detail {
 
-/// A fresh node for `x` on tape `t`. Where `x` is already recorded on an outer tape, the new node is
-/// linked to it by an identity op, so that the outer tape differentiates through this call
+/// A fresh node for `x` on tape `t`. Where `x` is already recorded on an outer tape, the new node
+/// is linked to it by an identity op, so that the outer tape differentiates through this call
 /// (nesting) while this tape sees only its own input (TensorFlow does the same with tf.identity).
 template <class B>
 Tensor<B> watch_one(const Tensor<B>& x, tape& t) {
   static_assert(floating_dtype<typename B::value_type>,
-                "ep::value_and_grad: can only differentiate with respect to floating tensors (float or double)");
-  Tensor<B> w = make_result<Tensor<B>>(typename B::raw_type(x.raw()),
-                                       [](const auto& g, const auto&, const auto&) { return g; }, x);
+                "ep::value_and_grad: can only differentiate with respect to floating tensors "
+                "(float or double)");
+  Tensor<B> w = make_result<Tensor<B>>(
+      typename B::raw_type(x.raw()), [](const auto& g, const auto&, const auto&) { return g; }, x);
   if (w.node() == 0) w.set_node(new_node_id());
   t.watched.insert(w.node());
   return w;
@@ -51,7 +53,9 @@ Tensor<B> gradient_of(const Tensor<B>& w, const grad_map& grads) {
 
 // The parameter structures: one tensor, a tuple of tensors, a vector of tensors.
 template <class B>
-Tensor<B> watch(const Tensor<B>& x, tape& t) { return watch_one(x, t); }
+Tensor<B> watch(const Tensor<B>& x, tape& t) {
+  return watch_one(x, t);
+}
 template <class... Bs>
 std::tuple<Tensor<Bs>...> watch(const std::tuple<Tensor<Bs>...>& x, tape& t) {
   return std::apply([&](const auto&... xs) { return std::tuple{watch_one(xs, t)...}; }, x);
@@ -65,7 +69,9 @@ std::vector<Tensor<B>> watch(const std::vector<Tensor<B>>& x, tape& t) {
 }
 
 template <class B>
-Tensor<B> gradients(const Tensor<B>& w, const grad_map& g) { return gradient_of(w, g); }
+Tensor<B> gradients(const Tensor<B>& w, const grad_map& g) {
+  return gradient_of(w, g);
+}
 template <class... Bs>
 std::tuple<Tensor<Bs>...> gradients(const std::tuple<Tensor<Bs>...>& w, const grad_map& g) {
   return std::apply([&](const auto&... ws) { return std::tuple{gradient_of(ws, g)...}; }, w);
@@ -93,12 +99,16 @@ auto run_and_differentiate(F&& f, const X& x, Args&&... args) {
     } else {
       return result;
     }
-  }();
+  }
+  ();
   using L = std::decay_t<decltype(loss)>;
-  static_assert(istensor<L>, "ep::value_and_grad: f must return an ep::Tensor (with has_aux: a pair {loss, aux})");
+  static_assert(
+      istensor<L>,
+      "ep::value_and_grad: f must return an ep::Tensor (with has_aux: a pair {loss, aux})");
   if (loss.size() != 1)
-    throw value_error(fmt::format("value_and_grad: f must return a scalar (one element), got a tensor of shape {}",
-                                  loss.shape().str()));
+    throw value_error(fmt::format(
+        "value_and_grad: f must return a scalar (one element), got a tensor of shape {}",
+        loss.shape().str()));
   grad_map grads;
   if (loss.node() != 0) {
     grads.emplace(loss.node(), loss.ones_like());
@@ -115,30 +125,38 @@ auto run_and_differentiate(F&& f, const X& x, Args&&... args) {
 /// Throws ep::value_error if `f` returns more than one element.
 template <class F, class X, class... Args>
 auto value_and_grad(F&& f, const X& x, Args&&... args) {
-  auto [value, grad] = detail::run_and_differentiate<false>(std::forward<F>(f), x, std::forward<Args>(args)...);
+  auto [value, grad] =
+      detail::run_and_differentiate<false>(std::forward<F>(f), x, std::forward<Args>(args)...);
   return std::pair{std::move(value), std::move(grad)};
 }
 
 /// `{loss, aux, grad}` for an `f` returning a pair `{loss, aux}` (EagerPy: `value_aux_and_grad`).
 template <class F, class X, class... Args>
 auto value_aux_and_grad(F&& f, const X& x, Args&&... args) {
-  auto [result, grad] = detail::run_and_differentiate<true>(std::forward<F>(f), x, std::forward<Args>(args)...);
-  return std::tuple{std::move(std::get<0>(result)), std::move(std::get<1>(result)), std::move(grad)};
+  auto [result, grad] =
+      detail::run_and_differentiate<true>(std::forward<F>(f), x, std::forward<Args>(args)...);
+  return std::tuple{std::move(std::get<0>(result)), std::move(std::get<1>(result)),
+                    std::move(grad)};
 }
 
 /// A callable `g(x, args...)` returning `value_and_grad(f, x, args...)`.
 template <class F>
 auto value_and_grad_fn(F f) {
-  return [f](const auto& x, auto&&... args) { return value_and_grad(f, x, std::forward<decltype(args)>(args)...); };
+  return [f](const auto& x, auto&&... args) {
+    return value_and_grad(f, x, std::forward<decltype(args)>(args)...);
+  };
 }
 
 /// A callable `g(x, args...)` returning `value_aux_and_grad(f, x, args...)`.
 template <class F>
 auto value_and_grad_fn(F f, has_aux_t) {
-  return [f](const auto& x, auto&&... args) { return value_aux_and_grad(f, x, std::forward<decltype(args)>(args)...); };
+  return [f](const auto& x, auto&&... args) {
+    return value_aux_and_grad(f, x, std::forward<decltype(args)>(args)...);
+  };
 }
 
-/// A callable returning only the gradient of `f` (JAX: `grad`); `grad(grad(f))` is the second derivative.
+/// A callable returning only the gradient of `f` (JAX: `grad`); `grad(grad(f))` is the second
+/// derivative.
 template <class F>
 auto grad(F f) {
   return [f](const auto& x, auto&&... args) {
@@ -146,8 +164,8 @@ auto grad(F f) {
   };
 }
 
-/// An op with its own vector-Jacobian product (TensorFlow: `custom_gradient`). The callable returned
-/// computes `forward(xs...)` without recording it, then records one op whose gradient is
+/// An op with its own vector-Jacobian product (TensorFlow: `custom_gradient`). The callable
+/// returned computes `forward(xs...)` without recording it, then records one op whose gradient is
 /// `backward(g, out, xs...)`: the gradient of each input, a tuple for several inputs. Write
 /// `backward` with ep ops and it can itself be differentiated.
 template <class Forward, class Backward>

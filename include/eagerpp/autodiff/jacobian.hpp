@@ -41,13 +41,14 @@ class pullback {
   X operator()(const Y& g) const {
     const Y& y = r_->output;
     if (!(g.shape() == y.shape()))
-      throw value_error(
-          fmt::format("vjp: the cotangent g has shape {}, but f(x) has shape {}; expected g of f(x)'s shape",
-                      g.shape().str(), y.shape().str()));
+      throw value_error(fmt::format(
+          "vjp: the cotangent g has shape {}, but f(x) has shape {}; expected g of f(x)'s shape",
+          g.shape().str(), y.shape().str()));
     detail::grad_map grads;
     if (y.node() != 0 && r_->tape.watched.contains(y.node())) {
       grads.emplace(y.node(), g);
-      for (auto step = r_->tape.steps.rbegin(); step != r_->tape.steps.rend(); ++step) (*step)(grads);
+      for (auto step = r_->tape.steps.rbegin(); step != r_->tape.steps.rend(); ++step)
+        (*step)(grads);
     }
     return detail::gradients(r_->inputs, grads);
   }
@@ -79,22 +80,27 @@ namespace detail {
 
 /// Throws unless the tangent `v` has the structure and the shapes of `x` (jvp).
 template <class B>
-void check_tangent(const Tensor<B>& x, const Tensor<B>& v, std::size_t k = 0, bool in_list = false) {
+void check_tangent(const Tensor<B>& x, const Tensor<B>& v, std::size_t k = 0,
+                   bool in_list = false) {
   if (!(x.shape() == v.shape()))
-    throw value_error(fmt::format("jvp: the tangent v{} has shape {}, but x{} has shape {}; expected the same shape",
-                                  in_list ? fmt::format("[{}]", k) : "", v.shape().str(),
-                                  in_list ? fmt::format("[{}]", k) : "", x.shape().str()));
+    throw value_error(fmt::format(
+        "jvp: the tangent v{} has shape {}, but x{} has shape {}; expected the same shape",
+        in_list ? fmt::format("[{}]", k) : "", v.shape().str(),
+        in_list ? fmt::format("[{}]", k) : "", x.shape().str()));
 }
 template <class... Bs>
 void check_tangent(const std::tuple<Tensor<Bs>...>& x, const std::tuple<Tensor<Bs>...>& v) {
-  [&]<std::size_t... K>(std::index_sequence<K...>) { (check_tangent(std::get<K>(x), std::get<K>(v), K, true), ...); }
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (check_tangent(std::get<K>(x), std::get<K>(v), K, true), ...);
+  }
   (std::index_sequence_for<Bs...>{});
 }
 template <class B>
 void check_tangent(const std::vector<Tensor<B>>& x, const std::vector<Tensor<B>>& v) {
   if (x.size() != v.size())
     throw value_error(
-        fmt::format("jvp: the tangent v holds {} tensors, but x holds {}; expected as many", v.size(), x.size()));
+        fmt::format("jvp: the tangent v holds {} tensors, but x holds {}; expected as many",
+                    v.size(), x.size()));
   for (std::size_t k = 0; k < x.size(); ++k) check_tangent(x[k], v[k], k, true);
 }
 
@@ -104,12 +110,17 @@ Tensor<B> inner(const Tensor<B>& a, const Tensor<B>& v) {
   return (a * v).sum();
 }
 template <class B0, class... Bs>
-Tensor<B0> inner(const std::tuple<Tensor<B0>, Tensor<Bs>...>& a, const std::tuple<Tensor<B0>, Tensor<Bs>...>& v) {
+Tensor<B0> inner(const std::tuple<Tensor<B0>, Tensor<Bs>...>& a,
+                 const std::tuple<Tensor<B0>, Tensor<Bs>...>& v) {
   static_assert((std::is_same_v<B0, Bs> && ...),
-                "ep::jvp: a tuple of parameters must hold tensors of one backend and dtype (use a std::vector, or "
+                "ep::jvp: a tuple of parameters must hold tensors of one backend and dtype (use a "
+                "std::vector, or "
                 "one jvp per parameter)");
   return std::apply(
-      [&](const auto&... as) { return std::apply([&](const auto&... vs) { return ((as * vs).sum() + ...); }, v); }, a);
+      [&](const auto&... as) {
+        return std::apply([&](const auto&... vs) { return ((as * vs).sum() + ...); }, v);
+      },
+      a);
 }
 template <class B>
 Tensor<B> inner(const std::vector<Tensor<B>>& a, const std::vector<Tensor<B>>& v) {
@@ -123,17 +134,17 @@ template <class B>
 Tensor<B> join_rows(const std::vector<Tensor<B>>& rows, const Shape& y_shape, const Tensor<B>& x) {
   Shape s = y_shape;
   if (y_shape.size() + x.ndim() > max_rank)
-    throw value_error(
-        fmt::format("jacobian: f(x) of shape {} and x of shape {} give a Jacobian of rank {}; expected at "
-                    "most {}",
-                    y_shape.str(), x.shape().str(), y_shape.size() + x.ndim(), max_rank));
+    throw value_error(fmt::format(
+        "jacobian: f(x) of shape {} and x of shape {} give a Jacobian of rank {}; expected at "
+        "most {}",
+        y_shape.str(), x.shape().str(), y_shape.size() + x.ndim(), max_rank));
   for (auto d : x.shape()) s.push_back(d);
   if (rows.empty()) return x.zeros(s);
   return stack(rows, 0).reshape(s);
 }
 template <class... Bs>
-std::tuple<Tensor<Bs>...> join_rows(const std::vector<std::tuple<Tensor<Bs>...>>& rows, const Shape& y_shape,
-                                    const std::tuple<Tensor<Bs>...>& x) {
+std::tuple<Tensor<Bs>...> join_rows(const std::vector<std::tuple<Tensor<Bs>...>>& rows,
+                                    const Shape& y_shape, const std::tuple<Tensor<Bs>...>& x) {
   return [&]<std::size_t... K>(std::index_sequence<K...>) {
     auto column = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
       std::vector<std::tuple_element_t<J, std::tuple<Tensor<Bs>...>>> c;
@@ -146,8 +157,8 @@ std::tuple<Tensor<Bs>...> join_rows(const std::vector<std::tuple<Tensor<Bs>...>>
   (std::index_sequence_for<Bs...>{});
 }
 template <class B>
-std::vector<Tensor<B>> join_rows(const std::vector<std::vector<Tensor<B>>>& rows, const Shape& y_shape,
-                                 const std::vector<Tensor<B>>& x) {
+std::vector<Tensor<B>> join_rows(const std::vector<std::vector<Tensor<B>>>& rows,
+                                 const Shape& y_shape, const std::vector<Tensor<B>>& x) {
   std::vector<Tensor<B>> out;
   out.reserve(x.size());
   for (std::size_t k = 0; k < x.size(); ++k) {
@@ -161,11 +172,11 @@ std::vector<Tensor<B>> join_rows(const std::vector<std::vector<Tensor<B>>>& rows
 
 }  // namespace detail
 
-/// `{f(x), J v}`, the Jacobian-vector product (JAX: `jvp`, with one tangent), where J = d f / d x at
-/// x and `v` has x's structure and shapes. Computed in reverse mode by the double-vjp construction:
-/// u -> pullback(u) = J^T u is linear, so the gradient of u -> <J^T u, v> is J v; that gradient is
-/// one backward pass over the recorded backward pass. Cost: one forward pass and about two
-/// backward passes (three vjp calls' worth), with no forward-mode rule per op. Throws
+/// `{f(x), J v}`, the Jacobian-vector product (JAX: `jvp`, with one tangent), where J = d f / d x
+/// at x and `v` has x's structure and shapes. Computed in reverse mode by the double-vjp
+/// construction: u -> pullback(u) = J^T u is linear, so the gradient of u -> <J^T u, v> is J v;
+/// that gradient is one backward pass over the recorded backward pass. Cost: one forward pass and
+/// about two backward passes (three vjp calls' worth), with no forward-mode rule per op. Throws
 /// ep::value_error if `v`'s shapes differ from x's.
 template <class F, class X>
 auto jvp(F&& f, const X& x, const X& v) {
@@ -205,18 +216,18 @@ auto jacobian(F&& f, const X& x, Args&&... args) {
 
 /// The Hessian d^2 f / d x^2 (JAX: `hessian`) of a scalar-valued `f` of one tensor, of shape
 /// x.shape + x.shape: the Jacobian of the gradient. Cost: one gradient recorded once, then one vjp
-/// of the gradient (about two backward passes) per element of x. Throws ep::value_error if f does not
-/// return exactly one element.
+/// of the gradient (about two backward passes) per element of x. Throws ep::value_error if f does
+/// not return exactly one element.
 template <class F, backend B, class... Args>
 Tensor<B> hessian(F&& f, const Tensor<B>& x, Args&&... args) {
   auto scalar_f = [&](const Tensor<B>& w) {
     auto y = std::invoke(f, w, args...);
     static_assert(istensor<decltype(y)>, "ep::hessian: f must return an ep::Tensor");
     if (y.size() != 1)
-      throw value_error(
-          fmt::format("hessian: f must return a scalar (one element), got a tensor of shape {} for x of "
-                      "shape {}",
-                      y.shape().str(), w.shape().str()));
+      throw value_error(fmt::format(
+          "hessian: f must return a scalar (one element), got a tensor of shape {} for x of "
+          "shape {}",
+          y.shape().str(), w.shape().str()));
     return y;
   };
   return jacobian([&](const Tensor<B>& w) { return value_and_grad(scalar_f, w).second; }, x);
@@ -226,7 +237,8 @@ Tensor<B> hessian(F&& f, const Tensor<B>& x, Args&&... args) {
 template <class F, class X, class... Args>
 requires(!istensor<X>) void hessian(F&&, const X&, Args&&...) {
   static_assert(detail::always_false<X>,
-                "ep::hessian: x must be one tensor; for several parameters, concatenate them into one, or call "
+                "ep::hessian: x must be one tensor; for several parameters, concatenate them into "
+                "one, or call "
                 "ep::jacobian of a gradient");
 }
 

@@ -5,9 +5,9 @@
 #include <algorithm>      // std::find
 #include <any>            // std::any
 #include <array>          // std::array
-#include <cstddef>        // std::size_t
 #include <atomic>         // std::atomic
 #include <concepts>       // std::same_as
+#include <cstddef>        // std::size_t
 #include <cstdint>        // std::uint64_t
 #include <memory>         // std::unique_ptr
 #include <tuple>          // std::tuple, std::apply
@@ -101,7 +101,9 @@ class tape_scope {
 /// in a tensor that is on no tape.
 class no_record_scope {
  public:
-  no_record_scope() : saved_count_(std::exchange(active_tape_count(), 0)) { saved_.swap(active_tapes()); }
+  no_record_scope() : saved_count_(std::exchange(active_tape_count(), 0)) {
+    saved_.swap(active_tapes());
+  }
   ~no_record_scope() {
     saved_.swap(active_tapes());
     active_tape_count() = saved_count_;
@@ -173,7 +175,8 @@ Out incoming_gradient(const std::any& stored, const Out& out) {
 template <class Out, class Vjp, class... In>
 void record_on_tapes(Out& out, const Vjp& vjp, const In&... in) {
   for (tape* t : active_tapes()) {
-    const needed_grads<sizeof...(In)> needed{{(in.node() != 0 && t->watched.contains(in.node()))...}};
+    const needed_grads<sizeof...(In)> needed{
+        {(in.node() != 0 && t->watched.contains(in.node()))...}};
     if (std::find(needed.input.begin(), needed.input.end(), true) == needed.input.end()) continue;
     if (out.node() == 0) out.set_node(new_node_id());
     t->watched.insert(out.node());
@@ -263,7 +266,8 @@ Out make_result_n(Raw&& raw, const Vjp& vjp, const std::vector<Out>& ins) {
       return out;
     for (tape* t : active_tapes()) {
       bool depends = false;
-      for (const Out& in : ins) depends = depends || (in.node() != 0 && t->watched.contains(in.node()));
+      for (const Out& in : ins)
+        depends = depends || (in.node() != 0 && t->watched.contains(in.node()));
       if (!depends) continue;
       if (out.node() == 0) out.set_node(new_node_id());
       t->watched.insert(out.node());
@@ -272,7 +276,8 @@ Out make_result_n(Raw&& raw, const Vjp& vjp, const std::vector<Out>& ins) {
         if (it == grads.end()) return;
         const Out g = incoming_gradient<Vjp>(it->second, out);
         std::vector<Out> input_grads = vjp(g, out, ins);
-        for (std::size_t i = 0; i < ins.size(); ++i) accumulate(grads, ins[i].node(), std::move(input_grads[i]));
+        for (std::size_t i = 0; i < ins.size(); ++i)
+          accumulate(grads, ins[i].node(), std::move(input_grads[i]));
       }));
     }
   }

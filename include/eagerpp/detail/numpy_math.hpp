@@ -24,8 +24,8 @@ namespace ep::detail::numpy {
 /// IEEE 754-2019's maximum (Max) or minimum of two values, NaN aside: -0.0 < +0.0, so the result
 /// does not depend on the operands' order (a plain `a < b ? b : a` returns one of two equal zeros
 /// by position, and a min or max reduction, combined in any order, as CUB requires of a commutative
-/// reducer, gave either: found by tests/fuzz as max over [0.0, -0.0]). The sign is copysign's, which
-/// device code has.
+/// reducer, gave either: found by tests/fuzz as max over [0.0, -0.0]). The sign is copysign's,
+/// which device code has.
 template <bool Max, class T>
 EAGERPP_HOST_DEVICE T extremum(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -149,13 +149,17 @@ enum class rule { divide, floor_divide, mod, int_power, minimum, maximum };
 template <rule R>
 struct binary_op {
   template <class T>
-    requires std::is_arithmetic_v<T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const noexcept {
-    if constexpr (R == rule::divide) return divide(a, b);
-    else if constexpr (R == rule::floor_divide) return floor_divide(a, b);
-    else if constexpr (R == rule::mod) return mod(a, b);
-    else if constexpr (R == rule::int_power) return int_power(a, b);
-    else return minmax<R == rule::maximum>(a, b);
+  requires std::is_arithmetic_v<T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const noexcept {
+    if constexpr (R == rule::divide)
+      return divide(a, b);
+    else if constexpr (R == rule::floor_divide)
+      return floor_divide(a, b);
+    else if constexpr (R == rule::mod)
+      return mod(a, b);
+    else if constexpr (R == rule::int_power)
+      return int_power(a, b);
+    else
+      return minmax<R == rule::maximum>(a, b);
   }
 };
 

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>    // std::ceil
-#include <memory>   // std::unique_ptr
-#include <vector>   // std::vector
+#include <cmath>   // std::ceil
+#include <memory>  // std::unique_ptr
+#include <vector>  // std::vector
 
 #include <fmt/format.h>
 
@@ -17,8 +17,9 @@ template <backend B>
 auto Tensor<B>::item() const -> value_type {
   const Shape s = shape();
   if (s.numel() != 1)
-    throw value_error(fmt::format("item: the tensor has shape {} ({} elements); expected exactly one element",
-                                  s.str(), s.numel()));
+    throw value_error(
+        fmt::format("item: the tensor has shape {} ({} elements); expected exactly one element",
+                    s.str(), s.numel()));
   value_type v{};
   B::to_data(raw(), &v);
   return v;
@@ -45,9 +46,10 @@ auto Tensor<B>::astype() const -> rebind<U> {
   if constexpr (std::same_as<U, value_type>) {
     return *this;
   } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
-    return detail::make_result<Out>([&] { return B::template astype<U>(raw()); },
-                                    [](const auto& g, const auto&, const auto&) { return g.template astype<value_type>(); },
-                                    *this);
+    return detail::make_result<Out>(
+        [&] { return B::template astype<U>(raw()); },
+        [](const auto& g, const auto&, const auto&) { return g.template astype<value_type>(); },
+        *this);
   } else {
     return detail::make_constant<Out>(B::template astype<U>(raw()));
   }
@@ -56,8 +58,10 @@ auto Tensor<B>::astype() const -> rebind<U> {
 template <backend B>
 Tensor<B> Tensor<B>::full(const Shape& shape, value_type value) const {
   for (auto d : shape)
-    if (d < 0) throw value_error(fmt::format("full: negative extent in shape {}; expected extents >= 0", shape.str()));
-  const detail::allocation_scope scope("full");  // names the op in a memory_error
+    if (d < 0)
+      throw value_error(
+          fmt::format("full: negative extent in shape {}; expected extents >= 0", shape.str()));
+  const detail::allocation_scope scope("full");               // names the op in a memory_error
   (void)detail::storage_elements(shape, sizeof(value_type));  // a shape past the address space
   return Tensor(B::full(shape, value));
 }
@@ -108,8 +112,9 @@ Tensor<B> Tensor<B>::onehot_like(const Tensor<I>& indices, value_type value) con
   const Shape s = shape();
   const Shape is = indices.shape();
   if (s.size() != 2 || is.size() != 1 || is[0] != s[0])
-    throw value_error(fmt::format("onehot_like: got a tensor of shape {} and indices of shape {}; expected (N, C) and (N,)",
-                                  s.str(), is.str()));
+    throw value_error(fmt::format(
+        "onehot_like: got a tensor of shape {} and indices of shape {}; expected (N, C) and (N,)",
+        s.str(), is.str()));
   const auto classes = indices.arange(0, static_cast<double>(s[1])).reshape({1, s[1]});
   const auto hit = indices.reshape({s[0], 1}) == classes;
   return hit.where(full_like(value), zeros_like());

@@ -23,8 +23,9 @@ I wrap_indices(std::string_view op, const I& index, std::int64_t n, std::string_
   const auto lo = index.min().item();
   const auto hi = index.max().item();
   if (lo < -n || hi >= n)
-    throw index_error(fmt::format("{}: index {} is out of bounds for {} with size {}; expected {} <= index < {}", op,
-                                  lo < -n ? lo : hi, what, n, -n, n));
+    throw index_error(
+        fmt::format("{}: index {} is out of bounds for {} with size {}; expected {} <= index < {}",
+                    op, lo < -n ? lo : hi, what, n, -n, n));
   if (lo >= 0) return index;
   return (index < 0).where(index + n, index);
 }
@@ -36,19 +37,23 @@ Tn put_add_flat(const Tn& x, const I& index, const Tn& values);
 template <class Tn, class I>
 Tn take_flat(const Tn& x, const I& index) {
   using B = typename Tn::backend_type;
-  return make_result<Tn>(
-      [&] { return B::take(x.raw(), index.raw()); },
-      [index](const auto& g, const auto&, const auto& in) { return put_add_flat(in.zeros_like(), index.reshape({-1}), g.reshape({-1})); },
-      x);
+  return make_result<Tn>([&] { return B::take(x.raw(), index.raw()); },
+                         [index](const auto& g, const auto&, const auto& in) {
+                           return put_add_flat(in.zeros_like(), index.reshape({-1}),
+                                               g.reshape({-1}));
+                         },
+                         x);
 }
 
 /// A copy of x (1-D) with values (1-D) added at `index` (1-D): differentiable.
 template <class Tn, class I>
 Tn put_add_flat(const Tn& x, const I& index, const Tn& values) {
   using B = typename Tn::backend_type;
-  return make_result<Tn>(
-      [&] { return B::put_add(x.raw(), index.raw(), values.raw()); },
-      [index](const auto& g, const auto&, const auto&, const auto&) { return std::tuple{g, take_flat(g, index)}; }, x, values);
+  return make_result<Tn>([&] { return B::put_add(x.raw(), index.raw(), values.raw()); },
+                         [index](const auto& g, const auto&, const auto&, const auto&) {
+                           return std::tuple{g, take_flat(g, index)};
+                         },
+                         x, values);
 }
 
 /// A copy of x (1-D) with values (1-D) written at `index` (1-D): differentiable.
@@ -75,12 +80,17 @@ template <class Tn>
 Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape& out) {
   using B = typename Tn::backend_type;
   if (out == x.shape()) return x;
-  return make_result<Tn>([&] { return B::slice(x.raw(), std::span<const std::int64_t>(start), std::span<const std::int64_t>(step), out); },
-                         [start, step, out](const auto& g, const auto&, const auto& in) {
-                           const auto lin = strided_slice(positions(in), start, step, out);
-                           return put_add_flat(in.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1})).reshape(in.shape());
-                         },
-                         x);
+  return make_result<Tn>(
+      [&] {
+        return B::slice(x.raw(), std::span<const std::int64_t>(start),
+                        std::span<const std::int64_t>(step), out);
+      },
+      [start, step, out](const auto& g, const auto&, const auto& in) {
+        const auto lin = strided_slice(positions(in), start, step, out);
+        return put_add_flat(in.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1}))
+            .reshape(in.shape());
+      },
+      x);
 }
 
 }  // namespace detail
@@ -91,7 +101,8 @@ struct slice {
   std::optional<std::int64_t> start, stop;
   std::int64_t step = 1;
   slice() = default;
-  slice(std::optional<std::int64_t> start_, std::optional<std::int64_t> stop_, std::int64_t step_ = 1)
+  slice(std::optional<std::int64_t> start_, std::optional<std::int64_t> stop_,
+        std::int64_t step_ = 1)
       : start(start_), stop(stop_), step(step_) {}
 };
 
@@ -118,8 +129,8 @@ struct index_item {
   using index_tensor = Tensor<typename B::template rebind<std::int64_t>>;
   using mask_tensor = Tensor<typename B::template rebind<bool>>;
   item_kind kind;
-  std::int64_t integer = 0;             // kind integer
-  ep::slice slice{};                    // kind slice
+  std::int64_t integer = 0;               // kind integer
+  ep::slice slice{};                      // kind slice
   std::optional<index_tensor> indices{};  // kind indices: an int64 index tensor
   std::optional<mask_tensor> mask{};      // kind mask
   std::int64_t mask_extent = -1;  // for index tensors made from a bool mask: the extent it covers
@@ -371,17 +382,20 @@ Tensor<B> get_index(const Tensor<B>& x, std::vector<index_item<B>> items) {
 template <backend B>
 template <class... I>
 Tensor<B> Tensor<B>::operator()(const I&... items) const {
-  return detail::get_index(*this, std::vector<detail::index_item<B>>{detail::to_index_item<B>(items)...});
+  return detail::get_index(*this,
+                           std::vector<detail::index_item<B>>{detail::to_index_item<B>(items)...});
 }
 
 template <backend B>
 template <class... I>
 Tensor<B> Tensor<B>::index_update(const std::tuple<I...>& indices, const Tensor& values) const {
   // The positions that the index selects, found by indexing the positions tensor the same way.
-  const auto lin = std::apply([&](const auto&... items) { return detail::positions(*this)(items...); }, indices);
+  const auto lin =
+      std::apply([&](const auto&... items) { return detail::positions(*this)(items...); }, indices);
   if (!(broadcast_shapes(values.shape(), lin.shape(), "index_update") == lin.shape()))
-    throw value_error(fmt::format("index_update: values of shape {} do not broadcast to the selection's shape {}",
-                                  values.shape().str(), lin.shape().str()));
+    throw value_error(
+        fmt::format("index_update: values of shape {} do not broadcast to the selection's shape {}",
+                    values.shape().str(), lin.shape().str()));
   const Tensor v = values.broadcast_to(lin.shape());
   return detail::put_flat(reshape({-1}), lin.reshape({-1}), v.reshape({-1})).reshape(shape());
 }
@@ -407,8 +421,10 @@ Tensor<B> Tensor<B>::take_along_axis(const Tensor<I>& index, int axis) const {
   const Shape is = index.shape();
   const int a = detail::normalize_axis("take_along_axis", axis, s);
   if (is.size() != s.size())
-    throw value_error(fmt::format("take_along_axis: index of shape {} for a tensor of shape {}; expected the same number of axes",
-                                  is.str(), s.str()));
+    throw value_error(
+        fmt::format("take_along_axis: index of shape {} for a tensor of shape {}; expected the "
+                    "same number of axes",
+                    is.str(), s.str()));
   Shape s1 = s, is1 = is;  // the other axes broadcast; the axis itself is the index's
   s1[a] = 1;
   is1[a] = 1;
@@ -417,7 +433,8 @@ Tensor<B> Tensor<B>::take_along_axis(const Tensor<I>& index, int axis) const {
   Shape xs_b = target;
   xs_b[a] = s[a];
   const Tensor xb = broadcast_to(xs_b);
-  const auto idx = detail::wrap_indices("take_along_axis", index.broadcast_to(target), s[a], fmt::format("axis {}", a));
+  const auto idx = detail::wrap_indices("take_along_axis", index.broadcast_to(target), s[a],
+                                        fmt::format("axis {}", a));
   const Shape strides = strides_of(xs_b);
   auto lin = idx * strides[a];
   for (int j = 0; j < target.size(); ++j) {
@@ -435,21 +452,27 @@ Tensor<B> Tensor<B>::sort(int axis) const {
   return detail::make_result<Tensor>(
       [&] { return B::sort(raw(), a); },
       [a](const auto& g, const auto&, const auto& x) {
-        // d sort(x) = take_along_axis(dx, argsort(x)): scatter g back to where each element came from.
+        // d sort(x) = take_along_axis(dx, argsort(x)): scatter g back to where each element came
+        // from.
         const auto perm = x.argsort(a);
         const auto order = detail::positions(x).take_along_axis(perm, a);
-        return detail::put_add_flat(x.zeros_like().reshape({-1}), order.reshape({-1}), g.reshape({-1})).reshape(x.shape());
+        return detail::put_add_flat(x.zeros_like().reshape({-1}), order.reshape({-1}),
+                                    g.reshape({-1}))
+            .reshape(x.shape());
       },
       *this);
 }
 
 template <backend B>
-auto Tensor<B>::topk(std::int64_t k, bool sorted, int axis) const -> std::pair<Tensor, index_tensor> {
+auto Tensor<B>::topk(std::int64_t k, bool sorted, int axis) const
+    -> std::pair<Tensor, index_tensor> {
   (void)sorted;  // the k values always come sorted, largest first
   const Shape s = shape();
   const int a = detail::normalize_axis("topk", axis, s);
   if (k < 0 || k > s[a])
-    throw value_error(fmt::format("topk: k = {} for axis {} of extent {} (shape {}); expected 0 <= k <= {}", k, a, s[a], s.str(), s[a]));
+    throw value_error(
+        fmt::format("topk: k = {} for axis {} of extent {} (shape {}); expected 0 <= k <= {}", k, a,
+                    s[a], s.str(), s[a]));
   // Descending and stable: sort ascending the reversed axis, take the last k, reverse again.
   const Tensor flipped = flip(a);
   auto order = flipped.argsort(a);

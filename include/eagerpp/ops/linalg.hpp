@@ -22,24 +22,28 @@ Tn swap_last(const Tn& x) {
   return x.transpose(perm);
 }
 
-/// op(a) op(b) for operands of rank >= 2 with equal batch axes, where op transposes the last two axes
-/// when its flag is set: one backend call, which reads a transposed operand in place. Its gradient
-/// is four such products again, transposes included, so the backward pass of `x.matmul(w)` copies
-/// no matrix, and computes nothing for an operand that is not differentiated.
+/// op(a) op(b) for operands of rank >= 2 with equal batch axes, where op transposes the last two
+/// axes when its flag is set: one backend call, which reads a transposed operand in place. Its
+/// gradient is four such products again, transposes included, so the backward pass of `x.matmul(w)`
+/// copies no matrix, and computes nothing for an operand that is not differentiated.
 template <class Tn>
 Tn matmul_batched(const Tn& a, const Tn& b, bool ta, bool tb) {
   using B = typename Tn::backend_type;
   return make_result<Tn>(
       [&] { return B::matmul(a.raw(), b.raw(), ta, tb); },
-      vjp_with_needed{[ta, tb](const auto& g, const auto&, const auto& needed, const auto& x, const auto& y) {
-        // C = op(A) op(B), so dop(A) = g op(B)^T and dop(B) = op(A)^T g; an operand stored transposed
-        // takes the transpose of its gradient, written as the product in the other order.
-        // An operand that is not needed gets a placeholder (x or y itself), never accumulated.
-        Tn ga = x, gb = y;
-        if (needed[0]) ga = ta ? matmul_batched(y, g, tb, true) : matmul_batched(g, y, false, !tb);
-        if (needed[1]) gb = tb ? matmul_batched(g, x, true, ta) : matmul_batched(x, g, !ta, false);
-        return std::tuple{ga, gb};
-      }},
+      vjp_with_needed{
+          [ta, tb](const auto& g, const auto&, const auto& needed, const auto& x, const auto& y) {
+            // C = op(A) op(B), so dop(A) = g op(B)^T and dop(B) = op(A)^T g; an operand stored
+            // transposed takes the transpose of its gradient, written as the product in the other
+            // order. An operand that is not needed gets a placeholder (x or y itself), never
+            // accumulated.
+            Tn ga = x, gb = y;
+            if (needed[0])
+              ga = ta ? matmul_batched(y, g, tb, true) : matmul_batched(g, y, false, !tb);
+            if (needed[1])
+              gb = tb ? matmul_batched(g, x, true, ta) : matmul_batched(x, g, !ta, false);
+            return std::tuple{ga, gb};
+          }},
       a, b);
 }
 }  // namespace detail
@@ -50,16 +54,18 @@ Tensor<B> Tensor<B>::matmul(const Tensor& other) const {
   const Shape sa = shape();
   const Shape sb = other.shape();
   if (sa.size() == 0 || sb.size() == 0)
-    throw value_error(fmt::format("matmul: operands of shapes {} and {} include a 0-d tensor; expected rank >= 1",
-                                  sa.str(), sb.str()));
+    throw value_error(
+        fmt::format("matmul: operands of shapes {} and {} include a 0-d tensor; expected rank >= 1",
+                    sa.str(), sb.str()));
   // NumPy: a 1-D left operand is a row vector, a 1-D right operand a column vector, removed after.
   const Tensor a = sa.size() == 1 ? reshape({1, sa[0]}) : *this;
   const Tensor b = sb.size() == 1 ? other.reshape({sb[0], 1}) : other;
   const Shape pa = a.shape();
   const Shape pb = b.shape();
   if (pa.back() != pb[pb.size() - 2])
-    throw value_error(fmt::format("matmul: inner dimensions differ for shapes {} and {}; expected {} == {}", sa.str(),
-                                  sb.str(), pa.back(), pb[pb.size() - 2]));
+    throw value_error(
+        fmt::format("matmul: inner dimensions differ for shapes {} and {}; expected {} == {}",
+                    sa.str(), sb.str(), pa.back(), pb[pb.size() - 2]));
   const Shape batch_a(pa.begin(), pa.end() - 2);
   const Shape batch_b(pb.begin(), pb.end() - 2);
   Shape batch = broadcast_shapes(batch_a, batch_b, "matmul");
@@ -98,7 +104,9 @@ inline int lu_factor(std::vector<double>& a, std::vector<std::int64_t>& piv, std
   for (std::int64_t k = 0; k < n; ++k) {
     std::int64_t p = k;
     for (std::int64_t i = k + 1; i < n; ++i)
-      if (std::abs(a[static_cast<std::size_t>(i * n + k)]) > std::abs(a[static_cast<std::size_t>(p * n + k)])) p = i;
+      if (std::abs(a[static_cast<std::size_t>(i * n + k)]) >
+          std::abs(a[static_cast<std::size_t>(p * n + k)]))
+        p = i;
     piv[static_cast<std::size_t>(k)] = p;
     if (a[static_cast<std::size_t>(p * n + k)] == 0) return 0;
     if (p != k) {
@@ -120,7 +128,8 @@ inline int lu_factor(std::vector<double>& a, std::vector<std::int64_t>& piv, std
 inline std::int64_t square_extent(std::string_view op, const Shape& s) {
   if (s.size() < 2 || s[s.size() - 1] != s[s.size() - 2])
     throw value_error(
-        fmt::format("{}: got a tensor of shape {}; expected a stack of square matrices (..., n, n)", op, s.str()));
+        fmt::format("{}: got a tensor of shape {}; expected a stack of square matrices (..., n, n)",
+                    op, s.str()));
   return s.back();
 }
 
@@ -147,13 +156,16 @@ Tensor<B> Tensor<B>::inv() const {
         for (auto& v : x) v = std::numeric_limits<double>::infinity();
       } else {
         for (std::int64_t k = 0; k < n; ++k)
-          std::swap(x[static_cast<std::size_t>(k)], x[static_cast<std::size_t>(piv[static_cast<std::size_t>(k)])]);
+          std::swap(x[static_cast<std::size_t>(k)],
+                    x[static_cast<std::size_t>(piv[static_cast<std::size_t>(k)])]);
         for (std::int64_t i = 0; i < n; ++i)
           for (std::int64_t j = 0; j < i; ++j)
-            x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
+            x[static_cast<std::size_t>(i)] -=
+                a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
         for (std::int64_t i = n - 1; i >= 0; --i) {
           for (std::int64_t j = i + 1; j < n; ++j)
-            x[static_cast<std::size_t>(i)] -= a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
+            x[static_cast<std::size_t>(i)] -=
+                a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
           x[static_cast<std::size_t>(i)] /= a[static_cast<std::size_t>(i * n + i)];
         }
       }
@@ -174,7 +186,8 @@ Tensor<B> Tensor<B>::inv() const {
 
 template <backend B>
 auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
-  static_assert(floating_dtype<value_type>, "ep::slogdet: needs a floating tensor (float or double)");
+  static_assert(floating_dtype<value_type>,
+                "ep::slogdet: needs a floating tensor (float or double)");
   const Shape s = shape();
   const std::int64_t n = detail::square_extent("slogdet", s);
   const Shape batch(s.begin(), s.end() - 2);
@@ -194,7 +207,8 @@ auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
       logdet += std::log(std::abs(d));
     }
     signs[b] = static_cast<value_type>(sign);
-    logs[b] = sign == 0 ? -std::numeric_limits<value_type>::infinity() : static_cast<value_type>(logdet);
+    logs[b] =
+        sign == 0 ? -std::numeric_limits<value_type>::infinity() : static_cast<value_type>(logdet);
   }
   const Tensor logabs = from_vector<B>(logs, batch);
   Shape kept = batch;

@@ -13,10 +13,10 @@ namespace ep {
 
 namespace detail {
 
-/// A reduction's normalized axes, as a bit set (bit i: axis i is reduced), and the count of elements
-/// reduced into each output element. It holds no shapes and no axis array: sixteen bytes that stay
-/// in registers, so that a full reduction of a small tensor costs no more than the backend's: a
-/// plan holding an axis array costs a store-forwarding stall on every sum.
+/// A reduction's normalized axes, as a bit set (bit i: axis i is reduced), and the count of
+/// elements reduced into each output element. It holds no shapes and no axis array: sixteen bytes
+/// that stay in registers, so that a full reduction of a small tensor costs no more than the
+/// backend's: a plan holding an axis array costs a store-forwarding stall on every sum.
 struct reduction_plan {
   std::uint32_t mask = 0;  // the reduced axes
   bool keepdims = false;
@@ -24,7 +24,9 @@ struct reduction_plan {
 
   [[nodiscard]] bool reduces(int axis) const noexcept { return ((mask >> axis) & 1U) != 0; }
   /// True when every axis of a rank-`rank` tensor is reduced (also for rank 0).
-  [[nodiscard]] bool all_of(int rank) const noexcept { return mask == (std::uint32_t{1} << rank) - 1; }
+  [[nodiscard]] bool all_of(int rank) const noexcept {
+    return mask == (std::uint32_t{1} << rank) - 1;
+  }
   /// The reduced axes, sorted: what a backend reduction takes.
   [[nodiscard]] axis_list axes(int rank) const noexcept {
     if (all_of(rank)) return axis_list::first(rank);
@@ -34,13 +36,18 @@ struct reduction_plan {
     return a;
   }
   /// The result's shape with each reduced axis kept as extent 1: what a gradient is reshaped to.
-  [[nodiscard]] Shape kept(const Shape& in) const { return reduced_shape(in, axes(in.size()), true); }
+  [[nodiscard]] Shape kept(const Shape& in) const {
+    return reduced_shape(in, axes(in.size()), true);
+  }
   /// The result's shape as requested.
-  [[nodiscard]] Shape out(const Shape& in) const { return reduced_shape(in, axes(in.size()), keepdims); }
+  [[nodiscard]] Shape out(const Shape& in) const {
+    return reduced_shape(in, axes(in.size()), keepdims);
+  }
 };
 
 /// `plan_reduction` over the axes the caller listed: validated and normalized.
-inline reduction_plan plan_listed_reduction(std::string_view op, const Shape& shape, const Axes& axis, bool keepdims) {
+inline reduction_plan plan_listed_reduction(std::string_view op, const Shape& shape,
+                                            const Axes& axis, bool keepdims) {
   reduction_plan p{0, keepdims, 1};
   for (int a : normalize_axes(op, axis, shape)) {
     p.mask |= std::uint32_t{1} << a;
@@ -51,7 +58,8 @@ inline reduction_plan plan_listed_reduction(std::string_view op, const Shape& sh
 
 /// The plan of reducing `shape` over `axis`. NumPy's axis=None, the common case, has nothing to
 /// validate and stays inline.
-inline reduction_plan plan_reduction(std::string_view op, const Shape& shape, const Axes& axis, bool keepdims) {
+inline reduction_plan plan_reduction(std::string_view op, const Shape& shape, const Axes& axis,
+                                     bool keepdims) {
   static_assert(max_rank < 32, "reduction_plan: one bit per axis");
   if (axis.all()) [[likely]]
     return {(std::uint32_t{1} << shape.size()) - 1, keepdims, shape.numel()};
@@ -59,12 +67,14 @@ inline reduction_plan plan_reduction(std::string_view op, const Shape& shape, co
 }
 
 /// Throws for min/max over an axis of extent 0, which has no identity (NumPy raises too).
-inline void check_nonempty_reduction(std::string_view op, const Shape& in, const reduction_plan& p) {
+inline void check_nonempty_reduction(std::string_view op, const Shape& in,
+                                     const reduction_plan& p) {
   if (p.count != 0) return;
   for (int a = 0; a < in.size(); ++a)
     if (p.reduces(a) && in[a] == 0)
-      throw value_error(fmt::format("{}: zero-size reduction over axis {} of a tensor of shape {}; expected a non-empty axis",
-                                    op, a, in.str()));
+      throw value_error(fmt::format(
+          "{}: zero-size reduction over axis {} of a tensor of shape {}; expected a non-empty axis",
+          op, a, in.str()));
 }
 
 /// Runs the backend reduction `f(raw, axes)`, which drops the reduced axes, and gives the result
@@ -100,11 +110,17 @@ auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
   if constexpr (std::same_as<value_type, bool>) {
     return astype<std::int64_t>().sum(axis, keepdims);
   } else {
-  const auto p = detail::plan_reduction("sum", shape_ref(), axis, keepdims);
-  return detail::make_result<Tensor>(
-      [&] { return detail::reduce_raw(*this, p, detail::reduce_kind::sum, [](const auto& r, std::span<const int> a) { return B::sum(r, a); }); },
-      // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must (elementwise_vjp).
-      [p](const auto& g, const auto&, const auto& x) { return g.reshape(p.kept(x.shape())); }, *this);
+    const auto p = detail::plan_reduction("sum", shape_ref(), axis, keepdims);
+    return detail::make_result<Tensor>(
+        [&] {
+          return detail::reduce_raw(
+              *this, p, detail::reduce_kind::sum,
+              [](const auto& r, std::span<const int> a) { return B::sum(r, a); });
+        },
+        // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must
+        // (elementwise_vjp).
+        [p](const auto& g, const auto&, const auto& x) { return g.reshape(p.kept(x.shape())); },
+        *this);
   }
 }
 
@@ -113,21 +129,25 @@ auto Tensor<B>::prod(Axes axis, bool keepdims) const -> count_tensor {
   if constexpr (std::same_as<value_type, bool>) {
     return astype<std::int64_t>().prod(axis, keepdims);
   } else {
-  const auto p = detail::plan_reduction("prod", shape_ref(), axis, keepdims);
-  return detail::make_result<Tensor>(
-      [&] { return detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::prod(r, a); }); },
-      // d prod / d x_i = prod / x_i (undefined where x_i == 0, as in the plain formula).
-      [p](const auto& g, const auto& out, const auto& x) {
-        return (g * out).reshape(p.kept(x.shape())).broadcast_to(x.shape()) / x;
-      },
-      *this);
+    const auto p = detail::plan_reduction("prod", shape_ref(), axis, keepdims);
+    return detail::make_result<Tensor>(
+        [&] {
+          return detail::reduce_raw(
+              *this, p, [](const auto& r, std::span<const int> a) { return B::prod(r, a); });
+        },
+        // d prod / d x_i = prod / x_i (undefined where x_i == 0, as in the plain formula).
+        [p](const auto& g, const auto& out, const auto& x) {
+          return (g * out).reshape(p.kept(x.shape())).broadcast_to(x.shape()) / x;
+        },
+        *this);
   }
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::mean(Axes axis, bool keepdims) const {
-  static_assert(floating_dtype<value_type>,
-                "ep::mean: needs a floating tensor (float or double); convert with astype<double>() first");
+  static_assert(
+      floating_dtype<value_type>,
+      "ep::mean: needs a floating tensor (float or double); convert with astype<double>() first");
   const auto p = detail::plan_reduction("mean", shape_ref(), axis, keepdims);
   return sum(axis, keepdims) / static_cast<value_type>(p.count);
 }
@@ -176,16 +196,20 @@ Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
 
 template <backend B>
 Tensor<B> Tensor<B>::all(Axes axis, bool keepdims) const {
-  static_assert(std::same_as<value_type, bool>, "ep::all: needs a bool tensor; compare first, e.g. (x > 0)");
+  static_assert(std::same_as<value_type, bool>,
+                "ep::all: needs a bool tensor; compare first, e.g. (x > 0)");
   const auto p = detail::plan_reduction("all", shape_ref(), axis, keepdims);
-  return Tensor(detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::all(r, a); }));
+  return Tensor(detail::reduce_raw(
+      *this, p, [](const auto& r, std::span<const int> a) { return B::all(r, a); }));
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::any(Axes axis, bool keepdims) const {
-  static_assert(std::same_as<value_type, bool>, "ep::any: needs a bool tensor; compare first, e.g. (x > 0)");
+  static_assert(std::same_as<value_type, bool>,
+                "ep::any: needs a bool tensor; compare first, e.g. (x > 0)");
   const auto p = detail::plan_reduction("any", shape_ref(), axis, keepdims);
-  return Tensor(detail::reduce_raw(*this, p, [](const auto& r, std::span<const int> a) { return B::any(r, a); }));
+  return Tensor(detail::reduce_raw(
+      *this, p, [](const auto& r, std::span<const int> a) { return B::any(r, a); }));
 }
 
 namespace detail {
@@ -194,20 +218,24 @@ typename Tn::index_tensor arg_reduce(std::string_view op, const Tn& x, int axis,
   const Shape s = x.shape();
   const int a = normalize_axis(op, axis, s);
   if (s[a] == 0)
-    throw value_error(fmt::format("{}: attempt to get {} of an empty axis {} of a tensor of shape {}; expected a non-empty axis",
-                                  op, op, a, s.str()));
+    throw value_error(
+        fmt::format("{}: attempt to get {} of an empty axis {} of a tensor of shape {}; expected a "
+                    "non-empty axis",
+                    op, op, a, s.str()));
   return typename Tn::index_tensor(f(x.raw(), a));
 }
 }  // namespace detail
 
 template <backend B>
 auto Tensor<B>::argmin(int axis) const -> index_tensor {
-  return detail::arg_reduce("argmin", *this, axis, [](const auto& r, int a) { return B::argmin(r, a); });
+  return detail::arg_reduce("argmin", *this, axis,
+                            [](const auto& r, int a) { return B::argmin(r, a); });
 }
 
 template <backend B>
 auto Tensor<B>::argmax(int axis) const -> index_tensor {
-  return detail::arg_reduce("argmax", *this, axis, [](const auto& r, int a) { return B::argmax(r, a); });
+  return detail::arg_reduce("argmax", *this, axis,
+                            [](const auto& r, int a) { return B::argmax(r, a); });
 }
 
 template <backend B>
@@ -225,10 +253,11 @@ auto Tensor<B>::cumsum(int axis) const -> count_tensor {
   if constexpr (std::same_as<value_type, bool>) {
     return astype<std::int64_t>().cumsum(axis);
   } else {
-  const int a = detail::normalize_axis("cumsum", axis, shape());
-  return detail::make_result<Tensor>(
-      [&] { return B::cumsum(raw(), a); },
-      [a](const auto& g, const auto&, const auto&) { return g.flip(a).cumsum(a).flip(a); }, *this);
+    const int a = detail::normalize_axis("cumsum", axis, shape());
+    return detail::make_result<Tensor>(
+        [&] { return B::cumsum(raw(), a); },
+        [a](const auto& g, const auto&, const auto&) { return g.flip(a).cumsum(a).flip(a); },
+        *this);
   }
 }
 
@@ -239,7 +268,8 @@ auto Tensor<B>::cumsum() const -> count_tensor {
 
 template <backend B>
 Tensor<B> Tensor<B>::logsumexp(Axes axis, bool keepdims) const {
-  static_assert(floating_dtype<value_type>, "ep::logsumexp: needs a floating tensor (float or double)");
+  static_assert(floating_dtype<value_type>,
+                "ep::logsumexp: needs a floating tensor (float or double)");
   const auto p = detail::plan_reduction("logsumexp", shape_ref(), axis, keepdims);
   if (p.count == 0) return full(p.out(shape()), -std::numeric_limits<value_type>::infinity());
   // Shift by the maximum for stability. The shift cancels exactly in the gradient, so it is taken

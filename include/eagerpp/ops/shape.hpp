@@ -1,5 +1,5 @@
-// eagerpp - shape ops of ep::Tensor: reshape, transpose, squeeze, broadcast_to, tile, flip, pad, concatenate
-// SPDX-License-Identifier: MIT
+// eagerpp - shape ops of ep::Tensor: reshape, transpose, squeeze, broadcast_to, tile, flip, pad,
+// concatenate SPDX-License-Identifier: MIT
 #pragma once
 
 #include <initializer_list>  // std::initializer_list
@@ -23,27 +23,33 @@ Tensor<B> Tensor<B>::reshape(const Shape& new_shape) const {
   for (int i = 0; i < target.size(); ++i) {
     if (target[i] == -1) {
       if (unknown >= 0)
-        throw value_error(fmt::format("reshape: can only specify one unknown dimension, got {} for a tensor of shape {}",
-                                      new_shape.str(), s.str()));
+        throw value_error(fmt::format(
+            "reshape: can only specify one unknown dimension, got {} for a tensor of shape {}",
+            new_shape.str(), s.str()));
       unknown = i;
     } else if (target[i] < 0) {
-      throw value_error(fmt::format("reshape: negative extent in {}; expected extents >= 0 or a single -1", new_shape.str()));
+      throw value_error(fmt::format(
+          "reshape: negative extent in {}; expected extents >= 0 or a single -1", new_shape.str()));
     } else {
       known *= target[i];
     }
   }
   if (unknown >= 0) {
     if (known == 0 || s.numel() % known != 0)
-      throw value_error(fmt::format("reshape: cannot reshape a tensor of shape {} ({} elements) into shape {}",
-                                    s.str(), s.numel(), new_shape.str()));
+      throw value_error(
+          fmt::format("reshape: cannot reshape a tensor of shape {} ({} elements) into shape {}",
+                      s.str(), s.numel(), new_shape.str()));
     target[unknown] = s.numel() / known;
   }
   if (target.numel() != s.numel())
-    throw value_error(fmt::format("reshape: cannot reshape a tensor of shape {} ({} elements) into shape {}; expected {} elements",
-                                  s.str(), s.numel(), new_shape.str(), s.numel()));
+    throw value_error(
+        fmt::format("reshape: cannot reshape a tensor of shape {} ({} elements) into shape {}; "
+                    "expected {} elements",
+                    s.str(), s.numel(), new_shape.str(), s.numel()));
   if (target == s) return *this;
   return detail::make_result<Tensor>(
-      [&] { return B::reshape(raw(), target); }, [](const auto& g, const auto&, const auto& x) { return g.reshape(x.shape()); }, *this);
+      [&] { return B::reshape(raw(), target); },
+      [](const auto& g, const auto&, const auto& x) { return g.reshape(x.shape()); }, *this);
 }
 
 template <backend B>
@@ -53,8 +59,10 @@ Tensor<B> Tensor<B>::flatten(int start, int end) const {
   const int a = detail::normalize_axis("flatten", start, s);
   const int b = detail::normalize_axis("flatten", end, s);
   if (a > b)
-    throw value_error(fmt::format("flatten: start axis {} comes after end axis {} for a tensor of shape {}; expected start <= end",
-                                  start, end, s.str()));
+    throw value_error(
+        fmt::format("flatten: start axis {} comes after end axis {} for a tensor of shape {}; "
+                    "expected start <= end",
+                    start, end, s.str()));
   Shape out;
   for (int i = 0; i < a; ++i) out.push_back(s[i]);
   std::int64_t merged = 1;
@@ -73,11 +81,13 @@ Tensor<B> Tensor<B>::transpose(const std::vector<int>& perm) const {
   std::vector<int> identity(static_cast<std::size_t>(s.size()));
   std::iota(identity.begin(), identity.end(), 0);
   if (p.size() != identity.size() || !std::is_permutation(p.begin(), p.end(), identity.begin()))
-    throw value_error(fmt::format("transpose: axes ({}) are not a permutation of the {} axes of a tensor of shape {}",
-                                  fmt::join(perm, ", "), s.size(), s.str()));
+    throw value_error(fmt::format(
+        "transpose: axes ({}) are not a permutation of the {} axes of a tensor of shape {}",
+        fmt::join(perm, ", "), s.size(), s.str()));
   if (p == identity) return *this;
   std::vector<int> inverse(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) inverse[static_cast<std::size_t>(p[i])] = static_cast<int>(i);
+  for (std::size_t i = 0; i < p.size(); ++i)
+    inverse[static_cast<std::size_t>(p[i])] = static_cast<int>(i);
   return detail::make_result<Tensor>(
       [&] { return B::transpose(raw(), std::span<const int>(p)); },
       [inverse](const auto& g, const auto&, const auto&) { return g.transpose(inverse); }, *this);
@@ -101,8 +111,10 @@ Tensor<B> Tensor<B>::squeeze(Axes axis) const {
     const auto axes = detail::normalize_axes("squeeze", axis, s);
     for (int a : axes)
       if (s[a] != 1)
-        throw value_error(fmt::format("squeeze: cannot select axis {} of extent {} in a tensor of shape {}; expected extent 1",
-                                      a, s[a], s.str()));
+        throw value_error(
+            fmt::format("squeeze: cannot select axis {} of extent {} in a tensor of shape {}; "
+                        "expected extent 1",
+                        a, s[a], s.str()));
     out = detail::reduced_shape(s, axes, false);
   }
   return reshape(out);
@@ -113,8 +125,9 @@ Tensor<B> Tensor<B>::expand_dims(int axis) const {
   Shape s = shape();
   const int n = s.size() + 1;
   if (axis < -n || axis >= n)
-    throw value_error(fmt::format("expand_dims: axis {} is out of range for a tensor of shape {}; expected {} <= axis < {}",
-                                  axis, s.str(), -n, n));
+    throw value_error(fmt::format(
+        "expand_dims: axis {} is out of range for a tensor of shape {}; expected {} <= axis < {}",
+        axis, s.str(), -n, n));
   s.insert(axis < 0 ? axis + n : axis, 1);
   return reshape(s);
 }
@@ -132,23 +145,28 @@ Tensor<B> Tensor<B>::broadcast_to(const Shape& target) const {
     return true;
   }();
   if (!ok)
-    throw value_error(fmt::format("broadcast_to: cannot broadcast a tensor of shape {} to shape {}", s.str(), target.str()));
+    throw value_error(fmt::format("broadcast_to: cannot broadcast a tensor of shape {} to shape {}",
+                                  s.str(), target.str()));
   return detail::make_result<Tensor>(
       [&] { return B::broadcast_to(raw(), target); },
-      [](const auto& g, const auto&, const auto& x) { return detail::unbroadcast(g, x.shape()); }, *this);
+      [](const auto& g, const auto&, const auto& x) { return detail::unbroadcast(g, x.shape()); },
+      *this);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::tile(const std::vector<std::int64_t>& multiples) const {
   const Shape s = shape();
   if (multiples.size() != static_cast<std::size_t>(s.size()))
-    throw value_error(fmt::format("tile: got {} multiples ({}) for a tensor of shape {}; expected one per axis",
-                                  multiples.size(), fmt::join(multiples, ", "), s.str()));
+    throw value_error(
+        fmt::format("tile: got {} multiples ({}) for a tensor of shape {}; expected one per axis",
+                    multiples.size(), fmt::join(multiples, ", "), s.str()));
   Tensor r = *this;
   Shape cur = s;
   for (int i = 0; i < s.size(); ++i) {
     const auto m = multiples[static_cast<std::size_t>(i)];
-    if (m < 0) throw value_error(fmt::format("tile: negative multiple {} for axis {}; expected multiples >= 0", m, i));
+    if (m < 0)
+      throw value_error(
+          fmt::format("tile: negative multiple {} for axis {}; expected multiples >= 0", m, i));
     if (m == 1) continue;
     // (outer, 1, d, inner) broadcast to (outer, m, d, inner): rank 4 whatever the tensor's rank.
     std::int64_t outer = 1, inner = 1;
@@ -184,7 +202,10 @@ Tn slice_axis(const Tn& x, int axis, std::int64_t start, std::int64_t stop) {
   out[axis] = stop - start;
   if (out == s) return x;
   return make_result<Tn>(
-      [&] { return B::slice(x.raw(), std::span<const std::int64_t>(starts), std::span<const std::int64_t>(steps), out); },
+      [&] {
+        return B::slice(x.raw(), std::span<const std::int64_t>(starts),
+                        std::span<const std::int64_t>(steps), out);
+      },
       [axis, start, stop](const auto& g, const auto&, const auto& in) {
         Paddings p(static_cast<std::size_t>(in.ndim()), {0, 0});
         p[static_cast<std::size_t>(axis)] = {start, in.shape()[axis] - stop};
@@ -198,13 +219,15 @@ template <backend B>
 Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_type value) const {
   const Shape s = shape();
   if (paddings.size() != static_cast<std::size_t>(s.size()))
-    throw value_error(fmt::format("pad: got {} (before, after) pairs for a tensor of shape {}; expected one per axis",
-                                  paddings.size(), s.str()));
+    throw value_error(fmt::format(
+        "pad: got {} (before, after) pairs for a tensor of shape {}; expected one per axis",
+        paddings.size(), s.str()));
   Shape before, after;
   for (int i = 0; i < s.size(); ++i) {
     const auto [b, a] = paddings[static_cast<std::size_t>(i)];
     if (b < 0 || a < 0)
-      throw value_error(fmt::format("pad: negative padding ({}, {}) for axis {}; expected paddings >= 0", b, a, i));
+      throw value_error(fmt::format(
+          "pad: negative padding ({}, {}) for axis {}; expected paddings >= 0", b, a, i));
     before.push_back(b);
     after.push_back(a);
   }
@@ -213,11 +236,15 @@ Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_
     for (int i = 0; i < s.size(); ++i) none = none && before[i] == 0 && after[i] == 0;
     if (none) return *this;
     return detail::make_result<Tensor>(
-        [&] { return B::pad(raw(), std::span<const std::int64_t>(before), std::span<const std::int64_t>(after), value); },
+        [&] {
+          return B::pad(raw(), std::span<const std::int64_t>(before),
+                        std::span<const std::int64_t>(after), value);
+        },
         [before, after](const auto& g, const auto&, const auto& x) {
           Tensor r = g;
           const Shape xs = x.shape();
-          for (int i = 0; i < xs.size(); ++i) r = detail::slice_axis(r, i, before[i], before[i] + xs[i]);
+          for (int i = 0; i < xs.size(); ++i)
+            r = detail::slice_axis(r, i, before[i], before[i] + xs[i]);
           return r;
         },
         *this);
@@ -228,27 +255,34 @@ Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_
     for (int i = 0; i < s.size(); ++i) {
       if (before[i] == 0 && after[i] == 0) continue;
       if (before[i] >= s[i] || after[i] >= s[i])
-        throw value_error(fmt::format("pad: reflect padding ({}, {}) of axis {} needs more than the {} elements of a tensor of "
-                                      "shape {}; expected paddings < {}",
-                                      before[i], after[i], i, s[i], s.str(), s[i]));
+        throw value_error(
+            fmt::format("pad: reflect padding ({}, {}) of axis {} needs more than the {} elements "
+                        "of a tensor of "
+                        "shape {}; expected paddings < {}",
+                        before[i], after[i], i, s[i], s.str(), s[i]));
       std::vector<Tensor> parts;
       if (before[i] > 0) parts.push_back(detail::slice_axis(r, i, 1, before[i] + 1).flip(i));
       parts.push_back(r);
-      if (after[i] > 0) parts.push_back(detail::slice_axis(r, i, s[i] - 1 - after[i], s[i] - 1).flip(i));
+      if (after[i] > 0)
+        parts.push_back(detail::slice_axis(r, i, s[i] - 1 - after[i], s[i] - 1).flip(i));
       r = concatenate(parts, i);
     }
     return r;
   }
-  throw value_error(fmt::format("pad: unknown mode '{}'; expected \"constant\" or \"reflect\"", mode));
+  throw value_error(
+      fmt::format("pad: unknown mode '{}'; expected \"constant\" or \"reflect\"", mode));
 }
 
 /// The tensors joined along an existing `axis` (NumPy: `concatenate`); they must have the same
 /// rank and equal extents off the axis.
 template <backend B>
 Tensor<B> concatenate(const std::vector<Tensor<B>>& tensors, int axis = 0) {
-  if (tensors.empty()) throw value_error("concatenate: got an empty list of tensors; expected at least one");
+  if (tensors.empty())
+    throw value_error("concatenate: got an empty list of tensors; expected at least one");
   const Shape s0 = tensors.front().shape();
-  if (s0.size() == 0) throw value_error("concatenate: zero-dimensional tensors cannot be concatenated; expected rank >= 1");
+  if (s0.size() == 0)
+    throw value_error(
+        "concatenate: zero-dimensional tensors cannot be concatenated; expected rank >= 1");
   const int a = detail::normalize_axis("concatenate", axis, s0);
   std::vector<typename B::raw_type> raws;
   raws.reserve(tensors.size());
@@ -258,8 +292,10 @@ Tensor<B> concatenate(const std::vector<Tensor<B>>& tensors, int axis = 0) {
     bool ok = s.size() == s0.size();
     for (int i = 0; ok && i < s.size(); ++i) ok = i == a || s[i] == s0[i];
     if (!ok)
-      throw value_error(fmt::format("concatenate: shapes {} and {} differ off the concatenation axis {}; expected equal extents",
-                                    s0.str(), s.str(), a));
+      throw value_error(
+          fmt::format("concatenate: shapes {} and {} differ off the concatenation axis {}; "
+                      "expected equal extents",
+                      s0.str(), s.str(), a));
     raws.push_back(t.raw());
     extents.push_back(s[a]);
   }
@@ -281,18 +317,21 @@ Tensor<B> concatenate(const std::vector<Tensor<B>>& tensors, int axis = 0) {
 /// The tensors (all of one shape) joined along a new `axis` (NumPy: `stack`).
 template <backend B>
 Tensor<B> stack(const std::vector<Tensor<B>>& tensors, int axis = 0) {
-  if (tensors.empty()) throw value_error("stack: got an empty list of tensors; expected at least one");
+  if (tensors.empty())
+    throw value_error("stack: got an empty list of tensors; expected at least one");
   const Shape s0 = tensors.front().shape();
   const int n = s0.size() + 1;  // the result's rank, which the new axis counts in
   if (axis < -n || axis >= n)
-    throw value_error(fmt::format("stack: axis {} is out of range for stacking tensors of shape {}; expected {} <= axis < {}",
-                                  axis, s0.str(), -n, n));
+    throw value_error(fmt::format(
+        "stack: axis {} is out of range for stacking tensors of shape {}; expected {} <= axis < {}",
+        axis, s0.str(), -n, n));
   std::vector<Tensor<B>> expanded;
   expanded.reserve(tensors.size());
   for (const auto& t : tensors) {
     if (!(t.shape() == s0))
-      throw value_error(fmt::format("stack: shapes {} and {} differ; expected every tensor to have the same shape", s0.str(),
-                                    t.shape().str()));
+      throw value_error(fmt::format(
+          "stack: shapes {} and {} differ; expected every tensor to have the same shape", s0.str(),
+          t.shape().str()));
     expanded.push_back(t.expand_dims(axis));
   }
   return concatenate(expanded, axis < 0 ? axis + n : axis);

@@ -3,8 +3,10 @@
 //
 // Target eagerpp::mpi (built when CMake's find_package(MPI) finds MPI; nothing else depends on it).
 // Collectives take and return ep::Tensor<B> of any backend:
-//   - host backends (Eigen, xtensor: the optional hooks share_host / from_host_shared) hand MPI their
-//     C-order buffer and receive into a fresh buffer from eagerpp's cache that the result adopts: no copy;
+//   - host backends (Eigen, xtensor: the optional hooks share_host / from_host_shared) hand MPI
+//   their
+//     C-order buffer and receive into a fresh buffer from eagerpp's cache that the result adopts:
+//     no copy;
 //   - a device backend (CUDA) hands MPI its device pointer when the MPI library is CUDA-aware
 //     (MPIX_Query_cuda_support(), Open MPI's extension), and otherwise stages through host memory
 //     (to_data / from_data); ep::mpi::cuda_aware() says which.
@@ -60,8 +62,8 @@ class mpi_error : public std::runtime_error, public ep::error {
 enum class op { sum, mean, min, max };
 
 /// How all_gather joins the ranks' tensors: `stack` along a new first axis (every rank the same
-/// shape: the result is (size, ...)), `concatenate` along the existing first axis (first extents may
-/// differ: the inverse of scatter).
+/// shape: the result is (size, ...)), `concatenate` along the existing first axis (first extents
+/// may differ: the inverse of scatter).
 enum class gather { stack, concatenate };
 
 /// Whether the MPI library takes CUDA device pointers (Open MPI built with CUDA, checked at compile
@@ -138,8 +140,8 @@ inline std::string_view dtype_name_of(std::int64_t code) noexcept {
 
 /// A host backend: hands out its C-order elements and adopts a buffer, both without copying.
 template <class B>
-concept host_shared = requires(const typename B::raw_type& r, std::shared_ptr<typename B::value_type> p,
-                               const Shape& s) {
+concept host_shared = requires(const typename B::raw_type& r,
+                               std::shared_ptr<typename B::value_type> p, const Shape& s) {
   { B::share_host(r) } -> std::same_as<std::shared_ptr<typename B::value_type>>;
   { B::from_host_shared(p, s) } -> std::same_as<typename B::raw_type>;
 };
@@ -147,7 +149,8 @@ concept host_shared = requires(const typename B::raw_type& r, std::shared_ptr<ty
 /// A device backend whose raw tensor exposes its device pointer and stream (ep::cuda_array) and can
 /// be created uninitialized for a shape.
 template <class B>
-concept device_pointer = std::constructible_from<typename B::raw_type, const Shape&, std::string_view> &&
+concept device_pointer =
+    std::constructible_from<typename B::raw_type, const Shape&, std::string_view> &&
     requires(const typename B::raw_type& r) {
   { r.data() } -> std::same_as<const typename B::value_type*>;
   { r.mutable_data() } -> std::same_as<typename B::value_type*>;
@@ -176,11 +179,13 @@ class communicator {
     int initialized = 0;
     MPI_Initialized(&initialized);
     if (initialized == 0)
-      throw mpi_error("communicator: MPI is not initialized; expected an ep::mpi::environment to be alive");
+      throw mpi_error(
+          "communicator: MPI is not initialized; expected an ep::mpi::environment to be alive");
     // Errors before comm's own rank is known name the rank in MPI_COMM_WORLD, always valid here.
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "communicator", "MPI_Comm_set_errhandler");
+    check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "communicator",
+          "MPI_Comm_set_errhandler");
     check(MPI_Comm_rank(comm_, &rank_), "communicator", "MPI_Comm_rank");
     check(MPI_Comm_size(comm_, &size_), "communicator", "MPI_Comm_size");
   }
@@ -222,8 +227,8 @@ class communicator {
     }
     Tensor<B> out = transfer<B>(t, t.shape(), [&](const T* in, T* result) {
       for_chunks(t.size(), [&](std::int64_t start, int count) {
-        check(MPI_Allreduce(in + start, result + start, count, detail::datatype<T>(), mop, comm_), "all_reduce",
-              "MPI_Allreduce");
+        check(MPI_Allreduce(in + start, result + start, count, detail::datatype<T>(), mop, comm_),
+              "all_reduce", "MPI_Allreduce");
       });
       if constexpr (floating_dtype<T>) {
         if (how == op::mean && !direct_device<B>()) {
@@ -251,15 +256,16 @@ class communicator {
       // MPI_Bcast sends from this buffer and writes nothing into it: the root keeps its own tensor.
       with_input(t, [&](const T* in) {
         for_chunks(t.size(), [&](std::int64_t start, int count) {
-          check(MPI_Bcast(const_cast<T*>(in) + start, count, detail::datatype<T>(), root, comm_), "broadcast",
-                "MPI_Bcast");
+          check(MPI_Bcast(const_cast<T*>(in) + start, count, detail::datatype<T>(), root, comm_),
+                "broadcast", "MPI_Bcast");
         });
       });
       return Tensor<B>(t.raw());  // the same elements, as a constant like every rank's result
     }
     return make_output<B>(t.shape(), [&](T* result) {
       for_chunks(t.size(), [&](std::int64_t start, int count) {
-        check(MPI_Bcast(result + start, count, detail::datatype<T>(), root, comm_), "broadcast", "MPI_Bcast");
+        check(MPI_Bcast(result + start, count, detail::datatype<T>(), root, comm_), "broadcast",
+              "MPI_Bcast");
       });
     });
   }
@@ -292,8 +298,8 @@ class communicator {
     }
     const auto [icounts, displs] = int_counts("all_gather", counts);
     return transfer<B>(t, shape, [&](const T* in, T* result) {
-      check(MPI_Allgatherv(in, icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(), result, icounts.data(),
-                           displs.data(), detail::datatype<T>(), comm_),
+      check(MPI_Allgatherv(in, icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(),
+                           result, icounts.data(), displs.data(), detail::datatype<T>(), comm_),
             "all_gather", "MPI_Allgatherv");
     });
   }
@@ -301,7 +307,8 @@ class communicator {
   /// Root's `t` split along its first axis into size() parts as NumPy's array_split does (the first
   /// n % size parts one row longer), part r on rank r (MPI_Scatterv). Only the root's elements and
   /// shape are read; other ranks pass any tensor of the same dtype (e.g. an empty one). Throws
-  /// ep::value_error on every rank when the dtypes differ, root's `t` is 0-d, or root is not a rank.
+  /// ep::value_error on every rank when the dtypes differ, root's `t` is 0-d, or root is not a
+  /// rank.
   template <backend B>
   [[nodiscard]] Tensor<B> scatter(const Tensor<B>& t, int root = 0) const {
     using T = typename B::value_type;
@@ -310,32 +317,36 @@ class communicator {
     require_same_dtype("scatter", all);
     const Shape& whole = all[static_cast<std::size_t>(root)].shape;
     if (whole.size() == 0)
-      throw value_error(
-          fmt::format("scatter: the root (rank {}) holds a 0-d tensor; expected at least one axis to split", root));
+      throw value_error(fmt::format(
+          "scatter: the root (rank {}) holds a 0-d tensor; expected at least one axis to split",
+          root));
     const std::int64_t n = whole[0], row = n == 0 ? 0 : whole.numel() / n;
     const std::int64_t p = size_, base = n / p, extra = n % p;
     std::vector<std::int64_t> counts(static_cast<std::size_t>(size_));
-    for (std::int64_t r = 0; r < p; ++r) counts[static_cast<std::size_t>(r)] = (base + (r < extra ? 1 : 0)) * row;
+    for (std::int64_t r = 0; r < p; ++r)
+      counts[static_cast<std::size_t>(r)] = (base + (r < extra ? 1 : 0)) * row;
     const auto [icounts, displs] = int_counts("scatter", counts);
     Shape mine = whole;
     mine[0] = base + (rank_ < extra ? 1 : 0);
     if (rank_ == root) {
       return transfer<B>(t, mine, [&](const T* in, T* result) {
         check(MPI_Scatterv(in, icounts.data(), displs.data(), detail::datatype<T>(), result,
-                           icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(), root, comm_),
+                           icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(), root,
+                           comm_),
               "scatter", "MPI_Scatterv");
       });
     }
     return make_output<B>(mine, [&](T* result) {
       check(MPI_Scatterv(nullptr, nullptr, nullptr, detail::datatype<T>(), result,
-                         icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(), root, comm_),
+                         icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(), root,
+                         comm_),
             "scatter", "MPI_Scatterv");
     });
   }
 
  private:
-  /// Whether B's device buffers go to MPI directly (a device backend and a CUDA-aware MPI); then the
-  /// result of all_reduce's sum is device memory, and mean divides it with a facade op.
+  /// Whether B's device buffers go to MPI directly (a device backend and a CUDA-aware MPI); then
+  /// the result of all_reduce's sum is device memory, and mean divides it with a facade op.
   template <backend B>
   static bool direct_device() {
 #if EAGERPP_MPI_CUDA_AWARE
@@ -356,7 +367,8 @@ class communicator {
   void check_root(std::string_view what, int root) const {
     if (root < 0 || root >= size_)
       throw value_error(
-          fmt::format("{}: root {} is not a rank of this communicator; expected 0 <= root < {}", what, root, size_));
+          fmt::format("{}: root {} is not a rank of this communicator; expected 0 <= root < {}",
+                      what, root, size_));
   }
 
   /// Every rank's dtype and shape, on every rank (one MPI_Allgather of 10 int64 per rank).
@@ -367,9 +379,10 @@ class communicator {
     mine[0] = detail::dtype_code<typename B::value_type>();
     mine[1] = t.ndim();
     for (int i = 0; i < t.ndim(); ++i) mine[static_cast<std::size_t>(2 + i)] = t.shape()[i];
-    std::vector<std::int64_t> every(static_cast<std::size_t>(width) * static_cast<std::size_t>(size_));
-    check(MPI_Allgather(mine.data(), width, MPI_INT64_T, every.data(), width, MPI_INT64_T, comm_), what,
-          "MPI_Allgather");
+    std::vector<std::int64_t> every(static_cast<std::size_t>(width) *
+                                    static_cast<std::size_t>(size_));
+    check(MPI_Allgather(mine.data(), width, MPI_INT64_T, every.data(), width, MPI_INT64_T, comm_),
+          what, "MPI_Allgather");
     std::vector<detail::signature> out(static_cast<std::size_t>(size_));
     for (std::size_t r = 0; r < out.size(); ++r) {
       const std::int64_t* row = every.data() + r * width;
@@ -382,10 +395,10 @@ class communicator {
   void require_same_dtype(std::string_view what, const std::vector<detail::signature>& all) const {
     for (std::size_t r = 1; r < all.size(); ++r) {
       if (all[r].dtype != all[0].dtype)
-        throw value_error(
-            fmt::format("{}: the ranks hold different dtypes (rank 0: {}, rank {}: {}); expected one "
-                        "dtype on every rank",
-                        what, detail::dtype_name_of(all[0].dtype), r, detail::dtype_name_of(all[r].dtype)));
+        throw value_error(fmt::format(
+            "{}: the ranks hold different dtypes (rank 0: {}, rank {}: {}); expected one "
+            "dtype on every rank",
+            what, detail::dtype_name_of(all[0].dtype), r, detail::dtype_name_of(all[r].dtype)));
     }
   }
 
@@ -393,36 +406,38 @@ class communicator {
     require_same_dtype(what, all);
     for (std::size_t r = 1; r < all.size(); ++r) {
       if (all[r].shape != all[0].shape)
-        throw value_error(
-            fmt::format("{}: the ranks hold different shapes (rank 0: {}, rank {}: {}); expected one "
-                        "shape on every rank",
-                        what, all[0].shape.str(), r, all[r].shape.str()));
+        throw value_error(fmt::format(
+            "{}: the ranks hold different shapes (rank 0: {}, rank {}: {}); expected one "
+            "shape on every rank",
+            what, all[0].shape.str(), r, all[r].shape.str()));
     }
   }
 
   /// Equal rank >= 1 and equal extents after the first axis (all_gather's concatenate).
-  void require_same_trailing(std::string_view what, const std::vector<detail::signature>& all) const {
+  void require_same_trailing(std::string_view what,
+                             const std::vector<detail::signature>& all) const {
     for (std::size_t r = 0; r < all.size(); ++r) {
       const Shape& s = all[r].shape;
       bool ok = s.size() >= 1 && s.size() == all[0].shape.size();
       for (int i = 1; ok && i < s.size(); ++i) ok = s[i] == all[0].shape[i];
       if (!ok)
-        throw value_error(
-            fmt::format("{}: cannot concatenate the ranks' tensors along the first axis (rank 0: {}, "
-                        "rank {}: {}); expected at least one axis and equal extents after the first",
-                        what, all[0].shape.str(), r, s.str()));
+        throw value_error(fmt::format(
+            "{}: cannot concatenate the ranks' tensors along the first axis (rank 0: {}, "
+            "rank {}: {}); expected at least one axis and equal extents after the first",
+            what, all[0].shape.str(), r, s.str()));
     }
   }
 
   /// MPI's int counts and displacements for element counts per rank; throws past INT_MAX.
-  static std::pair<std::vector<int>, std::vector<int>> int_counts(std::string_view what,
-                                                                  const std::vector<std::int64_t>& counts) {
+  static std::pair<std::vector<int>, std::vector<int>> int_counts(
+      std::string_view what, const std::vector<std::int64_t>& counts) {
     std::vector<int> c(counts.size()), d(counts.size());
     std::int64_t offset = 0;
     for (std::size_t r = 0; r < counts.size(); ++r) {
       if (counts[r] > INT_MAX || offset > INT_MAX)
-        throw value_error(fmt::format("{}: {} elements at offset {} on rank {}; expected at most {} (MPI's int counts)",
-                                      what, counts[r], offset, r, INT_MAX));
+        throw value_error(fmt::format(
+            "{}: {} elements at offset {} on rank {}; expected at most {} (MPI's int counts)", what,
+            counts[r], offset, r, INT_MAX));
       c[r] = static_cast<int>(counts[r]);
       d[r] = static_cast<int>(offset);
       offset += counts[r];
@@ -434,7 +449,8 @@ class communicator {
   template <class F>
   static void for_chunks(std::int64_t n, F&& f) {
     constexpr std::int64_t chunk = std::int64_t{1} << 30;
-    for (std::int64_t start = 0; start < n; start += chunk) f(start, static_cast<int>(std::min(chunk, n - start)));
+    for (std::int64_t start = 0; start < n; start += chunk)
+      f(start, static_cast<int>(std::min(chunk, n - start)));
   }
 
   /// Calls f(pointer to t's C-order elements) where MPI can read them: the backend's own buffer
@@ -475,13 +491,15 @@ class communicator {
       if constexpr (detail::device_pointer<B>) {
         if (direct_device<B>()) {
           typename B::raw_type out(shape, std::string_view{"mpi"});
-          (void)cudaStreamSynchronize(out.stream());  // stream-ordered allocation: wait until it exists
+          (void)cudaStreamSynchronize(
+              out.stream());  // stream-ordered allocation: wait until it exists
           f(out.mutable_data());
           return Tensor<B>(std::move(out));
         }
       }
 #endif
-      std::unique_ptr<T[]> out(new T[n == 0 ? 1 : n]);  // not std::vector: vector<bool> has no data()
+      std::unique_ptr<T[]> out(
+          new T[n == 0 ? 1 : n]);  // not std::vector: vector<bool> has no data()
       f(out.get());
       return Tensor<B>(B::from_data(out.get(), shape));
     }
@@ -490,7 +508,8 @@ class communicator {
   /// make_output with t's elements readable too: f(input pointer, result pointer).
   template <backend B, class F>
   Tensor<B> transfer(const Tensor<B>& t, const Shape& shape, F&& f) const {
-    return make_output<B>(shape, [&](auto* result) { with_input(t, [&](const auto* in) { f(in, result); }); });
+    return make_output<B>(
+        shape, [&](auto* result) { with_input(t, [&](const auto* in) { f(in, result); }); });
   }
 
   template <backend B>

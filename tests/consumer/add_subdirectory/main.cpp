@@ -12,7 +12,8 @@ int main() {
   const auto x = ep::arange<B>(1, 9);
   const float mean = x.mean().item();
   const float max_square = x.square().max().item();
-  std::cout << "add_subdirectory consumer: mean = " << mean << ", max(x^2) = " << max_square << '\n';
+  std::cout << "add_subdirectory consumer: mean = " << mean << ", max(x^2) = " << max_square
+            << '\n';
   if (mean != 4.5f || max_square != 64.0f) {
     std::cerr << "expected 4.5 and 64\n";
     return EXIT_FAILURE;

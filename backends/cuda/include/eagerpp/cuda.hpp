@@ -1,5 +1,5 @@
-// eagerpp - the CUDA backend: ep::cuda<T>, the Thrust backend on the GPU (CUB reductions, cuBLAS GEMM)
-// SPDX-License-Identifier: MIT
+// eagerpp - the CUDA backend: ep::cuda<T>, the Thrust backend on the GPU (CUB reductions, cuBLAS
+// GEMM) SPDX-License-Identifier: MIT
 #pragma once
 
 #if !defined(__CUDACC__)

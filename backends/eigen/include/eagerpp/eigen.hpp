@@ -30,7 +30,8 @@ namespace ep {
 /// Ops that make no sense for a dtype are constrained away: `ep::eigen<bool>::add` does not exist.
 template <class T>
 struct eigen {
-  static_assert(dtype<T>, "ep::eigen<T>: T must be float, double, std::int32_t, std::int64_t or bool");
+  static_assert(dtype<T>,
+                "ep::eigen<T>: T must be float, double, std::int32_t, std::int64_t or bool");
 
   static constexpr std::string_view name = "eigen";
   using value_type = T;
@@ -78,7 +79,8 @@ struct eigen {
 
   static raw_type from_data(const T* data, const Shape& shape) {
     raw_type out(shape);
-    if (out.size() > 0) std::memcpy(out.mutable_data(), data, static_cast<std::size_t>(out.size()) * sizeof(T));
+    if (out.size() > 0)
+      std::memcpy(out.mutable_data(), data, static_cast<std::size_t>(out.size()) * sizeof(T));
     return out;
   }
 
@@ -92,7 +94,8 @@ struct eigen {
   /// vectorized loads need (ep::buffer and ep::allocate_storage always are).
   static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
     const auto address = reinterpret_cast<std::uintptr_t>(data.get());
-    if (shape.numel() > 0 && address % detail::eigen_required_alignment != 0) return from_data(data.get(), shape);
+    if (shape.numel() > 0 && address % detail::eigen_required_alignment != 0)
+      return from_data(data.get(), shape);
     return raw_type(std::move(data), shape);
   }
 
@@ -100,9 +103,7 @@ struct eigen {
 
   static raw_type full(const Shape& shape, T value) { return detail::eigen_full(shape, value); }
 
-  static raw_type arange(T start, T step, std::int64_t n)
-    requires numeric_dtype<T>
-  {
+  static raw_type arange(T start, T step, std::int64_t n) requires numeric_dtype<T> {
     raw_type out(Shape{n});
     T* p = out.mutable_data();
     for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(start + static_cast<T>(i) * step);
@@ -126,50 +127,100 @@ struct eigen {
 
   // --- element-wise: unary ------------------------------------------------------------------
 
-  static raw_type abs(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.abs(); }); }
-  static raw_type sign(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.sign(); }); }
+  static raw_type abs(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, [](const auto& v) { return v.abs(); });
+  }
+  static raw_type sign(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, [](const auto& v) { return v.sign(); });
+  }
   // Not Eigen's sqrt for float: with EIGEN_FAST_MATH (Eigen's default) its SSE/AVX packets take
   // _mm_rsqrt_ps and one Newton step, 1 ulp off the correctly rounded root, NaN for +inf and 0 for
-  // denormals (Eigen/src/Core/arch/SSE/MathFunctions.h); NumPy's sqrt is IEEE's (found by tests/fuzz).
+  // denormals (Eigen/src/Core/arch/SSE/MathFunctions.h); NumPy's sqrt is IEEE's (found by
+  // tests/fuzz).
   static raw_type sqrt(const raw_type& x) requires floating_dtype<T> {
     if constexpr (std::same_as<T, float>)
-      return map(x, [](const auto& v) { return v.unaryExpr([](float a) { return std::sqrt(a); }); });
+      return map(x,
+                 [](const auto& v) { return v.unaryExpr([](float a) { return std::sqrt(a); }); });
     else
       return map(x, [](const auto& v) { return v.sqrt(); });
   }
-  static raw_type square(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return v.square(); }); }
-  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return apply<detail::eigen_exp_op<T>>(x); }
-  static raw_type log(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log(); }); }
-  static raw_type log2(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log2(); }); }
-  static raw_type log10(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_log10_op<T>>(x); }
-  static raw_type log1p(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.log1p(); }); }
-  static raw_type sin(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_sin_op<T>>(x); }
-  static raw_type cos(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_cos_op<T>>(x); }
-  static raw_type tan(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_tan_op<T>>(x); }
-  static raw_type arcsin(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_asin_op<T>>(x); }
-  static raw_type arccos(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_acos_op<T>>(x); }
-  static raw_type arctan(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_atan_op<T>>(x); }
-  static raw_type sinh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_sinh_op<T>>(x); }
-  static raw_type cosh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_cosh_op<T>>(x); }
-  static raw_type tanh(const raw_type& x) requires floating_dtype<T> { return map(x, [](const auto& v) { return v.tanh(); }); }
-  static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_asinh_op<T>>(x); }
-  static raw_type arccosh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_acosh_op<T>>(x); }
-  static raw_type arctanh(const raw_type& x) requires floating_dtype<T> { return apply<Eigen::internal::scalar_atanh_op<T>>(x); }
+  static raw_type square(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, [](const auto& v) { return v.square(); });
+  }
+  static raw_type exp(const raw_type& x) requires floating_dtype<T> {
+    return apply<detail::eigen_exp_op<T>>(x);
+  }
+  static raw_type log(const raw_type& x) requires floating_dtype<T> {
+    return map(x, [](const auto& v) { return v.log(); });
+  }
+  static raw_type log2(const raw_type& x) requires floating_dtype<T> {
+    return map(x, [](const auto& v) { return v.log2(); });
+  }
+  static raw_type log10(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_log10_op<T>>(x);
+  }
+  static raw_type log1p(const raw_type& x) requires floating_dtype<T> {
+    return map(x, [](const auto& v) { return v.log1p(); });
+  }
+  static raw_type sin(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_sin_op<T>>(x);
+  }
+  static raw_type cos(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_cos_op<T>>(x);
+  }
+  static raw_type tan(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_tan_op<T>>(x);
+  }
+  static raw_type arcsin(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_asin_op<T>>(x);
+  }
+  static raw_type arccos(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_acos_op<T>>(x);
+  }
+  static raw_type arctan(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_atan_op<T>>(x);
+  }
+  static raw_type sinh(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_sinh_op<T>>(x);
+  }
+  static raw_type cosh(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_cosh_op<T>>(x);
+  }
+  static raw_type tanh(const raw_type& x) requires floating_dtype<T> {
+    return map(x, [](const auto& v) { return v.tanh(); });
+  }
+  static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_asinh_op<T>>(x);
+  }
+  static raw_type arccosh(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_acosh_op<T>>(x);
+  }
+  static raw_type arctanh(const raw_type& x) requires floating_dtype<T> {
+    return apply<Eigen::internal::scalar_atanh_op<T>>(x);
+  }
 
   /// Half to even (rint under the default rounding mode); the identity on integers.
   static raw_type round(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_rint_op<T>>>(x);
-    else return x;
+    if constexpr (is_floating)
+      return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_rint_op<T>>>(x);
+    else
+      return x;
   }
   static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_ceil_op<T>>>(x);
-    else return x;
+    if constexpr (is_floating)
+      return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_ceil_op<T>>>(x);
+    else
+      return x;
   }
   static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_floor_op<T>>>(x);
-    else return x;
+    if constexpr (is_floating)
+      return apply<detail::eigen_signed_round_op<Eigen::internal::scalar_floor_op<T>>>(x);
+    else
+      return x;
   }
-  static raw_type negative(const raw_type& x) requires numeric_dtype<T> { return map(x, [](const auto& v) { return -v; }); }
+  static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, [](const auto& v) { return -v; });
+  }
   static raw_type logical_not(const raw_type& x) requires std::is_same_v<T, bool> {
     return apply<Eigen::internal::scalar_boolean_not_op<bool>>(x);
   }
@@ -177,18 +228,24 @@ struct eigen {
   /// NumPy clip: NaN stays NaN.
   static raw_type clip(const raw_type& x, T lo, T hi) requires numeric_dtype<T> {
     if constexpr (is_floating)
-      return map(x, [lo, hi](const auto& v) { return v.unaryExpr(detail::eigen_clip_op<T>{lo, hi}); });
+      return map(x, [lo, hi](const auto& v) {
+        return v.unaryExpr(detail::eigen_clip_op<T>{lo, hi});
+      });
     else
       return map(x, [lo, hi](const auto& v) { return v.cwiseMax(lo).cwiseMin(hi); });
   }
 
   static bool_raw isnan(const raw_type& x) {
-    if constexpr (is_floating) return detail::eigen_unary<bool>(x, [](const auto& v) { return v.isnan(); });
-    else return detail::eigen_full(x.shape(), false);
+    if constexpr (is_floating)
+      return detail::eigen_unary<bool>(x, [](const auto& v) { return v.isnan(); });
+    else
+      return detail::eigen_full(x.shape(), false);
   }
   static bool_raw isinf(const raw_type& x) {
-    if constexpr (is_floating) return detail::eigen_unary<bool>(x, [](const auto& v) { return v.isinf(); });
-    else return detail::eigen_full(x.shape(), false);
+    if constexpr (is_floating)
+      return detail::eigen_unary<bool>(x, [](const auto& v) { return v.isinf(); });
+    else
+      return detail::eigen_full(x.shape(), false);
   }
 
   // --- element-wise: binary -----------------------------------------------------------------
@@ -205,8 +262,10 @@ struct eigen {
   /// IEEE division for floats; truncating division for integers, x / 0 == 0 (the facade decides
   /// whether integer true division converts to float first).
   static raw_type divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    if constexpr (is_floating) return zip(a, b, [](const auto& x, const auto& y) { return x / y; });
-    else return zip_rule<rule::divide>(a, b);
+    if constexpr (is_floating)
+      return zip(a, b, [](const auto& x, const auto& y) { return x / y; });
+    else
+      return zip_rule<rule::divide>(a, b);
   }
   static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
     return zip_rule<rule::floor_divide>(a, b);
@@ -215,23 +274,33 @@ struct eigen {
     return zip_rule<rule::mod>(a, b);
   }
   static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    if constexpr (is_floating) return zip_with<Eigen::internal::scalar_pow_op<T, T>>(a, b);
-    else return zip_rule<rule::int_power>(a, b);
+    if constexpr (is_floating)
+      return zip_with<Eigen::internal::scalar_pow_op<T, T>>(a, b);
+    else
+      return zip_rule<rule::int_power>(a, b);
   }
   static raw_type minimum(const raw_type& a, const raw_type& b) {
-    if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
-    else if constexpr (is_floating) return zip_with<detail::eigen_minmax_op<T, false>>(a, b);
-    else return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMin(y); });
+    if constexpr (std::is_same_v<T, bool>)
+      return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
+    else if constexpr (is_floating)
+      return zip_with<detail::eigen_minmax_op<T, false>>(a, b);
+    else
+      return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMin(y); });
   }
   static raw_type maximum(const raw_type& a, const raw_type& b) {
-    if constexpr (std::is_same_v<T, bool>) return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
-    else if constexpr (is_floating) return zip_with<detail::eigen_minmax_op<T, true>>(a, b);
-    else return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMax(y); });
+    if constexpr (std::is_same_v<T, bool>)
+      return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
+    else if constexpr (is_floating)
+      return zip_with<detail::eigen_minmax_op<T, true>>(a, b);
+    else
+      return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMax(y); });
   }
-  static raw_type logical_and(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
+  static raw_type logical_and(const raw_type& a,
+                              const raw_type& b) requires std::is_same_v<T, bool> {
     return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
   }
-  static raw_type logical_or(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
+  static raw_type logical_or(const raw_type& a,
+                             const raw_type& b) requires std::is_same_v<T, bool> {
     return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
   }
 
@@ -259,7 +328,8 @@ struct eigen {
   /// cond ? x : y with three-way broadcasting. A one-element x or y is read as one value;
   /// other shapes that differ from the result are materialized by broadcast_to.
   static raw_type where(const bool_raw& cond, const raw_type& x, const raw_type& y) {
-    const Shape shape = broadcast_shapes(broadcast_shapes(cond.shape(), x.shape(), "where"), y.shape(), "where");
+    const Shape shape =
+        broadcast_shapes(broadcast_shapes(cond.shape(), x.shape(), "where"), y.shape(), "where");
     if (shape.numel() == 0) return raw_type(shape);
     if (cond.size() == 1) return broadcast_to(cond.data()[0] ? x : y, shape);
     const auto c = detail::eigen_broadcast_to(cond, shape);
@@ -268,13 +338,18 @@ struct eigen {
     const raw_type xs = x_scalar ? x : broadcast_to(x, shape);
     const raw_type ys = y_scalar ? y : broadcast_to(y, shape);
     raw_type out(shape);
-    // A vectorized loop (detail::host_select): Eigen's select gathers a bool mask one element at a time.
+    // A vectorized loop (detail::host_select): Eigen's select gathers a bool mask one element at a
+    // time.
     const auto* cm = reinterpret_cast<const unsigned char*>(c.data());
     const std::int64_t n = out.size();
-    if (x_scalar && y_scalar) detail::host_select<true, true>(out.mutable_data(), cm, xs.data(), ys.data(), n);
-    else if (x_scalar) detail::host_select<true, false>(out.mutable_data(), cm, xs.data(), ys.data(), n);
-    else if (y_scalar) detail::host_select<false, true>(out.mutable_data(), cm, xs.data(), ys.data(), n);
-    else detail::host_select<false, false>(out.mutable_data(), cm, xs.data(), ys.data(), n);
+    if (x_scalar && y_scalar)
+      detail::host_select<true, true>(out.mutable_data(), cm, xs.data(), ys.data(), n);
+    else if (x_scalar)
+      detail::host_select<true, false>(out.mutable_data(), cm, xs.data(), ys.data(), n);
+    else if (y_scalar)
+      detail::host_select<false, true>(out.mutable_data(), cm, xs.data(), ys.data(), n);
+    else
+      detail::host_select<false, false>(out.mutable_data(), cm, xs.data(), ys.data(), n);
     return out;
   }
 
@@ -287,47 +362,71 @@ struct eigen {
     return detail::eigen_reduce(x, axes, T{1}, Eigen::internal::ProdReducer<T>());
   }
   static raw_type min(const raw_type& x, std::span<const int> axes) {
-    if constexpr (std::is_same_v<T, bool>) return all(x, axes);
-    else return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::MinReducer<T, nan_policy>());
+    if constexpr (std::is_same_v<T, bool>)
+      return all(x, axes);
+    else
+      return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::MinReducer<T, nan_policy>());
   }
   static raw_type max(const raw_type& x, std::span<const int> axes) {
-    if constexpr (std::is_same_v<T, bool>) return any(x, axes);
-    else return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::MaxReducer<T, nan_policy>());
+    if constexpr (std::is_same_v<T, bool>)
+      return any(x, axes);
+    else
+      return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::MaxReducer<T, nan_policy>());
   }
-  static raw_type all(const raw_type& x, std::span<const int> axes) requires std::is_same_v<T, bool> {
+  static raw_type all(const raw_type& x,
+                      std::span<const int> axes) requires std::is_same_v<T, bool> {
     return detail::eigen_reduce(x, axes, true, Eigen::internal::AndReducer());
   }
-  static raw_type any(const raw_type& x, std::span<const int> axes) requires std::is_same_v<T, bool> {
+  static raw_type any(const raw_type& x,
+                      std::span<const int> axes) requires std::is_same_v<T, bool> {
     return detail::eigen_reduce(x, axes, false, Eigen::internal::OrReducer());
   }
   /// reduce(map(x)) over every element in one pass: the facade's fused `x.square().sum()`,
   /// `x.abs().max()` (detail/fusion.hpp). Shape ().
-  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m, const raw_type& x) requires numeric_dtype<T> {
+  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m,
+                             const raw_type& x) requires numeric_dtype<T> {
     switch (reduce) {
-      case detail::reduce_kind::min: return detail::eigen_map_reduce(x, m, Eigen::internal::MinReducer<T, nan_policy>());
-      case detail::reduce_kind::max: return detail::eigen_map_reduce(x, m, Eigen::internal::MaxReducer<T, nan_policy>());
-      case detail::reduce_kind::sum: break;
+      case detail::reduce_kind::min:
+        return detail::eigen_map_reduce(x, m, Eigen::internal::MinReducer<T, nan_policy>());
+      case detail::reduce_kind::max:
+        return detail::eigen_map_reduce(x, m, Eigen::internal::MaxReducer<T, nan_policy>());
+      case detail::reduce_kind::sum:
+        break;
     }
     return detail::eigen_map_reduce(x, m, Eigen::internal::SumReducer<T>());
   }
-  static eigen_array<std::int64_t> argmin(const raw_type& x, int axis) { return detail::eigen_arg_reduce<false>(x, axis); }
-  static eigen_array<std::int64_t> argmax(const raw_type& x, int axis) { return detail::eigen_arg_reduce<true>(x, axis); }
-  static raw_type cumsum(const raw_type& x, int axis) requires numeric_dtype<T> { return detail::eigen_cumsum(x, axis); }
+  static eigen_array<std::int64_t> argmin(const raw_type& x, int axis) {
+    return detail::eigen_arg_reduce<false>(x, axis);
+  }
+  static eigen_array<std::int64_t> argmax(const raw_type& x, int axis) {
+    return detail::eigen_arg_reduce<true>(x, axis);
+  }
+  static raw_type cumsum(const raw_type& x, int axis) requires numeric_dtype<T> {
+    return detail::eigen_cumsum(x, axis);
+  }
 
   // --- shape and indexing -------------------------------------------------------------------
 
-  static raw_type transpose(const raw_type& x, std::span<const int> perm) { return detail::eigen_transpose(x, perm); }
-  static raw_type broadcast_to(const raw_type& x, const Shape& shape) { return detail::eigen_broadcast_to(x, shape); }
-  static raw_type flip(const raw_type& x, std::span<const int> axes) { return detail::eigen_flip(x, axes); }
-  static raw_type slice(const raw_type& x, std::span<const std::int64_t> start, std::span<const std::int64_t> step,
-                        const Shape& shape) {
+  static raw_type transpose(const raw_type& x, std::span<const int> perm) {
+    return detail::eigen_transpose(x, perm);
+  }
+  static raw_type broadcast_to(const raw_type& x, const Shape& shape) {
+    return detail::eigen_broadcast_to(x, shape);
+  }
+  static raw_type flip(const raw_type& x, std::span<const int> axes) {
+    return detail::eigen_flip(x, axes);
+  }
+  static raw_type slice(const raw_type& x, std::span<const std::int64_t> start,
+                        std::span<const std::int64_t> step, const Shape& shape) {
     return detail::eigen_slice(x, start, step, shape);
   }
-  static raw_type pad(const raw_type& x, std::span<const std::int64_t> before, std::span<const std::int64_t> after,
-                      T value) {
+  static raw_type pad(const raw_type& x, std::span<const std::int64_t> before,
+                      std::span<const std::int64_t> after, T value) {
     return detail::eigen_pad(x, before, after, value);
   }
-  static raw_type concatenate(std::span<const raw_type> parts, int axis) { return detail::eigen_concatenate(parts, axis); }
+  static raw_type concatenate(std::span<const raw_type> parts, int axis) {
+    return detail::eigen_concatenate(parts, axis);
+  }
 
   // Gather, scatter and sort: Eigen's Tensor module has none, so the shared host loops do them.
   static raw_type take(const raw_type& x, const eigen_array<std::int64_t>& index) {
@@ -335,14 +434,14 @@ struct eigen {
     detail::host_take(x.data(), index.data(), index.size(), out.mutable_data());
     return out;
   }
-  static raw_type put(const raw_type& x, const eigen_array<std::int64_t>& index, const raw_type& values) {
+  static raw_type put(const raw_type& x, const eigen_array<std::int64_t>& index,
+                      const raw_type& values) {
     raw_type out = from_data(x.data(), x.shape());
     detail::host_put<false>(out.mutable_data(), index.data(), values.data(), index.size());
     return out;
   }
-  static raw_type put_add(const raw_type& x, const eigen_array<std::int64_t>& index, const raw_type& values)
-    requires numeric_dtype<T>
-  {
+  static raw_type put_add(const raw_type& x, const eigen_array<std::int64_t>& index,
+                          const raw_type& values) requires numeric_dtype<T> {
     raw_type out = from_data(x.data(), x.shape());
     detail::host_put<true>(out.mutable_data(), index.data(), values.data(), index.size());
     return out;

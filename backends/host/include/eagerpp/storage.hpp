@@ -39,9 +39,9 @@ class spin_lock {
 };
 
 /// A process-wide cache of freed host buffers, keyed by their rounded size, as PyTorch's caching
-/// allocator does for CUDA memory. Eager code allocates a fresh result for every op; on this kind of
-/// machine first-touching a freshly mapped page costs about 10 us per 4 KiB, so handing back a buffer
-/// that was freed a moment ago keeps eager ops close to the speed of fused expressions.
+/// allocator does for CUDA memory. Eager code allocates a fresh result for every op; on this kind
+/// of machine first-touching a freshly mapped page costs about 10 us per 4 KiB, so handing back a
+/// buffer that was freed a moment ago keeps eager ops close to the speed of fused expressions.
 class host_cache {
  public:
   static host_cache& instance() {
@@ -51,7 +51,9 @@ class host_cache {
 
   /// A buffer of at least `bytes` bytes, 64-byte aligned; never null, even for 0 bytes.
   static void* allocate(std::size_t bytes) { return allocate_class(class_of(bytes)); }
-  static void deallocate(void* p, std::size_t bytes) noexcept { deallocate_class(p, class_of(bytes)); }
+  static void deallocate(void* p, std::size_t bytes) noexcept {
+    deallocate_class(p, class_of(bytes));
+  }
 
   /// The size class of a buffer of `bytes` bytes: allocate_class(c) gives a buffer of at least that
   /// many bytes and deallocate_class(p, c) takes it back (ep::buffer keeps c, not the size).
@@ -124,9 +126,10 @@ class host_cache {
     return (bytes + step - 1) / step * step;
   }
   static std::size_t size_class(std::size_t rounded) noexcept {
-    if (rounded <= 4096) return rounded / 64 - 1;                          // 0..63
-    const auto k = static_cast<std::size_t>(std::bit_width(rounded - 1));  // 2^(k-1) < rounded <= 2^k
-    const std::size_t q = rounded / ((std::size_t{1} << k) / 8);           // 5..8
+    if (rounded <= 4096) return rounded / 64 - 1;  // 0..63
+    const auto k =
+        static_cast<std::size_t>(std::bit_width(rounded - 1));    // 2^(k-1) < rounded <= 2^k
+    const std::size_t q = rounded / ((std::size_t{1} << k) / 8);  // 5..8
     return 64 + (k - 13) * 4 + (q - 5);
   }
   /// The rounded size of class c (the inverse of size_class).
@@ -179,7 +182,8 @@ class host_cache {
         local_stash& s = mine();
         s.state = 2;
         for (std::size_t c = 0; c < local_classes; ++c) {
-          for (std::size_t i = 0; i < s.count[c]; ++i) instance().give_back(s.slots[c][i], c, class_size(c));
+          for (std::size_t i = 0; i < s.count[c]; ++i)
+            instance().give_back(s.slots[c][i], c, class_size(c));
           s.count[c] = 0;
         }
       }
@@ -241,7 +245,8 @@ struct buffer_header {
   std::size_t size_class = 0;   // of the block, in host_cache
   std::shared_ptr<void> owner;  // empty for elements that follow the header in the same block
 };
-static_assert(sizeof(buffer_header) <= storage_alignment, "ep::buffer: the header must fit in one cache line");
+static_assert(sizeof(buffer_header) <= storage_alignment,
+              "ep::buffer: the header must fit in one cache line");
 
 }  // namespace detail
 
@@ -259,7 +264,8 @@ class buffer {
   /// Throws ep::memory_error (naming the op of the innermost detail::allocation_scope and the byte
   /// count) when the bytes pass detail::max_storage_bytes or the system has not that much memory.
   static buffer allocate(std::size_t n) {
-    const std::size_t c = detail::host_cache::class_of(detail::storage_bytes(n, sizeof(T), storage_alignment));
+    const std::size_t c =
+        detail::host_cache::class_of(detail::storage_bytes(n, sizeof(T), storage_alignment));
     void* block = detail::host_cache::allocate_class(c);
     auto* h = ::new (block) detail::buffer_header;
     h->size_class = c;
@@ -278,7 +284,8 @@ class buffer {
   buffer(const buffer& other) noexcept : data_(other.data_), header_(other.header_) {
     if (header_ != nullptr) header_->refs.fetch_add(1, std::memory_order_relaxed);
   }
-  buffer(buffer&& other) noexcept : data_(other.data_), header_(std::exchange(other.header_, nullptr)) {}
+  buffer(buffer&& other) noexcept
+      : data_(other.data_), header_(std::exchange(other.header_, nullptr)) {}
   buffer& operator=(buffer other) noexcept {
     std::swap(data_, other.data_);
     std::swap(header_, other.header_);
@@ -306,7 +313,9 @@ class buffer {
     if (h == nullptr) return;
     // The sole owner sees 1 and no one else can add a reference: no read-modify-write needed (as
     // libstdc++'s shared_ptr does since GCC 12).
-    if (h->refs.load(std::memory_order_acquire) != 1 && h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    if (h->refs.load(std::memory_order_acquire) != 1 &&
+        h->refs.fetch_sub(1, std::memory_order_acq_rel) != 1)
+      return;
     const std::size_t c = h->size_class;
     h->~buffer_header();
     detail::host_cache::deallocate_class(h, c);
@@ -316,14 +325,15 @@ class buffer {
   detail::buffer_header* header_ = nullptr;
 };
 
-/// Shared, 64-byte aligned, uninitialized storage for `n` elements of T (trivially copyable T only).
-/// Copies share the buffer; the last owner gives it back to the cache. The buffer and its
+/// Shared, 64-byte aligned, uninitialized storage for `n` elements of T (trivially copyable T
+/// only). Copies share the buffer; the last owner gives it back to the cache. The buffer and its
 /// reference count are one block from the cache: once the cache is warm, a new tensor costs a pop
 /// from a free list, and for small tensors not even a lock.
 /// Throws ep::memory_error as buffer<T>::allocate does.
 template <class T>
 std::shared_ptr<T> allocate_storage(std::size_t n) {
-  const std::size_t blocks = (detail::storage_bytes(n, sizeof(T)) + storage_alignment - 1) / storage_alignment;
+  const std::size_t blocks =
+      (detail::storage_bytes(n, sizeof(T)) + storage_alignment - 1) / storage_alignment;
   auto owner = std::allocate_shared_for_overwrite<detail::storage_block[]>(
       detail::cache_allocator<detail::storage_block>{}, blocks == 0 ? 1 : blocks);
   T* data = reinterpret_cast<T*>(owner.get());

@@ -23,10 +23,11 @@
 #include <xtensor/xoperation.hpp>
 #include <xtensor/xtensor.hpp>
 
-// xtensor-blas bundles FLENS's own prototypes of the CBLAS functions (xflens/cxxblas/drivers/cblas.h),
-// whose enums collide with OpenBLAS's <cblas.h> ("multiple definition of 'enum CBLAS_ORDER'"), so a
-// translation unit could not include this backend and ep::omp (or any user of <cblas.h>). The library
-// we link is OpenBLAS: its <cblas.h> declares what xtensor-blas calls, and FLENS's copy is skipped.
+// xtensor-blas bundles FLENS's own prototypes of the CBLAS functions
+// (xflens/cxxblas/drivers/cblas.h), whose enums collide with OpenBLAS's <cblas.h> ("multiple
+// definition of 'enum CBLAS_ORDER'"), so a translation unit could not include this backend and
+// ep::omp (or any user of <cblas.h>). The library we link is OpenBLAS: its <cblas.h> declares what
+// xtensor-blas calls, and FLENS's copy is skipped.
 #include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS), before xtensor-blas
 #ifndef CXXBLAS_DRIVERS_CBLAS_H
 #define CXXBLAS_DRIVERS_CBLAS_H 1
@@ -181,7 +182,8 @@ struct xtensor {
     auto out = empty<U>(x.shape());
     auto o = flat(out.data(), out.size());
     const auto in = flat(x.data(), x.size());
-    if constexpr (std::is_floating_point_v<T> && std::is_integral_v<U> && !std::is_same_v<U, bool>) {
+    if constexpr (std::is_floating_point_v<T> && std::is_integral_v<U> &&
+                  !std::is_same_v<U, bool>) {
       xt::noalias(o) = xt::make_lambda_xfunction(detail::xt_functors::float_to_int_fn<U>{}, in);
     } else {
       xt::noalias(o) = xt::cast<U>(in);
@@ -207,52 +209,100 @@ struct xtensor {
     return map_costly(x, detail::xt_functors::exp_fn{});
   }
   static raw_type log(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::log; return log(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::log;
+      return log(v);
+    });
   }
   static raw_type log2(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::log2; return log2(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::log2;
+      return log2(v);
+    });
   }
   static raw_type log10(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::log10; return log10(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::log10;
+      return log10(v);
+    });
   }
   static raw_type log1p(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::log1p; return log1p(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::log1p;
+      return log1p(v);
+    });
   }
   static raw_type sin(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::sin; return sin(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::sin;
+      return sin(v);
+    });
   }
   static raw_type cos(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::cos; return cos(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::cos;
+      return cos(v);
+    });
   }
   static raw_type tan(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::tan; return tan(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::tan;
+      return tan(v);
+    });
   }
   static raw_type arcsin(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::asin; return asin(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::asin;
+      return asin(v);
+    });
   }
   static raw_type arccos(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::acos; return acos(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::acos;
+      return acos(v);
+    });
   }
   static raw_type arctan(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::atan; return atan(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::atan;
+      return atan(v);
+    });
   }
   static raw_type sinh(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::sinh; return sinh(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::sinh;
+      return sinh(v);
+    });
   }
   static raw_type cosh(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::cosh; return cosh(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::cosh;
+      return cosh(v);
+    });
   }
   static raw_type tanh(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::tanh; return tanh(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::tanh;
+      return tanh(v);
+    });
   }
   static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::asinh; return asinh(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::asinh;
+      return asinh(v);
+    });
   }
   static raw_type arccosh(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::acosh; return acosh(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::acosh;
+      return acosh(v);
+    });
   }
   static raw_type arctanh(const raw_type& x) requires floating_dtype<T> {
-    return map_costly(x, [](const auto& v) { using std::atanh; return atanh(v); });
+    return map_costly(x, [](const auto& v) {
+      using std::atanh;
+      return atanh(v);
+    });
   }
 
   /// Half to even, as NumPy's round; the identity on integers.
@@ -342,10 +392,12 @@ struct xtensor {
   static raw_type maximum(const raw_type& a, const raw_type& b) {
     return zip_fn(a, b, detail::xt_functors::maximum_fn{});
   }
-  static raw_type logical_and(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
+  static raw_type logical_and(const raw_type& a,
+                              const raw_type& b) requires std::is_same_v<T, bool> {
     return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
   }
-  static raw_type logical_or(const raw_type& a, const raw_type& b) requires std::is_same_v<T, bool> {
+  static raw_type logical_or(const raw_type& a,
+                             const raw_type& b) requires std::is_same_v<T, bool> {
     return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
   }
 
@@ -396,7 +448,8 @@ struct xtensor {
     // A loop GCC vectorizes into blends (detail::host_select): xt::where over a bool mask is a
     // branch per element in xtensor 0.24.
     raw_type out = empty(x.shape());
-    detail::host_select<false, false>(out.data(), reinterpret_cast<const unsigned char*>(cond.data()), x.data(),
+    detail::host_select<false, false>(out.data(),
+                                      reinterpret_cast<const unsigned char*>(cond.data()), x.data(),
                                       y.data(), static_cast<std::int64_t>(out.size()));
     return out;
   }
@@ -424,12 +477,16 @@ struct xtensor {
 
   /// reduce(map(x)) over every element in one vectorized pass: the facade's fused
   /// `x.square().sum()`, `x.abs().max()` (detail/fusion.hpp). Shape (); x is not empty.
-  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m, const raw_type& x) requires numeric_dtype<T> {
+  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m,
+                             const raw_type& x) requires numeric_dtype<T> {
     namespace k = detail::xt_kernels;
     switch (reduce) {
-      case detail::reduce_kind::min: return k::map_reduce<k::min_op>(m, x);
-      case detail::reduce_kind::max: return k::map_reduce<k::max_op>(m, x);
-      case detail::reduce_kind::sum: break;
+      case detail::reduce_kind::min:
+        return k::map_reduce<k::min_op>(m, x);
+      case detail::reduce_kind::max:
+        return k::map_reduce<k::max_op>(m, x);
+      case detail::reduce_kind::sum:
+        break;
     }
     return k::map_reduce<k::sum_op>(m, x);
   }
@@ -470,16 +527,18 @@ struct xtensor {
     detail::host_take(x.data(), index.data(), static_cast<std::int64_t>(index.size()), out.data());
     return out;
   }
-  static raw_type put(const raw_type& x, const xtensor_array<std::int64_t>& index, const raw_type& values) {
+  static raw_type put(const raw_type& x, const xtensor_array<std::int64_t>& index,
+                      const raw_type& values) {
     raw_type out = from_data(x.data(), shape(x));
-    detail::host_put<false>(out.data(), index.data(), values.data(), static_cast<std::int64_t>(index.size()));
+    detail::host_put<false>(out.data(), index.data(), values.data(),
+                            static_cast<std::int64_t>(index.size()));
     return out;
   }
-  static raw_type put_add(const raw_type& x, const xtensor_array<std::int64_t>& index, const raw_type& values)
-    requires numeric_dtype<T>
-  {
+  static raw_type put_add(const raw_type& x, const xtensor_array<std::int64_t>& index,
+                          const raw_type& values) requires numeric_dtype<T> {
     raw_type out = from_data(x.data(), shape(x));
-    detail::host_put<true>(out.data(), index.data(), values.data(), static_cast<std::int64_t>(index.size()));
+    detail::host_put<true>(out.data(), index.data(), values.data(),
+                           static_cast<std::int64_t>(index.size()));
     return out;
   }
   static raw_type sort(const raw_type& x, int axis) {
@@ -499,15 +558,15 @@ struct xtensor {
 
   // --- linear algebra ---------------------------------------------------------------------------
 
-  /// xtensor-blas's gemm (OpenBLAS's sgemm, dgemm) per batch for float and double, or its gemv where
-  /// one side is a vector (OpenBLAS forwards such a gemm to gemv only from 0.3.28; Debian 12 has 0.3.21),
-  /// reading a transposed operand in place through BLAS's transpose flag; a plain loop for int32
-  /// and int64.
-  static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b)
-    requires numeric_dtype<T>
-  {
+  /// xtensor-blas's gemm (OpenBLAS's sgemm, dgemm) per batch for float and double, or its gemv
+  /// where one side is a vector (OpenBLAS forwards such a gemm to gemv only from 0.3.28; Debian 12
+  /// has 0.3.21), reading a transposed operand in place through BLAS's transpose flag; a plain loop
+  /// for int32 and int64.
+  static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a,
+                         bool transpose_b) requires numeric_dtype<T> {
     const std::size_t r = a.dimension();
-    const std::size_t n = a.shape()[r - (transpose_a ? 1 : 2)], k = a.shape()[r - (transpose_a ? 2 : 1)];
+    const std::size_t n = a.shape()[r - (transpose_a ? 1 : 2)],
+                      k = a.shape()[r - (transpose_a ? 2 : 1)];
     const std::size_t m = b.shape()[r - (transpose_b ? 2 : 1)];
     shape_type s = a.shape();
     s[r - 2] = n;
@@ -530,22 +589,22 @@ struct xtensor {
         T* pc = out.data() + i * n * m;
         if (m == 1) {  // op(B) is a contiguous column: C = op(A) b (X.matmul(w) and its gradient)
           auto c = xt::adapt(pc, n, xt::no_ownership(), vector{n});
-          xt::blas::gemv(xt::adapt(pa, n * k, xt::no_ownership(), sa), xt::adapt(pb, k, xt::no_ownership(), vector{k}),
-                         c, transpose_a);
+          xt::blas::gemv(xt::adapt(pa, n * k, xt::no_ownership(), sa),
+                         xt::adapt(pb, k, xt::no_ownership(), vector{k}), c, transpose_a);
         } else if (n == 1) {  // op(A) is a contiguous row: C^T = op(B)^T a
           auto c = xt::adapt(pc, m, xt::no_ownership(), vector{m});
-          xt::blas::gemv(xt::adapt(pb, k * m, xt::no_ownership(), sb), xt::adapt(pa, k, xt::no_ownership(), vector{k}),
-                         c, !transpose_b);
+          xt::blas::gemv(xt::adapt(pb, k * m, xt::no_ownership(), sb),
+                         xt::adapt(pa, k, xt::no_ownership(), vector{k}), c, !transpose_b);
         } else {
           auto c = xt::adapt(pc, n * m, xt::no_ownership(), matrix{n, m});
-          xt::blas::gemm(xt::adapt(pa, n * k, xt::no_ownership(), sa), xt::adapt(pb, k * m, xt::no_ownership(), sb), c,
-                         transpose_a, transpose_b);
+          xt::blas::gemm(xt::adapt(pa, n * k, xt::no_ownership(), sa),
+                         xt::adapt(pb, k * m, xt::no_ownership(), sb), c, transpose_a, transpose_b);
         }
       }
     } else {
       for (std::size_t i = 0; i < batches; ++i)
-        detail::xt_kernels::int_gemm(a.data() + i * n * k, transpose_a, b.data() + i * k * m, transpose_b,
-                                     out.data() + i * n * m, n, k, m);
+        detail::xt_kernels::int_gemm(a.data() + i * n * k, transpose_a, b.data() + i * k * m,
+                                     transpose_b, out.data() + i * n * m, n, k, m);
     }
     return out;
   }

@@ -1,5 +1,5 @@
-// eagerpp - DLPack exchange: ep::to_dlpack(t) and ep::from_dlpack<B>(m), sharing memory with PyTorch, NumPy, JAX, ...
-// SPDX-License-Identifier: MIT
+// eagerpp - DLPack exchange: ep::to_dlpack(t) and ep::from_dlpack<B>(m), sharing memory with
+// PyTorch, NumPy, JAX, ... SPDX-License-Identifier: MIT
 #pragma once
 
 #include <algorithm>    // std::max
@@ -22,8 +22,9 @@
 
 namespace ep {
 
-/// The DLPack type code eagerpp gives bool: kDLBool (6) of DLPack 0.8 and later, written as a number
-/// because Debian's DLPack (0.6) predates it. PyTorch 2 uses it too; bool is stored in 8 bits.
+/// The DLPack type code eagerpp gives bool: kDLBool (6) of DLPack 0.8 and later, written as a
+/// number because Debian's DLPack (0.6) predates it. PyTorch 2 uses it too; bool is stored in 8
+/// bits.
 inline constexpr std::uint8_t dlpack_bool_code = 6;
 
 /// The DLPack data type of dtype T: {kDLFloat, 32, 1} for float, {kDLInt, 64, 1} for int64_t, ...
@@ -44,7 +45,8 @@ concept dlpack_exchangeable = backend<B> && shares_host_memory<B, B>;
 
 namespace detail {
 
-/// What a DLManagedTensor from ep::to_dlpack owns: the elements (kept alive), its shape and strides.
+/// What a DLManagedTensor from ep::to_dlpack owns: the elements (kept alive), its shape and
+/// strides.
 template <class T>
 struct dlpack_context {
   std::shared_ptr<T> elements;
@@ -53,8 +55,8 @@ struct dlpack_context {
 };
 
 inline std::string dlpack_dtype_str(DLDataType t) {
-  return fmt::format("(code {}, bits {}, lanes {})", static_cast<int>(t.code), static_cast<int>(t.bits),
-                     static_cast<int>(t.lanes));
+  return fmt::format("(code {}, bits {}, lanes {})", static_cast<int>(t.code),
+                     static_cast<int>(t.bits), static_cast<int>(t.lanes));
 }
 
 /// Copies the strided elements of `t` (strides in elements, possibly negative) into `out`, C order.
@@ -67,7 +69,8 @@ inline void dlpack_gather(const DLTensor& t, std::size_t item, unsigned char* ou
   for (std::int64_t k = 0; k < total; ++k) {
     std::int64_t offset = 0;
     for (int d = 0; d < n; ++d) offset += index[static_cast<std::size_t>(d)] * t.strides[d];
-    std::memcpy(out + static_cast<std::size_t>(k) * item, base + offset * static_cast<std::int64_t>(item), item);
+    std::memcpy(out + static_cast<std::size_t>(k) * item,
+                base + offset * static_cast<std::int64_t>(item), item);
     for (int d = n - 1; d >= 0; --d) {  // the next index in C order
       if (++index[static_cast<std::size_t>(d)] < t.shape[d]) break;
       index[static_cast<std::size_t>(d)] = 0;
@@ -92,10 +95,11 @@ inline bool dlpack_c_contiguous(const DLTensor& t) {
 
 /// A DLPack tensor sharing `t`'s elements (PyTorch: `torch.utils.dlpack.to_dlpack`; NumPy's
 /// `__dlpack__`). It keeps them alive until its deleter runs, which the consumer calls once (e.g.
-/// `at::fromDLPack` does when its tensor dies); until then `t` may die. Strides are given explicitly
-/// (C order), byte_offset is 0, the device is kDLCPU. eagerpp tensors are immutable: a consumer that
-/// writes through the pointer changes every eagerpp tensor sharing those elements. (A one-element
-/// Eigen tensor holds its element inline: it is exported as a shared copy.) Throws what allocation throws.
+/// `at::fromDLPack` does when its tensor dies); until then `t` may die. Strides are given
+/// explicitly (C order), byte_offset is 0, the device is kDLCPU. eagerpp tensors are immutable: a
+/// consumer that writes through the pointer changes every eagerpp tensor sharing those elements. (A
+/// one-element Eigen tensor holds its element inline: it is exported as a shared copy.) Throws what
+/// allocation throws.
 template <dlpack_exchangeable B>
 DLManagedTensor* to_dlpack(const Tensor<B>& t) {
   using T = typename B::value_type;
@@ -105,10 +109,12 @@ DLManagedTensor* to_dlpack(const Tensor<B>& t) {
   ctx->shape.assign(shape.begin(), shape.end());
   ctx->strides.assign(ctx->shape.size(), 1);
   for (int d = static_cast<int>(ctx->shape.size()) - 2; d >= 0; --d)
-    ctx->strides[static_cast<std::size_t>(d)] = ctx->strides[static_cast<std::size_t>(d) + 1] *
-                                                std::max<std::int64_t>(ctx->shape[static_cast<std::size_t>(d) + 1], 1);
+    ctx->strides[static_cast<std::size_t>(d)] =
+        ctx->strides[static_cast<std::size_t>(d) + 1] *
+        std::max<std::int64_t>(ctx->shape[static_cast<std::size_t>(d) + 1], 1);
   DLTensor& dl = ctx->managed.dl_tensor;
-  dl.data = const_cast<void*>(static_cast<const void*>(ctx->elements.get()));  // DLPack has no const
+  dl.data =
+      const_cast<void*>(static_cast<const void*>(ctx->elements.get()));  // DLPack has no const
   dl.device = DLDevice{kDLCPU, 0};
   dl.ndim = static_cast<int>(ctx->shape.size());
   dl.dtype = dlpack_dtype<T>();
@@ -124,8 +130,8 @@ DLManagedTensor* to_dlpack(const Tensor<B>& t) {
 
 /// A tensor of backend B over the DLPack tensor `m`, which it consumes (PyTorch: `from_dlpack`).
 /// C-contiguous elements of B's dtype in CPU memory are wrapped without a copy (strides may be
-/// absent or compact, byte_offset anything that keeps elements aligned for T) and `m`'s deleter runs
-/// when the last tensor sharing them dies; other strides (negative ones too) or a misaligned
+/// absent or compact, byte_offset anything that keeps elements aligned for T) and `m`'s deleter
+/// runs when the last tensor sharing them dies; other strides (negative ones too) or a misaligned
 /// byte_offset are copied into a new C-order buffer and the deleter runs before it returns (Eigen
 /// also copies elements less aligned than its vectorized loads need). Throws ep::value_error naming
 /// the mismatch for a null `m`, a negative extent, a dtype other than B's (code, bits and lanes),
@@ -133,26 +139,28 @@ DLManagedTensor* to_dlpack(const Tensor<B>& t) {
 template <dlpack_exchangeable B>
 Tensor<B> from_dlpack(DLManagedTensor* m) {
   using T = typename B::value_type;
-  if (m == nullptr) throw value_error("from_dlpack: the DLManagedTensor is null; expected one from a to_dlpack");
+  if (m == nullptr)
+    throw value_error("from_dlpack: the DLManagedTensor is null; expected one from a to_dlpack");
   const DLTensor& dl = m->dl_tensor;
   const DLDataType want = dlpack_dtype<T>();
   if (dl.dtype.code != want.code || dl.dtype.bits != want.bits || dl.dtype.lanes != want.lanes)
     throw value_error(fmt::format("from_dlpack: dtype {} does not match ep::{}<{}>; expected {} {}",
-                                  detail::dlpack_dtype_str(dl.dtype), B::name, dtype_name<T>(), dtype_name<T>(),
-                                  detail::dlpack_dtype_str(want)));
+                                  detail::dlpack_dtype_str(dl.dtype), B::name, dtype_name<T>(),
+                                  dtype_name<T>(), detail::dlpack_dtype_str(want)));
   if (dl.device.device_type != kDLCPU)
-    throw value_error(
-        fmt::format("from_dlpack: device type {} (device {}) cannot be read by ep::{}<{}>; expected "
-                    "CPU memory (kDLCPU = {})",
-                    static_cast<int>(dl.device.device_type), dl.device.device_id, B::name, dtype_name<T>(),
-                    static_cast<int>(kDLCPU)));
+    throw value_error(fmt::format(
+        "from_dlpack: device type {} (device {}) cannot be read by ep::{}<{}>; expected "
+        "CPU memory (kDLCPU = {})",
+        static_cast<int>(dl.device.device_type), dl.device.device_id, B::name, dtype_name<T>(),
+        static_cast<int>(kDLCPU)));
   if (dl.ndim < 0 || (dl.ndim > 0 && dl.shape == nullptr))
-    throw value_error(fmt::format("from_dlpack: ndim {} without a shape; expected ndim >= 0 and a shape", dl.ndim));
+    throw value_error(fmt::format(
+        "from_dlpack: ndim {} without a shape; expected ndim >= 0 and a shape", dl.ndim));
   Shape shape;
   for (int d = 0; d < dl.ndim; ++d) {
     if (dl.shape[d] < 0)
-      throw value_error(
-          fmt::format("from_dlpack: extent {} of axis {} is negative; expected extents >= 0", dl.shape[d], d));
+      throw value_error(fmt::format(
+          "from_dlpack: extent {} of axis {} is negative; expected extents >= 0", dl.shape[d], d));
   }
   shape = Shape(dl.shape, dl.shape + dl.ndim);
 
@@ -164,7 +172,8 @@ Tensor<B> from_dlpack(DLManagedTensor* m) {
   auto* first = static_cast<unsigned char*>(dl.data) + dl.byte_offset;
   const bool aligned = reinterpret_cast<std::uintptr_t>(first) % alignof(T) == 0;
   if (shape.numel() > 0 && aligned && detail::dlpack_c_contiguous(dl))
-    return Tensor<B>(B::from_host_shared(std::shared_ptr<T>(std::move(owner), reinterpret_cast<T*>(first)), shape));
+    return Tensor<B>(B::from_host_shared(
+        std::shared_ptr<T>(std::move(owner), reinterpret_cast<T*>(first)), shape));
   const auto n = static_cast<std::size_t>(shape.numel());
   std::unique_ptr<T[]> copy(new T[n == 0 ? 1 : n]);  // not std::vector: vector<bool> has no data()
   if (n > 0) {
@@ -180,7 +189,8 @@ Tensor<B> from_dlpack(DLManagedTensor* m) {
 template <backend B>
 requires(!dlpack_exchangeable<B>) DLManagedTensor* to_dlpack(const Tensor<B>&) {
   static_assert(detail::always_false<B>,
-                "ep::to_dlpack: only host backends that share their elements (ep::eigen, ep::xtensor) exchange "
+                "ep::to_dlpack: only host backends that share their elements (ep::eigen, "
+                "ep::xtensor) exchange "
                 "memory through DLPack; copy the tensor to one first, e.g. ep::to<ep::eigen>(t)");
   return nullptr;
 }
@@ -188,7 +198,8 @@ requires(!dlpack_exchangeable<B>) DLManagedTensor* to_dlpack(const Tensor<B>&) {
 template <backend B>
 requires(!dlpack_exchangeable<B>) Tensor<B> from_dlpack(DLManagedTensor*) {
   static_assert(detail::always_false<B>,
-                "ep::from_dlpack<B>: only host backends that share their elements (ep::eigen, ep::xtensor) wrap "
+                "ep::from_dlpack<B>: only host backends that share their elements (ep::eigen, "
+                "ep::xtensor) wrap "
                 "DLPack memory; read it with one of them and convert with ep::to<B>(t)");
   throw value_error("from_dlpack: unreachable");  // the static_assert above fails first
 }

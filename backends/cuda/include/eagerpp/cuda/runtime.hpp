@@ -1,5 +1,5 @@
-// eagerpp - the CUDA runtime beneath ep::cuda: error checks, the stream, device memory, ep::cuda_array
-// SPDX-License-Identifier: MIT
+// eagerpp - the CUDA runtime beneath ep::cuda: error checks, the stream, device memory,
+// ep::cuda_array SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstddef>      // std::size_t
@@ -54,14 +54,16 @@ namespace detail {
 inline void cuda_check(cudaError_t e, std::string_view op) {
   if (e != cudaSuccess) {
     (void)cudaGetLastError();  // clear non-sticky errors
-    throw device_error(fmt::format("{}: CUDA error {}: {}", op, cudaGetErrorName(e), cudaGetErrorString(e)));
+    throw device_error(
+        fmt::format("{}: CUDA error {}: {}", op, cudaGetErrorName(e), cudaGetErrorString(e)));
   }
 }
 
 /// Throws ep::device_error `<op>: cuBLAS error <name>: <description>` when `s` is not success.
 inline void cublas_check(cublasStatus_t s, std::string_view op) {
   if (s != CUBLAS_STATUS_SUCCESS)
-    throw device_error(fmt::format("{}: cuBLAS error {}: {}", op, cublasGetStatusName(s), cublasGetStatusString(s)));
+    throw device_error(fmt::format("{}: cuBLAS error {}: {}", op, cublasGetStatusName(s),
+                                   cublasGetStatusString(s)));
 }
 
 /// Keeps freed blocks in the current device's default memory pool (release threshold = unlimited),
@@ -71,7 +73,8 @@ inline void cublas_check(cublasStatus_t s, std::string_view op) {
 inline bool configure_pool() {
   int device = 0;
   cudaMemPool_t pool{};
-  if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess) {
     std::uint64_t threshold = ~std::uint64_t{0};
     (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
   }
@@ -86,8 +89,9 @@ inline bool configure_pool() {
 template <class T>
 std::shared_ptr<T> device_allocate(std::size_t n, std::string_view op) {
   if (!cuda_available())
-    throw device_error(fmt::format("{}: no CUDA device is available ({}); expected a machine with an NVIDIA GPU", op,
-                                   cuda_unavailable_reason()));
+    throw device_error(
+        fmt::format("{}: no CUDA device is available ({}); expected a machine with an NVIDIA GPU",
+                    op, cuda_unavailable_reason()));
   if (n == 0) return std::shared_ptr<T>();
   [[maybe_unused]] static const bool pool_configured = configure_pool();
   void* p = nullptr;
@@ -101,7 +105,8 @@ std::shared_ptr<T> device_allocate(std::size_t n, std::string_view op) {
 /// The calling thread's cuBLAS handle (created on first use, destroyed with the thread, bound to
 /// ep::cuda_stream()).
 inline cublasHandle_t cublas_handle(std::string_view op) {
-  thread_local std::unique_ptr<cublasContext, cublasStatus_t (*)(cublasHandle_t)> handle(nullptr, cublasDestroy);
+  thread_local std::unique_ptr<cublasContext, cublasStatus_t (*)(cublasHandle_t)> handle(
+      nullptr, cublasDestroy);
   if (handle == nullptr) {
     cublasHandle_t h = nullptr;
     cublas_check(cublasCreate(&h), op);

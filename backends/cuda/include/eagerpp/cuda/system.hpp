@@ -1,5 +1,5 @@
-// eagerpp - what ep::cuda adds to the shared Thrust code: the stream, device copies, CUB reductions, cuBLAS
-// SPDX-License-Identifier: MIT
+// eagerpp - what ep::cuda adds to the shared Thrust code: the stream, device copies, CUB
+// reductions, cuBLAS SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>      // std::int64_t
@@ -49,11 +49,15 @@ struct cuda_system {
     const cudaMemcpyKind how = kind == copy_kind::within      ? cudaMemcpyDeviceToDevice
                                : kind == copy_kind::from_host ? cudaMemcpyHostToDevice
                                                               : cudaMemcpyDeviceToHost;
-    if (n > 0) cuda_check(cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), how, cuda_stream()), op);
+    if (n > 0)
+      cuda_check(
+          cudaMemcpyAsync(out, in, static_cast<std::size_t>(n) * sizeof(T), how, cuda_stream()),
+          op);
     if (kind != copy_kind::within) cuda_check(cudaStreamSynchronize(cuda_stream()), op);
   }
 
-  /// Runs `f`, turning Thrust's exceptions (system_error, bad_alloc) into ep::device_error naming `op`.
+  /// Runs `f`, turning Thrust's exceptions (system_error, bad_alloc) into ep::device_error naming
+  /// `op`.
   template <class F>
   static decltype(auto) guard(std::string_view op, F&& f) {
     try {
@@ -68,16 +72,16 @@ struct cuda_system {
   /// Reduces each of `segments` consecutive runs of `length` elements of `in` into out[segment]:
   /// CUB's DeviceReduce (one segment) or DeviceSegmentedReduce.
   template <class Out, class InIt, class Op, class Init>
-  static void segmented_reduce(InIt in, Out* out, std::int64_t segments, std::int64_t length, Op op, Init init,
-                               std::string_view name) {
+  static void segmented_reduce(InIt in, Out* out, std::int64_t segments, std::int64_t length, Op op,
+                               Init init, std::string_view name) {
     const cudaStream_t s = cuda_stream();
-    const auto begin =
-        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), thrust_fn::scale_fn{length});
+    const auto begin = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0),
+                                                       thrust_fn::scale_fn{length});
     // CUB's two calls: the scratch size (scratch == nullptr), then the work.
     const auto reduce = [&](void* scratch, std::size_t& bytes) {
-      return segments == 1
-                 ? cub::DeviceReduce::Reduce(scratch, bytes, in, out, length, op, init, s)
-                 : cub::DeviceSegmentedReduce::Reduce(scratch, bytes, in, out, segments, begin, begin + 1, op, init, s);
+      return segments == 1 ? cub::DeviceReduce::Reduce(scratch, bytes, in, out, length, op, init, s)
+                           : cub::DeviceSegmentedReduce::Reduce(scratch, bytes, in, out, segments,
+                                                                begin, begin + 1, op, init, s);
     };
     std::size_t bytes = 0;
     cuda_check(reduce(nullptr, bytes), name);
@@ -91,10 +95,11 @@ struct cuda_system {
     const T one = 1, zero = 0;
     const auto flag = [](bool transpose) { return transpose ? CUBLAS_OP_T : CUBLAS_OP_N; };
     const auto call = [&](auto blas) {
-      cublas_check(blas(cublas_handle(name), flag(g.transpose_first), flag(g.transpose_second), g.rows, g.cols, g.inner,
-                        &one, b, g.ld_first, g.stride_first, a, g.ld_second, g.stride_second, &zero, c, g.ld_out,
-                        g.stride_out, static_cast<int>(g.batch)),
-                   name);
+      cublas_check(
+          blas(cublas_handle(name), flag(g.transpose_first), flag(g.transpose_second), g.rows,
+               g.cols, g.inner, &one, b, g.ld_first, g.stride_first, a, g.ld_second,
+               g.stride_second, &zero, c, g.ld_out, g.stride_out, static_cast<int>(g.batch)),
+          name);
     };
     if constexpr (std::is_same_v<T, float>)
       call(cublasSgemmStridedBatched);

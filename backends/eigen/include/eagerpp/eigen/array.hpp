@@ -1,5 +1,5 @@
-// eagerpp - ep::eigen_array, the raw tensor of the Eigen backend: shared C-order storage seen through TensorMaps
-// SPDX-License-Identifier: MIT
+// eagerpp - ep::eigen_array, the raw tensor of the Eigen backend: shared C-order storage seen
+// through TensorMaps SPDX-License-Identifier: MIT
 #pragma once
 
 #include <algorithm>    // std::copy_n
@@ -23,8 +23,8 @@ namespace detail {
 // (TensorMap.h: IsAligned), and then assumes what it assumes of Eigen::Tensor storage: the base
 // pointer is aligned to EIGEN_MAX_ALIGN_BYTES, so packet loads at multiples of the packet size may
 // use aligned instructions. `Eigen::Aligned64` alone would silently mean "unaligned". Every buffer
-// an eigen_array points at is 64-byte aligned (ep::buffer, ep::allocate_storage) or was checked when a
-// moved-in Eigen::Tensor was adopted, so Aligned16 is the honest flag.
+// an eigen_array points at is 64-byte aligned (ep::buffer, ep::allocate_storage) or was checked
+// when a moved-in Eigen::Tensor was adopted, so Aligned16 is the honest flag.
 inline constexpr int eigen_map_options = Eigen::Aligned16;
 
 /// Alignment that eigen_array storage must have for the maps above to be valid.
@@ -32,9 +32,11 @@ inline constexpr std::size_t eigen_required_alignment =
     EIGEN_MAX_ALIGN_BYTES > 16 ? std::size_t{EIGEN_MAX_ALIGN_BYTES} : std::size_t{16};
 
 template <class T, int N>
-using eigen_cmap = Eigen::TensorMap<Eigen::Tensor<const T, N, Eigen::RowMajor, Eigen::Index>, eigen_map_options>;
+using eigen_cmap =
+    Eigen::TensorMap<Eigen::Tensor<const T, N, Eigen::RowMajor, Eigen::Index>, eigen_map_options>;
 template <class T, int N>
-using eigen_mmap = Eigen::TensorMap<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>, eigen_map_options>;
+using eigen_mmap =
+    Eigen::TensorMap<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>, eigen_map_options>;
 
 template <int N>
 Eigen::DSizes<Eigen::Index, N> eigen_dims(const std::int64_t* dims) {
@@ -90,7 +92,8 @@ class eigen_array {
 
   /// Adopts `data`, which must hold at least `shape.numel()` elements, aligned as ep::buffer
   /// aligns them (or to EIGEN_MAX_ALIGN_BYTES at least).
-  eigen_array(buffer<T> data, const Shape& shape) noexcept : data_(std::move(data)), shape_(shape), size_(shape.numel()) {}
+  eigen_array(buffer<T> data, const Shape& shape) noexcept
+      : data_(std::move(data)), shape_(shape), size_(shape.numel()) {}
   /// Adopts elements owned elsewhere (aligned as above).
   eigen_array(std::shared_ptr<T> data, const Shape& shape)
       : data_(std::move(data)), shape_(shape), size_(shape.numel()) {}
@@ -113,21 +116,24 @@ class eigen_array {
       std::copy_n(t.data(), shape_.numel(), mutable_data());
       return;
     }
-    auto holder = std::make_shared<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>>(std::move(t));
+    auto holder =
+        std::make_shared<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>>(std::move(t));
     data_ = buffer<T>(std::shared_ptr<T>(holder, holder->data()));
   }
 
   /// Copies an Eigen::Tensor of either layout. A column-major tensor keeps its logical shape and
   /// indices, so `a(i, j)` of the result equals `t(i, j)`: its elements are shuffled into C order.
   template <int N, int Options>
-  explicit eigen_array(const Eigen::Tensor<T, N, Options, Eigen::Index>& t) : eigen_array(shape_of(t.dimensions())) {
+  explicit eigen_array(const Eigen::Tensor<T, N, Options, Eigen::Index>& t)
+      : eigen_array(shape_of(t.dimensions())) {
     const std::int64_t n = shape_.numel();
     if (n == 0) return;
     if constexpr (N <= 1 || (Options & Eigen::RowMajor) != 0) {
       std::copy_n(t.data(), n, mutable_data());
     } else {
       Eigen::array<Eigen::Index, std::size_t{N}> reversed;
-      for (std::size_t i = 0; i < reversed.size(); ++i) reversed[i] = static_cast<Eigen::Index>(N - 1) - static_cast<Eigen::Index>(i);
+      for (std::size_t i = 0; i < reversed.size(); ++i)
+        reversed[i] = static_cast<Eigen::Index>(N - 1) - static_cast<Eigen::Index>(i);
       mutable_tensor<N>() = t.swap_layout().shuffle(reversed);
     }
   }
@@ -168,7 +174,9 @@ class eigen_array {
   }
   /// The elements as a rank-1 TensorMap of size() elements, whatever the rank.
   [[nodiscard]] map_type<1> flat() const { return map_type<1>(data(), Eigen::Index{size()}); }
-  [[nodiscard]] mutable_map_type<1> mutable_flat() const { return mutable_map_type<1>(mutable_data(), Eigen::Index{size()}); }
+  [[nodiscard]] mutable_map_type<1> mutable_flat() const {
+    return mutable_map_type<1>(mutable_data(), Eigen::Index{size()});
+  }
 
  private:
   template <class Dims>

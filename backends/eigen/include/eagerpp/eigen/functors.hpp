@@ -20,7 +20,8 @@ struct eigen_signed_round_op : Round {
   Packet packetOp(const Packet& a) const {
     using Scalar = typename Eigen::internal::unpacket_traits<Packet>::type;
     const Packet sign = Eigen::internal::pset1<Packet>(Scalar(-0.0));
-    return Eigen::internal::por(Eigen::internal::pand(a, sign), Eigen::internal::pandnot(Round::packetOp(a), sign));
+    return Eigen::internal::por(Eigen::internal::pand(a, sign),
+                                Eigen::internal::pandnot(Round::packetOp(a), sign));
   }
 };
 
@@ -35,7 +36,8 @@ struct eigen_exp_op : Eigen::internal::scalar_exp_op<T> {
   Packet packetOp(const Packet& a) const {
     namespace in = Eigen::internal;
     const Packet r = in::pexp(a);
-    const Packet low = in::pcmp_lt(a, in::pset1<Packet>(std::is_same_v<T, float> ? T(-88.723) : T(-709.784)));
+    const Packet low =
+        in::pcmp_lt(a, in::pset1<Packet>(std::is_same_v<T, float> ? T(-88.723) : T(-709.784)));
     if (!in::predux_any(low)) return r;
     const Packet half = in::pexp(in::pmul(a, in::pset1<Packet>(T(0.5))));
     return in::pselect(low, in::pmul(half, half), r);
@@ -77,7 +79,8 @@ struct eigen_clip_op {
   template <class Packet>
   Packet packetOp(const Packet& x) const {
     namespace in = Eigen::internal;
-    return eigen_ieee_extremum<false>(eigen_ieee_extremum<true>(x, in::pset1<Packet>(lo)), in::pset1<Packet>(hi));
+    return eigen_ieee_extremum<false>(eigen_ieee_extremum<true>(x, in::pset1<Packet>(lo)),
+                                      in::pset1<Packet>(hi));
   }
 };
 
@@ -90,10 +93,16 @@ template <class T>
 struct functor_traits<ep::detail::eigen_exp_op<T>> : functor_traits<scalar_exp_op<T>> {};
 template <class T, bool Max>
 struct functor_traits<ep::detail::eigen_minmax_op<T, Max>> {
-  enum { Cost = 6 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
+  enum {
+    Cost = 6 * NumTraits<T>::AddCost,
+    PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp
+  };
 };
 template <class T>
 struct functor_traits<ep::detail::eigen_clip_op<T>> {
-  enum { Cost = 4 * NumTraits<T>::AddCost, PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp };
+  enum {
+    Cost = 4 * NumTraits<T>::AddCost,
+    PacketAccess = packet_traits<T>::HasMin && packet_traits<T>::HasCmp
+  };
 };
 }  // namespace Eigen::internal

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>  // std::copy_n, std::fill_n
+#include <algorithm>    // std::copy_n, std::fill_n
 #include <array>        // Eigen::array (std::array)
 #include <cmath>        // std::isnan
 #include <cstdint>      // std::int64_t
@@ -54,7 +54,8 @@ template <class T>
 eigen_array<T> eigen_full(const Shape& shape, T value) {
   eigen_array<T> out(shape);
   if (out.size() == 1) {
-    out.mutable_data()[0] = value;  // a 0-d tensor (a scalar operand): no Eigen expression to set up
+    out.mutable_data()[0] =
+        value;  // a 0-d tensor (a scalar operand): no Eigen expression to set up
   } else if (out.size() > 1) {
     out.mutable_flat().setConstant(value);
   }
@@ -69,7 +70,8 @@ eigen_array<U> eigen_unary(const eigen_array<T>& x, F&& f) {
   return out;
 }
 
-/// NumPy broadcast_to, materialized: broadcast and kept axes fuse into runs before Eigen broadcasts.
+/// NumPy broadcast_to, materialized: broadcast and kept axes fuse into runs before Eigen
+/// broadcasts.
 template <class T>
 eigen_array<T> eigen_broadcast_to(const eigen_array<T>& x, const Shape& shape) {
   if (x.shape() == shape) return x;
@@ -111,7 +113,8 @@ eigen_array<T> eigen_broadcast_to(const eigen_array<T>& x, const Shape& shape) {
 /// (broadcasting added only extents of 1, so the C order is the same) or one (a constant
 /// expression). One result object, constructed in place (NRVO).
 template <class U, class T, class F>
-eigen_array<U> eigen_binary_flat(const Shape& shape, const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
+eigen_array<U> eigen_binary_flat(const Shape& shape, const eigen_array<T>& a,
+                                 const eigen_array<T>& b, F&& f) {
   eigen_array<U> out(shape);
   const std::int64_t n = out.size();
   if (n == 0) return out;
@@ -146,7 +149,8 @@ inline constexpr std::int64_t eigen_row_min = 64;
 /// f(a, b) of result `shape` where one operand has the result's elements and the other (`a` when
 /// RowA) is one row of them repeated (eigen_trailing): one pass per row, no broadcast copy.
 template <class U, bool RowA, class T, class F>
-eigen_array<U> eigen_binary_rows(const Shape& shape, const eigen_array<T>& a, const eigen_array<T>& b, F&& f) {
+eigen_array<U> eigen_binary_rows(const Shape& shape, const eigen_array<T>& a,
+                                 const eigen_array<T>& b, F&& f) {
   eigen_array<U> out(shape);
   const eigen_array<T>& row = RowA ? a : b;
   const eigen_array<T>& full = RowA ? b : a;
@@ -158,8 +162,10 @@ eigen_array<U> eigen_binary_rows(const Shape& shape, const eigen_array<T>& a, co
   for (std::int64_t i = 0, rows = out.size() / m; i < rows; ++i) {
     const in_map x(full.data() + i * m, m);
     out_map o(out.mutable_data() + i * m, m);
-    if constexpr (RowA) o = f(r, x);
-    else o = f(x, r);
+    if constexpr (RowA)
+      o = f(r, x);
+    else
+      o = f(x, r);
   }
   return out;
 }
@@ -175,12 +181,14 @@ eigen_array<U> eigen_binary(const eigen_array<T>& a, const eigen_array<T>& b, F&
   if (a.ndim() == 0) return eigen_binary_flat<U>(b.shape(), a, b, f);
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), "eigen");
   const std::int64_t n = shape.numel();
-  if ((a.size() == n || a.size() == 1) && (b.size() == n || b.size() == 1)) return eigen_binary_flat<U>(shape, a, b, f);
+  if ((a.size() == n || a.size() == 1) && (b.size() == n || b.size() == 1))
+    return eigen_binary_flat<U>(shape, a, b, f);
   if (a.size() == n && b.size() >= eigen_row_min && eigen_trailing(b.shape(), shape))
     return eigen_binary_rows<U, false>(shape, a, b, f);
   if (b.size() == n && a.size() >= eigen_row_min && eigen_trailing(a.shape(), shape))
     return eigen_binary_rows<U, true>(shape, a, b, f);
-  return eigen_binary<U>(eigen_broadcast_to(a, shape), eigen_broadcast_to(b, shape), std::forward<F>(f));
+  return eigen_binary<U>(eigen_broadcast_to(a, shape), eigen_broadcast_to(b, shape),
+                         std::forward<F>(f));
 }
 
 // --- reductions -----------------------------------------------------------------------------
@@ -214,7 +222,8 @@ inline int eigen_reduction_plan(const Shape& shape, std::span<const int> axes,
     if (!reduced[g]) continue;
     std::int64_t outer = 1, inner = 1;
     for (int j = 0; j < g; ++j) outer *= extent[j];
-    for (int j = g + 1; j < groups; ++j) inner *= reduced[j] ? 1 : extent[j];  // reduced ones are gone
+    for (int j = g + 1; j < groups; ++j)
+      inner *= reduced[j] ? 1 : extent[j];  // reduced ones are gone
     steps[n++] = {outer, extent[g], inner};
   }
   return n;
@@ -242,8 +251,8 @@ struct eigen_reducer_op {
 /// long rows misses the cache on every load: summing the columns of a 1024 x 1024 matrix is then
 /// about 10x slower than this.
 template <class T, class Reducer>
-void eigen_reduce_rows(const T* in, T* out, std::int64_t outer, std::int64_t reduced, std::int64_t inner,
-                       const Reducer& reducer) {
+void eigen_reduce_rows(const T* in, T* out, std::int64_t outer, std::int64_t reduced,
+                       std::int64_t inner, const Reducer& reducer) {
   // Rows start at arbitrary offsets: unaligned maps.
   using row = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, Eigen::Index>>;
   using const_row = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::Index>>;
@@ -252,7 +261,8 @@ void eigen_reduce_rows(const T* in, T* out, std::int64_t outer, std::int64_t red
     const T* src = in + o * reduced * inner;
     row accum(out + o * inner, inner);
     accum = const_row(src, inner);
-    for (std::int64_t j = 1; j < reduced; ++j) accum = accum.binaryExpr(const_row(src + j * inner, inner), op);
+    for (std::int64_t j = 1; j < reduced; ++j)
+      accum = accum.binaryExpr(const_row(src + j * inner, inner), op);
   }
 }
 
@@ -266,8 +276,12 @@ eigen_array<T> eigen_map_reduce(const eigen_array<T>& x, map_kind map, Reducer r
   const auto in = eigen_map<1>(x.data(), in_dims);
   auto result = eigen_mutable_map<0>(out.mutable_data(), in_dims);
   switch (map) {
-    case map_kind::square: result = in.square().reduce(dim0, reducer); break;
-    case map_kind::abs: result = in.abs().reduce(dim0, reducer); break;
+    case map_kind::square:
+      result = in.square().reduce(dim0, reducer);
+      break;
+    case map_kind::abs:
+      result = in.abs().reduce(dim0, reducer);
+      break;
   }
   return out;
 }
@@ -284,7 +298,8 @@ inline constexpr int eigen_extremum<Eigen::internal::MaxReducer<T, NaNPropagatio
 /// out[o, i] of a row-major (outer, red, inner) reduction of `in` with IEEE's sign of zero where
 /// Reducer is a min or max.
 template <class Reducer, class T>
-void eigen_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_t red, std::int64_t inner) {
+void eigen_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_t red,
+                             std::int64_t inner) {
   if constexpr (eigen_extremum<Reducer> != 0)
     host_fix_zero_extremum<eigen_extremum<Reducer> == 2>(in, out, outer, red, inner);
 }
@@ -299,7 +314,8 @@ eigen_array<T> eigen_full_reduce(const eigen_array<T>& x, T identity, Reducer re
     out.mutable_data()[0] = identity;
   } else {
     const Eigen::IndexList<Eigen::type2index<0>> dim0;
-    eigen_mutable_map<0>(out.mutable_data(), in_dims) = eigen_map<1>(x.data(), in_dims).reduce(dim0, reducer);
+    eigen_mutable_map<0>(out.mutable_data(), in_dims) =
+        eigen_map<1>(x.data(), in_dims).reduce(dim0, reducer);
     eigen_fix_zero_extremum<Reducer>(x.data(), out.mutable_data(), 1, in_dims[0], 1);
   }
   return out;
@@ -307,8 +323,10 @@ eigen_array<T> eigen_full_reduce(const eigen_array<T>& x, T identity, Reducer re
 
 /// Reduces `axes` (sorted, unique) with an Eigen reducer; `identity` fills results of empty inputs.
 template <class T, class Reducer>
-eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, T identity, Reducer reducer) {
-  if (axes.size() == static_cast<std::size_t>(x.ndim())) return eigen_full_reduce(x, identity, reducer);
+eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, T identity,
+                            Reducer reducer) {
+  if (axes.size() == static_cast<std::size_t>(x.ndim()))
+    return eigen_full_reduce(x, identity, reducer);
   const Shape out_shape = eigen_remove_axes(x.shape(), axes);
   if (x.size() == 0) return eigen_full(out_shape, identity);
   const Eigen::IndexList<Eigen::type2index<0>> dim0;
@@ -324,7 +342,8 @@ eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, 
     eigen_array<T> next(Shape{outer * inner});
     if (outer == 1 && inner == 1) {  // a full reduction: Eigen's FullReducer, a vectorized tree
       const std::int64_t in_dims[1] = {reduced};
-      eigen_mutable_map<0>(next.mutable_data(), in_dims) = eigen_map<1>(current.data(), in_dims).reduce(dim0, reducer);
+      eigen_mutable_map<0>(next.mutable_data(), in_dims) =
+          eigen_map<1>(current.data(), in_dims).reduce(dim0, reducer);
     } else if (inner == 1) {  // the reduced run is innermost: vectorized along it
       const std::int64_t in_dims[2] = {outer, reduced};
       next.mutable_flat() = eigen_map<2>(current.data(), in_dims).reduce(dim1, reducer);
@@ -333,7 +352,8 @@ eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, 
     } else {  // short kept rows: Eigen's reduction vectorizes across them
       const std::int64_t in_dims[3] = {outer, reduced, inner};
       const std::int64_t out_dims[2] = {outer, inner};
-      eigen_mutable_map<2>(next.mutable_data(), out_dims) = eigen_map<3>(current.data(), in_dims).reduce(dim1, reducer);
+      eigen_mutable_map<2>(next.mutable_data(), out_dims) =
+          eigen_map<3>(current.data(), in_dims).reduce(dim1, reducer);
     }
     eigen_fix_zero_extremum<Reducer>(current.data(), next.mutable_data(), outer, reduced, inner);
     current = next;
@@ -348,7 +368,8 @@ eigen_array<std::int64_t> eigen_arg_reduce(const eigen_array<T>& x, int axis) {
   const Shape& s = x.shape();
   const int axes[1] = {axis};
   eigen_array<std::int64_t> out(eigen_remove_axes(s, axes));
-  const std::int64_t outer = eigen_product(s, 0, axis), len = s[axis], inner = eigen_product(s, axis + 1, s.size());
+  const std::int64_t outer = eigen_product(s, 0, axis), len = s[axis],
+                     inner = eigen_product(s, axis + 1, s.size());
   if (out.size() == 0) return out;
   std::int64_t* idx = out.mutable_data();
   if (len == 0) {
@@ -369,7 +390,8 @@ eigen_array<std::int64_t> eigen_arg_reduce(const eigen_array<T>& x, int axis) {
       for (std::int64_t i = 0; i < inner; ++i) {
         const T v = row[i];
         bool better = Max ? (v > best[i]) : (v < best[i]);
-        if constexpr (std::is_floating_point_v<T>) better = !std::isnan(best[i]) && (better || std::isnan(v));
+        if constexpr (std::is_floating_point_v<T>)
+          better = !std::isnan(best[i]) && (better || std::isnan(v));
         if (better) {
           best[i] = v;
           oi[i] = j;
@@ -385,7 +407,8 @@ eigen_array<T> eigen_cumsum(const eigen_array<T>& x, int axis) {
   const Shape& s = x.shape();
   eigen_array<T> out(s);
   if (out.size() == 0) return out;
-  const std::int64_t dims[3] = {eigen_product(s, 0, axis), s[axis], eigen_product(s, axis + 1, s.size())};
+  const std::int64_t dims[3] = {eigen_product(s, 0, axis), s[axis],
+                                eigen_product(s, axis + 1, s.size())};
   eigen_mutable_map<3>(out.mutable_data(), dims) = eigen_map<3>(x.data(), dims).cumsum(1);
   return out;
 }
@@ -468,20 +491,21 @@ eigen_array<T> eigen_flip(const eigen_array<T>& x, std::span<const int> axes) {
     constexpr int N = decltype(rank)::value;
     Eigen::array<bool, std::size_t{N}> reverse;
     for (std::size_t i = 0; i < reverse.size(); ++i) reverse[i] = flipped[i];
-    eigen_mutable_map<N>(result.mutable_data(), dims) = eigen_map<N>(x.data(), dims).reverse(reverse);
+    eigen_mutable_map<N>(result.mutable_data(), dims) =
+        eigen_map<N>(x.data(), dims).reverse(reverse);
   });
   return result;
 }
 
 /// Copies a box of `extent` (rank r >= 1, whose last axis is contiguous in both arrays) row by row:
 /// from `src` (row-major extents `src_ext`), starting at `src_off` with steps `step` on the outer
-/// axes, to `dst` (row-major extents `dst_ext`) starting at `dst_off`. Slices and pads of a grid are
-/// such boxes; a row copy costs what memcpy costs, where Eigen's slicing and padding evaluators
+/// axes, to `dst` (row-major extents `dst_ext`) starting at `dst_off`. Slices and pads of a grid
+/// are such boxes; a row copy costs what memcpy costs, where Eigen's slicing and padding evaluators
 /// compute an index per element.
 template <class T>
-void eigen_copy_box(const T* src, const eigen_extents& src_ext, const eigen_extents& src_off, const eigen_extents& step,
-                    T* dst, const eigen_extents& dst_ext, const eigen_extents& dst_off, const eigen_extents& extent,
-                    int r) {
+void eigen_copy_box(const T* src, const eigen_extents& src_ext, const eigen_extents& src_off,
+                    const eigen_extents& step, T* dst, const eigen_extents& dst_ext,
+                    const eigen_extents& dst_off, const eigen_extents& extent, int r) {
   eigen_extents src_stride{}, dst_stride{}, idx{};
   std::int64_t ss = 1, ds = 1;
   for (int i = r - 1; i >= 0; --i) {
@@ -562,7 +586,8 @@ eigen_array<T> eigen_pad(const eigen_array<T>& x, std::span<const std::int64_t> 
   eigen_extents in{}, lo{}, hi{};
   int r = 0;
   for (int d = 0; d < x.ndim(); ++d) {
-    const std::int64_t n = x.shape()[d], b = before[static_cast<std::size_t>(d)], a = after[static_cast<std::size_t>(d)];
+    const std::int64_t n = x.shape()[d], b = before[static_cast<std::size_t>(d)],
+                       a = after[static_cast<std::size_t>(d)];
     if (r > 0 && b == 0 && a == 0) {  // an unpadded axis fuses into the axis before it
       in[r - 1] *= n;
       lo[r - 1] *= n;
@@ -597,7 +622,8 @@ eigen_array<T> eigen_concatenate(std::span<const eigen_array<T>> parts, int axis
   for (const auto& p : parts) out_shape[axis] += p.shape()[axis];
   eigen_array<T> result(out_shape);
   if (result.size() == 0) return result;
-  const std::int64_t outer = eigen_product(out_shape, 0, axis), inner = eigen_product(out_shape, axis + 1, out_shape.size());
+  const std::int64_t outer = eigen_product(out_shape, 0, axis),
+                     inner = eigen_product(out_shape, axis + 1, out_shape.size());
   const std::int64_t out_dims[2] = {outer, out_shape[axis] * inner};
   auto out = eigen_mutable_map<2>(result.mutable_data(), out_dims);
   std::int64_t offset = 0;
@@ -616,7 +642,8 @@ eigen_array<T> eigen_concatenate(std::span<const eigen_array<T>> parts, int axis
 /// Batched matrix product op(a) op(b) with Eigen's GEMM on row-major Matrix maps of each 2-D block;
 /// a transposed operand is the map's `.transpose()` view, which the GEMM reads in place.
 template <class T>
-eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b, bool transpose_a, bool transpose_b) {
+eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b, bool transpose_a,
+                            bool transpose_b) {
   const Shape& sa = a.shape();
   const Shape& sb = b.shape();
   const int r = sa.size();

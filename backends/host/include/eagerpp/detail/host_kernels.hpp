@@ -39,8 +39,8 @@ void host_put(T* x, const std::int64_t* index, const T* values, std::int64_t n) 
 /// time on a ReLU's mask (xtensor 0.24's xt::where: 11% of mlp_bench's training step; Eigen's
 /// TensorSelectOp gathers the mask one element at a time: 2.7%).
 template <bool ScalarA, bool ScalarB, class T>
-void host_select(T* __restrict o, const unsigned char* __restrict c, const T* __restrict a, const T* __restrict b,
-                 std::int64_t n) {
+void host_select(T* __restrict o, const unsigned char* __restrict c, const T* __restrict a,
+                 const T* __restrict b, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) {
     // Both values loaded unconditionally (they are valid): plain loads and a blend, where reading
     // only the selected one gives masked loads, or with a scalar operand, a branch per element.
@@ -52,12 +52,14 @@ void host_select(T* __restrict o, const unsigned char* __restrict c, const T* __
 
 /// The sign of a zero min (Max = false) or max reduction as IEEE 754-2019's minimum/maximum give it
 /// (-0.0 < +0.0), whatever order the reduction combined the elements in: a SIMD min/max returns one
-/// of two equal operands by position, so over [0.0, -0.0] Eigen gave +0.0 and xtensor -0.0 (found by
-/// tests/fuzz). For each out[o, i] (of a row-major (outer, red, inner) block `in`) that is a zero,
-/// every element of its slice is <= 0 (>= 0 for min) or it would not be: the result is +0.0 (-0.0)
-/// if the slice holds one, else the other zero. Results that are not zero cost one comparison each.
+/// of two equal operands by position, so over [0.0, -0.0] Eigen gave +0.0 and xtensor -0.0 (found
+/// by tests/fuzz). For each out[o, i] (of a row-major (outer, red, inner) block `in`) that is a
+/// zero, every element of its slice is <= 0 (>= 0 for min) or it would not be: the result is +0.0
+/// (-0.0) if the slice holds one, else the other zero. Results that are not zero cost one
+/// comparison each.
 template <bool Max, class T>
-void host_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_t red, std::int64_t inner) {
+void host_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_t red,
+                            std::int64_t inner) {
   if constexpr (std::is_floating_point_v<T>) {
     for (std::int64_t o = 0; o < outer; ++o)
       for (std::int64_t i = 0; i < inner; ++i) {
@@ -102,9 +104,11 @@ void host_argsort(const T* x, const Shape& shape, int axis, std::int64_t* out) {
   for_each_line(shape, axis, [&](std::int64_t first, std::int64_t stride, std::int64_t n) {
     order.resize(static_cast<std::size_t>(n));
     std::iota(order.begin(), order.end(), std::int64_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::int64_t a, std::int64_t b) { return numpy_less(x[first + a * stride], x[first + b * stride]); });
-    for (std::int64_t k = 0; k < n; ++k) out[first + k * stride] = order[static_cast<std::size_t>(k)];
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+      return numpy_less(x[first + a * stride], x[first + b * stride]);
+    });
+    for (std::int64_t k = 0; k < n; ++k)
+      out[first + k * stride] = order[static_cast<std::size_t>(k)];
   });
 }
 
@@ -116,7 +120,8 @@ void host_sort(const T* x, const Shape& shape, int axis, T* out) {
     line.resize(static_cast<std::size_t>(n));
     for (std::int64_t k = 0; k < n; ++k) line[static_cast<std::size_t>(k)] = x[first + k * stride];
     std::stable_sort(line.begin(), line.end(), [](T a, T b) { return numpy_less(a, b); });
-    for (std::int64_t k = 0; k < n; ++k) out[first + k * stride] = line[static_cast<std::size_t>(k)];
+    for (std::int64_t k = 0; k < n; ++k)
+      out[first + k * stride] = line[static_cast<std::size_t>(k)];
   });
 }
 

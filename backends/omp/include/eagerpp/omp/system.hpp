@@ -128,7 +128,8 @@ struct omp_system {
   static void write_n(std::int64_t n, T* out, const G& g) {
 #if defined(__SSE2__)
     constexpr std::int64_t tile_bytes = 256;
-    constexpr std::int64_t tile = sizeof(T) <= tile_bytes ? tile_bytes / std::int64_t{sizeof(T)} : 0;
+    constexpr std::int64_t tile =
+        sizeof(T) <= tile_bytes ? tile_bytes / std::int64_t{sizeof(T)} : 0;
     if (tile > 0 && n * std::int64_t{sizeof(T)} >= streaming_cutoff &&
         reinterpret_cast<std::uintptr_t>(out) % 32 == 0) {
       const std::int64_t full = n / tile;  // whole tiles; the rest is written as for_n does
@@ -139,7 +140,8 @@ struct omp_system {
           alignas(32) T buffer[tile];
 #pragma omp simd
           for (std::int64_t j = 0; j < tile; ++j) buffer[j] = g(t * tile + j);
-          stream(reinterpret_cast<char*>(out + t * tile), reinterpret_cast<const char*>(buffer), tile_bytes);
+          stream(reinterpret_cast<char*>(out + t * tile), reinterpret_cast<const char*>(buffer),
+                 tile_bytes);
         }
         _mm_sfence();  // streaming stores are weakly ordered: each thread fences its own
       }
@@ -155,17 +157,20 @@ struct omp_system {
   static void stream(char* to, const char* from, std::int64_t bytes) {
 #if defined(__AVX__)
     for (std::int64_t b = 0; b < bytes; b += 32)
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + b), _mm256_load_si256(reinterpret_cast<const __m256i*>(from + b)));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + b),
+                          _mm256_load_si256(reinterpret_cast<const __m256i*>(from + b)));
 #else
     for (std::int64_t b = 0; b < bytes; b += 16)
-      _mm_stream_si128(reinterpret_cast<__m128i*>(to + b), _mm_load_si128(reinterpret_cast<const __m128i*>(from + b)));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(to + b),
+                       _mm_load_si128(reinterpret_cast<const __m128i*>(from + b)));
 #endif
   }
 #endif
 
   /// Host memory on both sides of every kind of copy: a memcpy.
   template <class T>
-  static void copy(T* out, const T* in, std::int64_t n, copy_kind /*kind*/, std::string_view /*op*/) {
+  static void copy(T* out, const T* in, std::int64_t n, copy_kind /*kind*/,
+                   std::string_view /*op*/) {
     if (n > 0) std::memcpy(out, in, static_cast<std::size_t>(n) * sizeof(T));
   }
 
@@ -182,8 +187,8 @@ struct omp_system {
   /// many segments are split among the threads, a few long ones are cut into one part per thread
   /// whose results are combined.
   template <class Out, class InIt, class Op, class Init>
-  static void segmented_reduce(InIt in, Out* out, std::int64_t segments, std::int64_t length, Op op, Init init,
-                               std::string_view /*op*/) {
+  static void segmented_reduce(InIt in, Out* out, std::int64_t segments, std::int64_t length, Op op,
+                               Init init, std::string_view /*op*/) {
     // Eight independent accumulators: a chain of dependent adds would wait for each add's latency
     // (about 4 cycles); eight keep the core's adders busy (the reducers are associative and
     // commutative, as CUB requires on the GPU).
@@ -193,10 +198,11 @@ struct omp_system {
       for (auto& a : acc) a = init;
       std::int64_t i = begin;
       for (; i + lanes <= end; i += lanes) {
-        // A read 4 KiB ahead, requested now: the memory fetches of a long reduction overlap more than
-        // the hardware prefetcher alone overlaps them (benchmarks/omp_bench.cpp, sum).
+        // A read 4 KiB ahead, requested now: the memory fetches of a long reduction overlap more
+        // than the hardware prefetcher alone overlaps them (benchmarks/omp_bench.cpp, sum).
         if constexpr (std::is_pointer_v<InIt>)
-          if (i + prefetch_distance<InIt> < end) __builtin_prefetch(in + i + prefetch_distance<InIt>);
+          if (i + prefetch_distance<InIt> < end)
+            __builtin_prefetch(in + i + prefetch_distance<InIt>);
         for (int l = 0; l < lanes; ++l) acc[l] = op(acc[l], in[i + l]);
       }
       for (; i < end; ++i) acc[0] = op(acc[0], in[i]);
@@ -206,12 +212,14 @@ struct omp_system {
     };
     const int threads = omp_get_max_threads();
     if (segments * length < parallel_cutoff || threads == 1) {
-      for (std::int64_t s = 0; s < segments; ++s) out[s] = reduce_range(s * length, (s + 1) * length);
+      for (std::int64_t s = 0; s < segments; ++s)
+        out[s] = reduce_range(s * length, (s + 1) * length);
       return;
     }
     if (segments >= threads) {
 #pragma omp parallel for schedule(static)
-      for (std::int64_t s = 0; s < segments; ++s) out[s] = reduce_range(s * length, (s + 1) * length);
+      for (std::int64_t s = 0; s < segments; ++s)
+        out[s] = reduce_range(s * length, (s + 1) * length);
       return;
     }
     std::unique_ptr<Out[]> partial(new Out[static_cast<std::size_t>(threads)]);
@@ -238,9 +246,9 @@ struct omp_system {
     const auto flag = [](bool transpose) { return transpose ? CblasTrans : CblasNoTrans; };
     const auto call = [&](auto blas, T one, T zero) {
       for (std::int64_t i = 0; i < g.batch; ++i)
-        blas(CblasColMajor, flag(g.transpose_first), flag(g.transpose_second), g.rows, g.cols, g.inner, one,
-             b + i * g.stride_first, g.ld_first, a + i * g.stride_second, g.ld_second, zero, c + i * g.stride_out,
-             g.ld_out);
+        blas(CblasColMajor, flag(g.transpose_first), flag(g.transpose_second), g.rows, g.cols,
+             g.inner, one, b + i * g.stride_first, g.ld_first, a + i * g.stride_second, g.ld_second,
+             zero, c + i * g.stride_out, g.ld_out);
     };
     if constexpr (std::is_same_v<T, float>)
       call(cblas_sgemm, 1.0F, 0.0F);

@@ -1,5 +1,5 @@
-// eagerpp - the Thrust backend written once: ep::detail::thrust_backend<T, System>, the ops of ep::cuda and ep::omp
-// SPDX-License-Identifier: MIT
+// eagerpp - the Thrust backend written once: ep::detail::thrust_backend<T, System>, the ops of
+// ep::cuda and ep::omp SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>      // std::int64_t
@@ -17,15 +17,17 @@
 
 namespace ep::detail {
 
-/// Every op of a Thrust backend over the system S (see eagerpp/thrust/kernels.hpp): element-wise ops
-/// are one broadcasting transform (S::for_n over a functor that reads each operand through its
+/// Every op of a Thrust backend over the system S (see eagerpp/thrust/kernels.hpp): element-wise
+/// ops are one broadcasting transform (S::for_n over a functor that reads each operand through its
 /// strides, 0 on broadcast axes), reductions are S::segmented_reduce after moving the reduced axes
 /// last, cumsum is a Thrust scan by key, shape ops are one strided copy, put/put_add and sort are
 /// Thrust sorts, float matmul is S::gemm. ep::cuda<T> and ep::omp<T> derive from it and add their
 /// name, rebind and the optional hooks of their memory.
 template <class T, class S>
 struct thrust_backend {
-  static_assert(dtype<T>, "ep::cuda<T> and ep::omp<T>: T must be float, double, std::int32_t, std::int64_t or bool");
+  static_assert(
+      dtype<T>,
+      "ep::cuda<T> and ep::omp<T>: T must be float, double, std::int32_t, std::int64_t or bool");
 
   using value_type = T;
   using raw_type = thrust_array<S, T>;
@@ -57,11 +59,13 @@ struct thrust_backend {
   /// Copies C-order host memory in (synchronously: `data` may be reused on return).
   static raw_type from_data(const T* data, const Shape& shape) {
     raw_type out(shape, "from_data");
-    if (out.size() > 0) S::copy(out.mutable_data(), data, out.size(), copy_kind::from_host, "from_data");
+    if (out.size() > 0)
+      S::copy(out.mutable_data(), data, out.size(), copy_kind::from_host, "from_data");
     return out;
   }
 
-  /// Copies to host memory after every queued op finished; errors of earlier asynchronous ops surface here.
+  /// Copies to host memory after every queued op finished; errors of earlier asynchronous ops
+  /// surface here.
   static void to_data(const raw_type& x, T* out) {
     S::copy(out, x.data(), x.size(), copy_kind::to_host, "to_data");
   }
@@ -70,67 +74,122 @@ struct thrust_backend {
 
   static raw_type full(const Shape& shape, T value) { return thrust_full<S>(shape, value, "full"); }
 
-  static raw_type arange(T start, T step, std::int64_t n)
-    requires numeric_dtype<T>
-  {
+  static raw_type arange(T start, T step, std::int64_t n) requires numeric_dtype<T> {
     raw_type out(Shape{n}, "arange");
-    if (n > 0) S::guard("arange", [&] { S::write_n(n, out.mutable_data(), thrust_fn::arange_fn<T>{start, step}); });
+    if (n > 0)
+      S::guard("arange", [&] {
+        S::write_n(n, out.mutable_data(), thrust_fn::arange_fn<T>{start, step});
+      });
     return out;
   }
 
   // --- conversion ---------------------------------------------------------------------------
 
   /// O(1): the result shares the storage.
-  static raw_type reshape(const raw_type& x, const Shape& shape) { return raw_type(x.storage(), shape); }
+  static raw_type reshape(const raw_type& x, const Shape& shape) {
+    return raw_type(x.storage(), shape);
+  }
 
   /// C++ conversion of each element (float to int truncates; to bool tests != 0, NaN is true).
   template <class U>
   static thrust_array<S, U> astype(const raw_type& x) {
-    if constexpr (std::is_same_v<U, T>) return x;
-    else return thrust_map<S, U>("astype", thrust_fn::cast_fn<U>{}, x);
+    if constexpr (std::is_same_v<U, T>)
+      return x;
+    else
+      return thrust_map<S, U>("astype", thrust_fn::cast_fn<U>{}, x);
   }
 
   // --- element-wise: unary ------------------------------------------------------------------
 
-  static raw_type abs(const raw_type& x) requires numeric_dtype<T> { return map(x, thrust_fn::abs_fn{}, "abs"); }
-  static raw_type sign(const raw_type& x) requires numeric_dtype<T> { return map(x, thrust_fn::sign_fn{}, "sign"); }
-  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::sqrt_fn{}, "sqrt"); }
-  static raw_type square(const raw_type& x) requires numeric_dtype<T> { return map(x, thrust_fn::square_fn{}, "square"); }
-  static raw_type exp(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::exp_fn{}, "exp"); }
-  static raw_type log(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log_fn{}, "log"); }
-  static raw_type log2(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log2_fn{}, "log2"); }
-  static raw_type log10(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log10_fn{}, "log10"); }
-  static raw_type log1p(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::log1p_fn{}, "log1p"); }
-  static raw_type sin(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::sin_fn{}, "sin"); }
-  static raw_type cos(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::cos_fn{}, "cos"); }
-  static raw_type tan(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::tan_fn{}, "tan"); }
-  static raw_type arcsin(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arcsin_fn{}, "arcsin"); }
-  static raw_type arccos(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arccos_fn{}, "arccos"); }
-  static raw_type arctan(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arctan_fn{}, "arctan"); }
-  static raw_type sinh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::sinh_fn{}, "sinh"); }
-  static raw_type cosh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::cosh_fn{}, "cosh"); }
-  static raw_type tanh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::tanh_fn{}, "tanh"); }
-  static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arcsinh_fn{}, "arcsinh"); }
-  static raw_type arccosh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arccosh_fn{}, "arccosh"); }
-  static raw_type arctanh(const raw_type& x) requires floating_dtype<T> { return map(x, thrust_fn::arctanh_fn{}, "arctanh"); }
+  static raw_type abs(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, thrust_fn::abs_fn{}, "abs");
+  }
+  static raw_type sign(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, thrust_fn::sign_fn{}, "sign");
+  }
+  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::sqrt_fn{}, "sqrt");
+  }
+  static raw_type square(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, thrust_fn::square_fn{}, "square");
+  }
+  static raw_type exp(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::exp_fn{}, "exp");
+  }
+  static raw_type log(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::log_fn{}, "log");
+  }
+  static raw_type log2(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::log2_fn{}, "log2");
+  }
+  static raw_type log10(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::log10_fn{}, "log10");
+  }
+  static raw_type log1p(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::log1p_fn{}, "log1p");
+  }
+  static raw_type sin(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::sin_fn{}, "sin");
+  }
+  static raw_type cos(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::cos_fn{}, "cos");
+  }
+  static raw_type tan(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::tan_fn{}, "tan");
+  }
+  static raw_type arcsin(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::arcsin_fn{}, "arcsin");
+  }
+  static raw_type arccos(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::arccos_fn{}, "arccos");
+  }
+  static raw_type arctan(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::arctan_fn{}, "arctan");
+  }
+  static raw_type sinh(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::sinh_fn{}, "sinh");
+  }
+  static raw_type cosh(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::cosh_fn{}, "cosh");
+  }
+  static raw_type tanh(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::tanh_fn{}, "tanh");
+  }
+  static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::arcsinh_fn{}, "arcsinh");
+  }
+  static raw_type arccosh(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::arccosh_fn{}, "arccosh");
+  }
+  static raw_type arctanh(const raw_type& x) requires floating_dtype<T> {
+    return map(x, thrust_fn::arctanh_fn{}, "arctanh");
+  }
 
   /// Half to even; the identity on integers (O(1), shares the storage).
   static raw_type round(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, thrust_fn::round_fn{}, "round");
-    else return x;
+    if constexpr (is_floating)
+      return map(x, thrust_fn::round_fn{}, "round");
+    else
+      return x;
   }
   static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, thrust_fn::ceil_fn{}, "ceil");
-    else return x;
+    if constexpr (is_floating)
+      return map(x, thrust_fn::ceil_fn{}, "ceil");
+    else
+      return x;
   }
   static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating) return map(x, thrust_fn::floor_fn{}, "floor");
-    else return x;
+    if constexpr (is_floating)
+      return map(x, thrust_fn::floor_fn{}, "floor");
+    else
+      return x;
   }
   static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
     return map(x, thrust_fn::negative_fn{}, "negative");
   }
-  static raw_type logical_not(const raw_type& x) requires is_bool { return map(x, thrust_fn::logical_not_fn{}, "logical_not"); }
+  static raw_type logical_not(const raw_type& x) requires is_bool {
+    return map(x, thrust_fn::logical_not_fn{}, "logical_not");
+  }
 
   /// NumPy clip: NaN stays NaN.
   static raw_type clip(const raw_type& x, T lo, T hi) requires numeric_dtype<T> {
@@ -138,12 +197,16 @@ struct thrust_backend {
   }
 
   static bool_raw isnan(const raw_type& x) {
-    if constexpr (is_floating) return thrust_map<S, bool>("isnan", thrust_fn::isnan_fn{}, x);
-    else return thrust_full<S>(x.shape(), false, "isnan");
+    if constexpr (is_floating)
+      return thrust_map<S, bool>("isnan", thrust_fn::isnan_fn{}, x);
+    else
+      return thrust_full<S>(x.shape(), false, "isnan");
   }
   static bool_raw isinf(const raw_type& x) {
-    if constexpr (is_floating) return thrust_map<S, bool>("isinf", thrust_fn::isinf_fn{}, x);
-    else return thrust_full<S>(x.shape(), false, "isinf");
+    if constexpr (is_floating)
+      return thrust_map<S, bool>("isinf", thrust_fn::isinf_fn{}, x);
+    else
+      return thrust_full<S>(x.shape(), false, "isinf");
   }
 
   // --- element-wise: binary -----------------------------------------------------------------
@@ -172,13 +235,17 @@ struct thrust_backend {
   }
   /// NaN propagates; on bool, logical and.
   static raw_type minimum(const raw_type& a, const raw_type& b) {
-    if constexpr (is_bool) return zip(a, b, thrust_fn::logical_and_fn{}, "minimum");
-    else return zip(a, b, thrust_fn::minimum_fn{}, "minimum");
+    if constexpr (is_bool)
+      return zip(a, b, thrust_fn::logical_and_fn{}, "minimum");
+    else
+      return zip(a, b, thrust_fn::minimum_fn{}, "minimum");
   }
   /// NaN propagates; on bool, logical or.
   static raw_type maximum(const raw_type& a, const raw_type& b) {
-    if constexpr (is_bool) return zip(a, b, thrust_fn::logical_or_fn{}, "maximum");
-    else return zip(a, b, thrust_fn::maximum_fn{}, "maximum");
+    if constexpr (is_bool)
+      return zip(a, b, thrust_fn::logical_or_fn{}, "maximum");
+    else
+      return zip(a, b, thrust_fn::maximum_fn{}, "maximum");
   }
   static raw_type logical_and(const raw_type& a, const raw_type& b) requires is_bool {
     return zip(a, b, thrust_fn::logical_and_fn{}, "logical_and");
@@ -189,7 +256,9 @@ struct thrust_backend {
 
   // --- comparison ---------------------------------------------------------------------------
 
-  static bool_raw less(const raw_type& a, const raw_type& b) { return compare(a, b, thrust_fn::less_fn{}, "less"); }
+  static bool_raw less(const raw_type& a, const raw_type& b) {
+    return compare(a, b, thrust_fn::less_fn{}, "less");
+  }
   static bool_raw less_equal(const raw_type& a, const raw_type& b) {
     return compare(a, b, thrust_fn::less_equal_fn{}, "less_equal");
   }
@@ -199,7 +268,9 @@ struct thrust_backend {
   static bool_raw greater_equal(const raw_type& a, const raw_type& b) {
     return compare(a, b, thrust_fn::greater_equal_fn{}, "greater_equal");
   }
-  static bool_raw equal(const raw_type& a, const raw_type& b) { return compare(a, b, thrust_fn::equal_fn{}, "equal"); }
+  static bool_raw equal(const raw_type& a, const raw_type& b) {
+    return compare(a, b, thrust_fn::equal_fn{}, "equal");
+  }
   static bool_raw not_equal(const raw_type& a, const raw_type& b) {
     return compare(a, b, thrust_fn::not_equal_fn{}, "not_equal");
   }
@@ -218,12 +289,16 @@ struct thrust_backend {
     return thrust_reduce<S, T>(x, axes, thrust_fn::times_fn{}, T{1}, "prod");
   }
   static raw_type min(const raw_type& x, std::span<const int> axes) {
-    if constexpr (is_bool) return thrust_reduce<S, T>(x, axes, thrust_fn::logical_and_fn{}, true, "min");
-    else return thrust_extremum<false, S, T>(x, axes, highest(), "min");
+    if constexpr (is_bool)
+      return thrust_reduce<S, T>(x, axes, thrust_fn::logical_and_fn{}, true, "min");
+    else
+      return thrust_extremum<false, S, T>(x, axes, highest(), "min");
   }
   static raw_type max(const raw_type& x, std::span<const int> axes) {
-    if constexpr (is_bool) return thrust_reduce<S, T>(x, axes, thrust_fn::logical_or_fn{}, false, "max");
-    else return thrust_extremum<true, S, T>(x, axes, lowest(), "max");
+    if constexpr (is_bool)
+      return thrust_reduce<S, T>(x, axes, thrust_fn::logical_or_fn{}, false, "max");
+    else
+      return thrust_extremum<true, S, T>(x, axes, lowest(), "max");
   }
   static raw_type all(const raw_type& x, std::span<const int> axes) requires is_bool {
     return thrust_reduce<S, T>(x, axes, thrust_fn::logical_and_fn{}, true, "all");
@@ -271,8 +346,8 @@ struct thrust_backend {
     return out;
   }
 
-  static raw_type slice(const raw_type& x, std::span<const std::int64_t> start, std::span<const std::int64_t> step,
-                        const Shape& shape) {
+  static raw_type slice(const raw_type& x, std::span<const std::int64_t> start,
+                        std::span<const std::int64_t> step, const Shape& shape) {
     raw_type out(shape, "slice");
     if (shape.numel() == 0) return out;
     copy_layout l = contiguous_out(shape);
@@ -286,8 +361,8 @@ struct thrust_backend {
   }
 
   /// The result filled with `value`, then x copied into its interior.
-  static raw_type pad(const raw_type& x, std::span<const std::int64_t> before, std::span<const std::int64_t> after,
-                      T value) {
+  static raw_type pad(const raw_type& x, std::span<const std::int64_t> before,
+                      std::span<const std::int64_t> after, T value) {
     Shape shape = x.shape();
     for (int a = 0; a < shape.size(); ++a)
       shape[a] += before[static_cast<std::size_t>(a)] + after[static_cast<std::size_t>(a)];
@@ -331,32 +406,38 @@ struct thrust_backend {
     return thrust_put<false, S, T>(x, index, values, "put");
   }
   /// A copy of x with x[index[i]] += values[i], repeated indices accumulating (deterministically).
-  static raw_type put_add(const raw_type& x, const index_raw& index, const raw_type& values)
-    requires numeric_dtype<T>
-  {
+  static raw_type put_add(const raw_type& x, const index_raw& index,
+                          const raw_type& values) requires numeric_dtype<T> {
     return thrust_put<true, S, T>(x, index, values, "put_add");
   }
   /// Ascending, stable, NaN last along `axis`.
-  static raw_type sort(const raw_type& x, int axis) { return thrust_sort<false, S, T>(x, axis, "sort"); }
+  static raw_type sort(const raw_type& x, int axis) {
+    return thrust_sort<false, S, T>(x, axis, "sort");
+  }
   static index_raw argsort(const raw_type& x, int axis) {
     return thrust_sort<true, S, T>(x, axis, "argsort");
   }
 
   // --- linear algebra -----------------------------------------------------------------------
 
-  /// S::gemm (cuBLAS, OpenBLAS) for float and double; a plain loop for integers and bool (OR of ANDs).
+  /// S::gemm (cuBLAS, OpenBLAS) for float and double; a plain loop for integers and bool (OR of
+  /// ANDs).
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
     return thrust_matmul<S, T>(a, b, transpose_a, transpose_b, "matmul");
   }
 
  private:
   static constexpr T highest() {
-    if constexpr (is_floating) return std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::max();
+    if constexpr (is_floating)
+      return std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::max();
   }
   static constexpr T lowest() {
-    if constexpr (is_floating) return -std::numeric_limits<T>::infinity();
-    else return std::numeric_limits<T>::lowest();
+    if constexpr (is_floating)
+      return -std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::lowest();
   }
 };
 

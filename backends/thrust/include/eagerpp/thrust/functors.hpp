@@ -1,5 +1,5 @@
-// eagerpp - the functors of the Thrust backends (ep::cuda, ep::omp): one struct per element-wise op, NumPy semantics
-// SPDX-License-Identifier: MIT
+// eagerpp - the functors of the Thrust backends (ep::cuda, ep::omp): one struct per element-wise
+// op, NumPy semantics SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>      // std::int64_t
@@ -9,11 +9,11 @@
 
 #include "eagerpp/detail/numpy_math.hpp"
 
-// Each functor is a generic lambda spelled as a struct (no --extended-lambda needed), callable on the
-// host and, under nvcc, on the device: ep::omp runs them on CPU threads and ep::cuda on the GPU, so
-// a rule fixed here is fixed for both. The math goes through libcu++ (::cuda::std::exp, ...), which
-// is CUDA's math library in device code and the C library on the host. The semantics match
-// ep::eigen's functors exactly.
+// Each functor is a generic lambda spelled as a struct (no --extended-lambda needed), callable on
+// the host and, under nvcc, on the device: ep::omp runs them on CPU threads and ep::cuda on the
+// GPU, so a rule fixed here is fixed for both. The math goes through libcu++ (::cuda::std::exp,
+// ...), which is CUDA's math library in device code and the C library on the host. The semantics
+// match ep::eigen's functors exactly.
 namespace ep::detail::thrust_fn {
 
 template <class T>
@@ -21,8 +21,10 @@ inline constexpr bool is_float = std::is_floating_point_v<T>;
 
 template <class T>
 EAGERPP_HOST_DEVICE inline bool is_nan(T x) {
-  if constexpr (is_float<T>) return x != x;
-  else return false;
+  if constexpr (is_float<T>)
+    return x != x;
+  else
+    return false;
 }
 
 namespace numpy = ep::detail::numpy;
@@ -33,23 +35,31 @@ using numpy::wrapping_negate;
 struct abs_fn {
   template <class T>
   EAGERPP_HOST_DEVICE T operator()(T x) const {
-    if constexpr (is_float<T>) return ::cuda::std::fabs(x);
-    else return x < 0 ? wrapping_negate(x) : x;
+    if constexpr (is_float<T>)
+      return ::cuda::std::fabs(x);
+    else
+      return x < 0 ? wrapping_negate(x) : x;
   }
 };
 struct sign_fn {
   template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const { return numpy::sign(x); }
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return numpy::sign(x);
+  }
 };
 struct square_fn {
   template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const { return static_cast<T>(x * x); }
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return static_cast<T>(x * x);
+  }
 };
 struct negative_fn {
   template <class T>
   EAGERPP_HOST_DEVICE T operator()(T x) const {
-    if constexpr (is_float<T>) return -x;
-    else return wrapping_negate(x);
+    if constexpr (is_float<T>)
+      return -x;
+    else
+      return wrapping_negate(x);
   }
 };
 struct logical_not_fn {
@@ -57,36 +67,145 @@ struct logical_not_fn {
 };
 
 // The floating-point functions: CUDA's math library overloads each for float and double.
-struct sqrt_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::sqrt(x); } };
-struct exp_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::exp(x); } };
-struct log_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log(x); } };
-struct log2_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log2(x); } };
-struct log10_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log10(x); } };
-struct log1p_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::log1p(x); } };
-struct sin_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::sin(x); } };
-struct cos_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::cos(x); } };
-struct tan_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::tan(x); } };
-struct arcsin_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::asin(x); } };
-struct arccos_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::acos(x); } };
-struct arctan_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::atan(x); } };
-struct sinh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::sinh(x); } };
-struct cosh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::cosh(x); } };
-struct tanh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::tanh(x); } };
-struct arcsinh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::asinh(x); } };
-struct arccosh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::acosh(x); } };
-struct arctanh_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::atanh(x); } };
+struct sqrt_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::sqrt(x);
+  }
+};
+struct exp_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::exp(x);
+  }
+};
+struct log_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::log(x);
+  }
+};
+struct log2_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::log2(x);
+  }
+};
+struct log10_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::log10(x);
+  }
+};
+struct log1p_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::log1p(x);
+  }
+};
+struct sin_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::sin(x);
+  }
+};
+struct cos_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::cos(x);
+  }
+};
+struct tan_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::tan(x);
+  }
+};
+struct arcsin_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::asin(x);
+  }
+};
+struct arccos_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::acos(x);
+  }
+};
+struct arctan_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::atan(x);
+  }
+};
+struct sinh_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::sinh(x);
+  }
+};
+struct cosh_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::cosh(x);
+  }
+};
+struct tanh_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::tanh(x);
+  }
+};
+struct arcsinh_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::asinh(x);
+  }
+};
+struct arccosh_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::acosh(x);
+  }
+};
+struct arctanh_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::atanh(x);
+  }
+};
 /// Half to even: rint under the default rounding mode.
-struct round_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::rint(x); } };
-struct ceil_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::ceil(x); } };
-struct floor_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T x) const { return ::cuda::std::floor(x); } };
+struct round_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::rint(x);
+  }
+};
+struct ceil_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::ceil(x);
+  }
+};
+struct floor_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T x) const {
+    return ::cuda::std::floor(x);
+  }
+};
 
 struct isnan_fn {
   template <class T>
-  EAGERPP_HOST_DEVICE bool operator()(T x) const { return is_nan(x); }
+  EAGERPP_HOST_DEVICE bool operator()(T x) const {
+    return is_nan(x);
+  }
 };
 struct isinf_fn {
   template <class T>
-  EAGERPP_HOST_DEVICE bool operator()(T x) const { return ::cuda::std::isinf(x); }
+  EAGERPP_HOST_DEVICE bool operator()(T x) const {
+    return ::cuda::std::isinf(x);
+  }
 };
 
 /// NumPy clip (numpy::clip): NaN stays NaN, lo > hi gives hi.
@@ -100,21 +219,40 @@ struct clip_fn {
 template <class U>
 struct cast_fn {
   template <class T>
-  EAGERPP_HOST_DEVICE U operator()(T x) const { return static_cast<U>(x); }
+  EAGERPP_HOST_DEVICE U operator()(T x) const {
+    return static_cast<U>(x);
+  }
 };
 
 /// start + i * step, as ep::eigen's arange computes it.
 template <class T>
 struct arange_fn {
   T start, step;
-  EAGERPP_HOST_DEVICE T operator()(std::int64_t i) const { return static_cast<T>(start + static_cast<T>(i) * step); }
+  EAGERPP_HOST_DEVICE T operator()(std::int64_t i) const {
+    return static_cast<T>(start + static_cast<T>(i) * step);
+  }
 };
 
 // --- binary --------------------------------------------------------------------------------------
 
-struct add_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + b); } };
-struct subtract_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a - b); } };
-struct multiply_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+struct add_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(a + b);
+  }
+};
+struct subtract_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(a - b);
+  }
+};
+struct multiply_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(a * b);
+  }
+};
 
 // Division, floor division, remainder, minimum and maximum: NumPy's scalar rules, as every
 // backend computes them (detail/numpy_math.hpp).
@@ -170,25 +308,72 @@ struct zero_extremum_fn {
   }
 };
 
-struct logical_and_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; } };
-struct logical_or_fn { EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a || b; } };
+struct logical_and_fn {
+  EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; }
+};
+struct logical_or_fn {
+  EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a || b; }
+};
 /// The reducers of sum and prod (plus and times in the element type, no promotion).
-struct plus_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + b); } };
-struct times_fn { template <class T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+struct plus_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(a + b);
+  }
+};
+struct times_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    return static_cast<T>(a * b);
+  }
+};
 
-struct less_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a < b; } };
-struct less_equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a <= b; } };
-struct greater_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a > b; } };
-struct greater_equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a >= b; } };
-struct equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a == b; } };
-struct not_equal_fn { template <class T> EAGERPP_HOST_DEVICE bool operator()(T a, T b) const { return a != b; } };
+struct less_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T a, T b) const {
+    return a < b;
+  }
+};
+struct less_equal_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T a, T b) const {
+    return a <= b;
+  }
+};
+struct greater_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T a, T b) const {
+    return a > b;
+  }
+};
+struct greater_equal_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T a, T b) const {
+    return a >= b;
+  }
+};
+struct equal_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T a, T b) const {
+    return a == b;
+  }
+};
+struct not_equal_fn {
+  template <class T>
+  EAGERPP_HOST_DEVICE bool operator()(T a, T b) const {
+    return a != b;
+  }
+};
 
 struct where_fn {
   template <class T>
-  EAGERPP_HOST_DEVICE T operator()(bool c, T x, T y) const { return c ? x : y; }
+  EAGERPP_HOST_DEVICE T operator()(bool c, T x, T y) const {
+    return c ? x : y;
+  }
 };
 
-// --- argmin / argmax -------------------------------------------------------------------------------
+// --- argmin / argmax
+// -------------------------------------------------------------------------------
 
 /// A candidate of argmin/argmax: the index within the reduced axis, its value, and whether it is a
 /// real element (the reduction's identity is not).
@@ -213,8 +398,10 @@ struct arg_op {
       return an ? a : b;
     }
     if (a.val == b.val) return a.idx <= b.idx ? a : b;
-    if constexpr (IsMax) return a.val > b.val ? a : b;
-    else return a.val < b.val ? a : b;
+    if constexpr (IsMax)
+      return a.val > b.val ? a : b;
+    else
+      return a.val < b.val ? a : b;
   }
 };
 
@@ -230,7 +417,9 @@ struct arg_candidate_fn {
 template <class T>
 struct arg_index_fn {
   const arg_pair<T>* best;
-  EAGERPP_HOST_DEVICE std::int64_t operator()(std::int64_t i) const { return best[i].valid ? best[i].idx : 0; }
+  EAGERPP_HOST_DEVICE std::int64_t operator()(std::int64_t i) const {
+    return best[i].valid ? best[i].idx : 0;
+  }
 };
 
 /// i -> i * n: the segment offsets of CUB's segmented reduce; also i -> i / n keys for scans.

@@ -1,5 +1,5 @@
-// eagerpp - the Thrust backends' building blocks, written once over the system: broadcasting transform,
-// strided copy, reductions, cumsum, gather/scatter, sort, integer matmul
+// eagerpp - the Thrust backends' building blocks, written once over the system: broadcasting
+// transform, strided copy, reductions, cumsum, gather/scatter, sort, integer matmul
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -7,24 +7,25 @@
 #include <cstdint>      // std::int64_t
 #include <span>         // std::span
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::conditional_t, std::is_floating_point_v, std::is_same_v, std::remove_cvref_t
 #include <tuple>        // std::forward_as_tuple
-#include <utility>      // std::index_sequence, std::pair
+#include <type_traits>  // std::conditional_t, std::is_floating_point_v, std::is_same_v, std::remove_cvref_t
+#include <utility>  // std::index_sequence, std::pair
 
-#include <cuda/std/tuple>                          // ::cuda::std::tuple in functors (host and device)
 #include <thrust/gather.h>                         // thrust::gather
 #include <thrust/iterator/counting_iterator.h>     // thrust::counting_iterator
 #include <thrust/iterator/permutation_iterator.h>  // thrust::make_permutation_iterator
 #include <thrust/iterator/transform_iterator.h>    // thrust::make_transform_iterator
 #include <thrust/reduce.h>                         // thrust::reduce_by_key
 #include <thrust/scan.h>                           // thrust::inclusive_scan_by_key
-#include <thrust/sort.h>                           // thrust::stable_sort, thrust::stable_sort_by_key
+#include <thrust/sort.h>   // thrust::stable_sort, thrust::stable_sort_by_key
+#include <cuda/std/tuple>  // ::cuda::std::tuple in functors (host and device)
 
 #include "eagerpp/shape.hpp"
 #include "eagerpp/thrust/functors.hpp"
 #include "eagerpp/thrust/system.hpp"
 
-// Every function here is a template over a Thrust system S: its contract is in eagerpp/thrust/system.hpp.
+// Every function here is a template over a Thrust system S: its contract is in
+// eagerpp/thrust/system.hpp.
 namespace ep::detail {
 
 template <class S, class T>
@@ -34,10 +35,11 @@ inline thrust::counting_iterator<std::int64_t> thrust_count(std::int64_t start =
   return thrust::counting_iterator<std::int64_t>(start);
 }
 
-// --- the strided copy: transpose, broadcast_to, flip, slice, pad, concatenate ---------------------
+// --- the strided copy: transpose, broadcast_to, flip, slice, pad, concatenate
+// ---------------------
 
-/// out[out_offset + k . out_strides] = in[in_offset + k . in_strides] for every multi-index k < dims.
-/// Strides may be 0 (broadcast) or negative (flip).
+/// out[out_offset + k . out_strides] = in[in_offset + k . in_strides] for every multi-index k <
+/// dims. Strides may be 0 (broadcast) or negative (flip).
 struct copy_layout {
   int rank = 0;
   std::int64_t dims[max_rank] = {};
@@ -76,7 +78,8 @@ inline copy_layout simplify_layout(const copy_layout& l) {
     if (l.dims[a] == 1) continue;
     if (s.rank > 0) {
       const int b = s.rank - 1;
-      if (s.in_strides[b] == l.in_strides[a] * l.dims[a] && s.out_strides[b] == l.out_strides[a] * l.dims[a]) {
+      if (s.in_strides[b] == l.in_strides[a] * l.dims[a] &&
+          s.out_strides[b] == l.out_strides[a] * l.dims[a]) {
         s.dims[b] *= l.dims[a];
         s.in_strides[b] = l.in_strides[a];
         s.out_strides[b] = l.out_strides[a];
@@ -128,7 +131,8 @@ inline copy_layout contiguous_in(const Shape& shape) {
 
 /// The elements of `x` permuted: axis a of the result is axis perm[a] of x.
 template <class S, class T>
-thrust_array<S, T> thrust_permute(const thrust_array<S, T>& x, std::span<const int> perm, std::string_view op) {
+thrust_array<S, T> thrust_permute(const thrust_array<S, T>& x, std::span<const int> perm,
+                                  std::string_view op) {
   const Shape xs = strides_of(x.shape());
   Shape shape;
   for (int p : perm) shape.push_back(x.shape()[p]);
@@ -147,13 +151,14 @@ thrust_array<S, T> thrust_permute(const thrust_array<S, T>& x, std::span<const i
 
 /// A (d0, d1, d2) tensor transposed to (d0, d2, d1).
 template <class S, class T>
-thrust_array<S, T> thrust_swap_last(const thrust_array<S, T>& x, std::int64_t d0, std::int64_t d1, std::int64_t d2,
-                                    std::string_view op) {
+thrust_array<S, T> thrust_swap_last(const thrust_array<S, T>& x, std::int64_t d0, std::int64_t d1,
+                                    std::int64_t d2, std::string_view op) {
   const int perm[3] = {0, 2, 1};
   return thrust_permute<S, T>(thrust_array<S, T>(x.storage(), Shape{d0, d1, d2}), perm, op);
 }
 
-// --- the broadcasting transform: every element-wise op of one, two or three operands --------------
+// --- the broadcasting transform: every element-wise op of one, two or three operands
+// --------------
 
 template <int N>
 struct broadcast_layout {
@@ -162,14 +167,17 @@ struct broadcast_layout {
   std::int64_t strides[N][max_rank] = {};
 };
 
-/// g(i) = f(in_k[offset_k(i)]...), where offset_k follows operand k's strides (0 on broadcast axes).
+/// g(i) = f(in_k[offset_k(i)]...), where offset_k follows operand k's strides (0 on broadcast
+/// axes).
 template <class F, class... In>
 struct broadcast_fn {
   F f;
   broadcast_layout<sizeof...(In)> l;
   ::cuda::std::tuple<const In*...> in;
 
-  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const { return call(i, std::index_sequence_for<In...>{}); }
+  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+    return call(i, std::index_sequence_for<In...>{});
+  }
 
   template <std::size_t... K>
   EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
@@ -191,7 +199,9 @@ struct flat_fn {
   std::int64_t step[sizeof...(In)];
   ::cuda::std::tuple<const In*...> in;
 
-  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const { return call(i, std::index_sequence_for<In...>{}); }
+  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+    return call(i, std::index_sequence_for<In...>{});
+  }
 
   template <std::size_t... K>
   EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
@@ -205,7 +215,9 @@ struct same_shape_fn {
   F f;
   ::cuda::std::tuple<const In*...> in;
 
-  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const { return call(i, std::index_sequence_for<In...>{}); }
+  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+    return call(i, std::index_sequence_for<In...>{});
+  }
 
   template <std::size_t... K>
   EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
@@ -221,8 +233,10 @@ struct scalar_operand_fn {
   const A* a;
   const B* b;
   EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
-    if constexpr (ScalarLeft) return f(a[0], b[i]);
-    else return f(a[i], b[0]);
+    if constexpr (ScalarLeft)
+      return f(a[0], b[i]);
+    else
+      return f(a[i], b[0]);
   }
 };
 
@@ -241,7 +255,9 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
   if (n == 0) return out;
   Out* o = out.mutable_data();
   if (((xs.shape() == shape) && ...)) {
-    S::guard(op, [&] { S::write_n(n, o, same_shape_fn<F, typename Arrays::value_type...>{f, {xs.data()...}}); });
+    S::guard(op, [&] {
+      S::write_n(n, o, same_shape_fn<F, typename Arrays::value_type...>{f, {xs.data()...}});
+    });
     return out;
   }
   if constexpr (n_in == 2) {
@@ -250,16 +266,21 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
     using A = typename std::remove_cvref_t<decltype(a)>::value_type;
     using B = typename std::remove_cvref_t<decltype(b)>::value_type;
     if (a.shape() == shape && b.size() == 1) {
-      S::guard(op, [&] { S::write_n(n, o, scalar_operand_fn<F, A, B, false>{f, a.data(), b.data()}); });
+      S::guard(op, [&] {
+        S::write_n(n, o, scalar_operand_fn<F, A, B, false>{f, a.data(), b.data()});
+      });
       return out;
     }
     if (b.shape() == shape && a.size() == 1) {
-      S::guard(op, [&] { S::write_n(n, o, scalar_operand_fn<F, A, B, true>{f, a.data(), b.data()}); });
+      S::guard(op, [&] {
+        S::write_n(n, o, scalar_operand_fn<F, A, B, true>{f, a.data(), b.data()});
+      });
       return out;
     }
   }
   if (((xs.shape() == shape || xs.size() == 1) && ...)) {
-    flat_fn<F, typename Arrays::value_type...> fn{f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
+    flat_fn<F, typename Arrays::value_type...> fn{
+        f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
     S::guard(op, [&] { S::write_n(n, o, fn); });
     return out;
   }
@@ -295,7 +316,8 @@ thrust_array<S, T> thrust_full(const Shape& shape, T value, std::string_view op)
   return out;
 }
 
-// --- reductions ---------------------------------------------------------------------------------------
+// --- reductions
+// ---------------------------------------------------------------------------------------
 
 /// `x` seen as (outer, reduced, inner) for one block of consecutive axes [first, last].
 struct axis_split {
@@ -310,7 +332,8 @@ inline axis_split split_at(const Shape& s, int first, int last) {
 /// `x` rearranged so that each result element's inputs are one contiguous segment: returns the
 /// (possibly transposed) data and the segment length. Axes are sorted and unique.
 template <class S, class T>
-std::pair<thrust_array<S, T>, std::int64_t> thrust_segments(const thrust_array<S, T>& x, std::span<const int> axes,
+std::pair<thrust_array<S, T>, std::int64_t> thrust_segments(const thrust_array<S, T>& x,
+                                                            std::span<const int> axes,
                                                             std::string_view op) {
   const Shape& s = x.shape();
   const int first = axes.front();
@@ -329,7 +352,8 @@ std::pair<thrust_array<S, T>, std::int64_t> thrust_segments(const thrust_array<S
     perm[k++] = a;
     reduced *= s[a];
   }
-  return {thrust_permute<S, T>(x, std::span<const int>(perm, static_cast<std::size_t>(k)), op), reduced};
+  return {thrust_permute<S, T>(x, std::span<const int>(perm, static_cast<std::size_t>(k)), op),
+          reduced};
 }
 
 inline Shape kept_shape(const Shape& s, std::span<const int> axes) {
@@ -348,8 +372,8 @@ struct no_step {
 /// The reduction of `x` over `axes` with `op`, whose identity is `init`; then
 /// `then(segments' data, results, number of segments, segment length)`.
 template <class S, class T, class Op, class Then = no_step>
-thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const int> axes, Op op, T init,
-                                 std::string_view name, Then then = {}) {
+thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const int> axes, Op op,
+                                 T init, std::string_view name, Then then = {}) {
   const Shape shape = kept_shape(x.shape(), axes);
   const std::int64_t segments = shape.numel();
   if (segments == 0) return thrust_array<S, T>(shape, name);
@@ -370,17 +394,19 @@ thrust_array<S, T> thrust_extremum(const thrust_array<S, T>& x, std::span<const 
   if constexpr (!std::is_floating_point_v<T>) {
     return thrust_reduce<S, T>(x, axes, op, init, name);
   } else {
-    return thrust_reduce<S, T>(x, axes, op, init, name,
-                               [name](const T* src, T* out, std::int64_t segments, std::int64_t length) {
-                                 const thrust_fn::zero_extremum_fn<Max, T> fix{src, out, length};
-                                 S::guard(name, [&] { S::for_n(segments, fix); });
-                               });
+    return thrust_reduce<S, T>(
+        x, axes, op, init, name,
+        [name](const T* src, T* out, std::int64_t segments, std::int64_t length) {
+          const thrust_fn::zero_extremum_fn<Max, T> fix{src, out, length};
+          S::guard(name, [&] { S::for_n(segments, fix); });
+        });
   }
 }
 
 /// argmin (IsMax = false) or argmax along `axis`: the first index of the extreme, NaN first.
 template <bool IsMax, class S, class T>
-thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int axis, std::string_view name) {
+thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int axis,
+                                                std::string_view name) {
   const int axes[1] = {axis};
   const Shape shape = kept_shape(x.shape(), axes);
   const std::int64_t segments = shape.numel();
@@ -389,14 +415,13 @@ thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int
   const auto [src, length] = thrust_segments<S, T>(x, axes, name);
   using pair = thrust_fn::arg_pair<T>;
   thrust_array<S, pair> best(Shape{segments}, name);
-  const auto in = thrust::make_transform_iterator(thrust_count(), thrust_fn::arg_candidate_fn<T>{src.data(), length});
-  S::segmented_reduce(in, best.mutable_data(), segments, length, thrust_fn::arg_op<T, IsMax>{}, pair{0, T{}, false},
-                      name);
+  const auto in = thrust::make_transform_iterator(
+      thrust_count(), thrust_fn::arg_candidate_fn<T>{src.data(), length});
+  S::segmented_reduce(in, best.mutable_data(), segments, length, thrust_fn::arg_op<T, IsMax>{},
+                      pair{0, T{}, false}, name);
   thrust_array<S, std::int64_t> out(shape, name);
   const pair* b = best.data();
-  S::guard(name, [&] {
-    S::write_n(segments, out.mutable_data(), thrust_fn::arg_index_fn<T>{b});
-  });
+  S::guard(name, [&] { S::write_n(segments, out.mutable_data(), thrust_fn::arg_index_fn<T>{b}); });
   return out;
 }
 
@@ -406,28 +431,33 @@ template <class S, class T>
 thrust_array<S, T> thrust_cumsum(const thrust_array<S, T>& x, int axis, std::string_view name) {
   const axis_split sp = split_at(x.shape(), axis, axis);
   if (x.size() == 0) return thrust_array<S, T>(x.shape(), name);
-  const thrust_array<S, T> src = sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
+  const thrust_array<S, T> src =
+      sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
   thrust_array<S, T> scanned(src.shape(), name);
   const std::int64_t n = x.size();
-  const auto keys = thrust::make_transform_iterator(thrust_count(), thrust_fn::segment_fn{sp.reduced});
+  const auto keys =
+      thrust::make_transform_iterator(thrust_count(), thrust_fn::segment_fn{sp.reduced});
   S::guard(name, [&] {
     thrust::inclusive_scan_by_key(S::policy(), keys, keys + n, src.data(), scanned.mutable_data());
   });
   if (sp.inner == 1) return scanned;
-  return thrust_array<S, T>(thrust_swap_last<S, T>(scanned, sp.outer, sp.inner, sp.reduced, name).storage(),
-                            x.shape());
+  return thrust_array<S, T>(
+      thrust_swap_last<S, T>(scanned, sp.outer, sp.inner, sp.reduced, name).storage(), x.shape());
 }
 
-// --- indexing: take, put, put_add -----------------------------------------------------------------
+// --- indexing: take, put, put_add
+// -----------------------------------------------------------------
 
 /// out = x[index] (thrust::gather); x is 1-D, the indices are in range.
 template <class S, class T>
-thrust_array<S, T> thrust_take(const thrust_array<S, T>& x, const thrust_array<S, std::int64_t>& index,
-                               std::string_view name) {
+thrust_array<S, T> thrust_take(const thrust_array<S, T>& x,
+                               const thrust_array<S, std::int64_t>& index, std::string_view name) {
   thrust_array<S, T> out(index.shape(), name);
   const std::int64_t n = index.size();
   if (n > 0)
-    S::guard(name, [&] { thrust::gather(S::policy(), index.data(), index.data() + n, x.data(), out.mutable_data()); });
+    S::guard(name, [&] {
+      thrust::gather(S::policy(), index.data(), index.data() + n, x.data(), out.mutable_data());
+    });
   return out;
 }
 
@@ -449,7 +479,9 @@ struct add_at_fn {
   const std::int64_t* keys;
   const T* sums;
   T* x;
-  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { x[keys[i]] = static_cast<T>(x[keys[i]] + sums[i]); }
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const {
+    x[keys[i]] = static_cast<T>(x[keys[i]] + sums[i]);
+  }
 };
 struct iota_fn {
   std::int64_t* out;
@@ -460,7 +492,8 @@ struct iota_fn {
 /// indices are stably sorted with their positions, then put keeps the last write of each run and
 /// put_add adds each run's sum (thrust::reduce_by_key), so no two threads touch one element.
 template <bool Add, class S, class T>
-thrust_array<S, T> thrust_put(const thrust_array<S, T>& x, const thrust_array<S, std::int64_t>& index,
+thrust_array<S, T> thrust_put(const thrust_array<S, T>& x,
+                              const thrust_array<S, std::int64_t>& index,
                               const thrust_array<S, T>& values, std::string_view name) {
   thrust_array<S, T> out(x.shape(), name);
   if (x.size() > 0) S::copy(out.mutable_data(), x.data(), x.size(), copy_kind::within, name);
@@ -480,7 +513,8 @@ thrust_array<S, T> thrust_put(const thrust_array<S, T>& x, const thrust_array<S,
       thrust_array<S, std::int64_t> unique(Shape{n}, name);
       thrust_array<S, T> sums(Shape{n}, name);
       const auto in = thrust::make_permutation_iterator(values.data(), p);
-      const auto ends = thrust::reduce_by_key(S::policy(), k, k + n, in, unique.mutable_data(), sums.mutable_data());
+      const auto ends = thrust::reduce_by_key(S::policy(), k, k + n, in, unique.mutable_data(),
+                                              sums.mutable_data());
       const std::int64_t m = ends.first - unique.mutable_data();
       S::for_n(m, add_at_fn<T>{unique.data(), sums.data(), out.mutable_data()});
     }
@@ -488,7 +522,8 @@ thrust_array<S, T> thrust_put(const thrust_array<S, T>& x, const thrust_array<S,
   return out;
 }
 
-// --- sorting ----------------------------------------------------------------------------------------
+// --- sorting
+// ----------------------------------------------------------------------------------------
 
 /// NumPy's order within each run of n elements: ascending, NaN last; runs stay in order.
 template <class T>
@@ -520,13 +555,15 @@ struct gather_fn {
 };
 
 /// sort (Arg = false) or argsort (Arg = true) along `axis`: the axis is made last, the positions
-/// 0..N-1 are stably sorted by (run, value), then gathered (sort) or taken modulo the run (argsort).
+/// 0..N-1 are stably sorted by (run, value), then gathered (sort) or taken modulo the run
+/// (argsort).
 template <bool Arg, class S, class T>
 auto thrust_sort(const thrust_array<S, T>& x, int axis, std::string_view name) {
   using Out = std::conditional_t<Arg, std::int64_t, T>;
   const axis_split sp = split_at(x.shape(), axis, axis);
   if (x.size() == 0) return thrust_array<S, Out>(x.shape(), name);
-  const thrust_array<S, T> src = sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
+  const thrust_array<S, T> src =
+      sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
   const std::int64_t n = x.size();
   thrust_array<S, std::int64_t> order(Shape{n}, name);
   std::int64_t* o = order.mutable_data();
@@ -534,15 +571,18 @@ auto thrust_sort(const thrust_array<S, T>& x, int axis, std::string_view name) {
   S::guard(name, [&] {
     S::for_n(n, iota_fn{o});
     thrust::stable_sort(S::policy(), o, o + n, segment_less_fn<T>{src.data(), sp.reduced});
-    if constexpr (Arg) S::write_n(n, sorted.mutable_data(), modulo_fn<T>{o, sp.reduced});
-    else S::write_n(n, sorted.mutable_data(), gather_fn<T>{o, src.data()});
+    if constexpr (Arg)
+      S::write_n(n, sorted.mutable_data(), modulo_fn<T>{o, sp.reduced});
+    else
+      S::write_n(n, sorted.mutable_data(), gather_fn<T>{o, src.data()});
   });
   if (sp.inner == 1) return sorted;
-  return thrust_array<S, Out>(thrust_swap_last<S, Out>(sorted, sp.outer, sp.inner, sp.reduced, name).storage(),
-                              x.shape());
+  return thrust_array<S, Out>(
+      thrust_swap_last<S, Out>(sorted, sp.outer, sp.inner, sp.reduced, name).storage(), x.shape());
 }
 
-// --- matmul ---------------------------------------------------------------------------------------------
+// --- matmul
+// ---------------------------------------------------------------------------------------------
 
 /// The sizes of op(a) op(b) for a stored as (..., n, k) or, transposed, (..., k, n), and b as
 /// (..., k, m) or (..., m, k).
@@ -550,7 +590,8 @@ struct gemm_dims {
   std::int64_t batch, n, k, m;
   Shape shape;
 };
-inline gemm_dims gemm_dims_of(const Shape& as, const Shape& bs, bool transpose_a, bool transpose_b) {
+inline gemm_dims gemm_dims_of(const Shape& as, const Shape& bs, bool transpose_a,
+                              bool transpose_b) {
   const int r = as.size();
   gemm_dims d{};
   d.n = as[r - (transpose_a ? 1 : 2)];
@@ -596,19 +637,19 @@ struct int_matmul_fn {
 
 /// op(a) op(b): S::gemm (cuBLAS, OpenBLAS) for float and double, int_matmul_fn for the others.
 template <class S, class T>
-thrust_array<S, T> thrust_matmul(const thrust_array<S, T>& a, const thrust_array<S, T>& b, bool transpose_a,
-                                 bool transpose_b, std::string_view name) {
+thrust_array<S, T> thrust_matmul(const thrust_array<S, T>& a, const thrust_array<S, T>& b,
+                                 bool transpose_a, bool transpose_b, std::string_view name) {
   const gemm_dims d = gemm_dims_of(a.shape(), b.shape(), transpose_a, transpose_b);
   if (d.shape.numel() == 0) return thrust_array<S, T>(d.shape, name);
   if (d.k == 0) return thrust_full<S>(d.shape, T{0}, name);
   thrust_array<S, T> out(d.shape, name);
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    S::gemm(a.data(), b.data(), out.mutable_data(), gemm_layout::of(d.batch, d.n, d.k, d.m, transpose_a, transpose_b),
-            name);
+    S::gemm(a.data(), b.data(), out.mutable_data(),
+            gemm_layout::of(d.batch, d.n, d.k, d.m, transpose_a, transpose_b), name);
   } else {
     S::guard(name, [&] {
-      S::for_n(d.shape.numel(),
-               int_matmul_fn<T>{a.data(), b.data(), out.mutable_data(), d.n, d.k, d.m, transpose_a, transpose_b});
+      S::for_n(d.shape.numel(), int_matmul_fn<T>{a.data(), b.data(), out.mutable_data(), d.n, d.k,
+                                                 d.m, transpose_a, transpose_b});
     });
   }
   return out;

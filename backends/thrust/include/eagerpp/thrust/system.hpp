@@ -1,5 +1,5 @@
-// eagerpp - the contract of a Thrust system (ep::cuda's, ep::omp's) and the plain types both systems use
-// SPDX-License-Identifier: MIT
+// eagerpp - the contract of a Thrust system (ep::cuda's, ep::omp's) and the plain types both
+// systems use SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>  // std::int64_t
@@ -7,17 +7,18 @@
 #include "eagerpp/detail/numpy_math.hpp"  // EAGERPP_HOST_DEVICE
 
 // The Thrust backend (eagerpp/thrust/backend.hpp, kernels.hpp) is written once over a *system* S,
-// the small part that differs between the GPU and CPU threads (backends/cuda/include/eagerpp/cuda/system.hpp,
-// backends/omp/include/eagerpp/omp/system.hpp):
+// the small part that differs between the GPU and CPU threads
+// (backends/cuda/include/eagerpp/cuda/system.hpp, backends/omp/include/eagerpp/omp/system.hpp):
 //
 //   template <class T> using array = ...;   // the raw tensor: an ep::thrust_array<T, Memory>
-//   static auto policy();                   // Thrust's execution policy (sort, scan, gather, reduce_by_key)
-//   static void for_n(std::int64_t n, F f); // f(i) for every i < n, in any order, maybe in parallel
-//   static void write_n(std::int64_t n, T* out, G g);  // out[i] = g(i) for every i < n, as for_n
-//   static void copy(T* out, const T* in, std::int64_t n, copy_kind kind, op);
+//   static auto policy();                   // Thrust's execution policy (sort, scan, gather,
+//   reduce_by_key) static void for_n(std::int64_t n, F f); // f(i) for every i < n, in any order,
+//   maybe in parallel static void write_n(std::int64_t n, T* out, G g);  // out[i] = g(i) for every
+//   i < n, as for_n static void copy(T* out, const T* in, std::int64_t n, copy_kind kind, op);
 //   static void segmented_reduce(in, out, segments, length, op, init, name);
-//   static void gemm(const T* a, const T* b, T* c, const gemm_layout& g, name);  // float and double
-//   static decltype(auto) guard(op, f);     // runs f, turning the system's exceptions into ep errors
+//   static void gemm(const T* a, const T* b, T* c, const gemm_layout& g, name);  // float and
+//   double static decltype(auto) guard(op, f);     // runs f, turning the system's exceptions into
+//   ep errors
 namespace ep::detail {
 
 /// out[i] = g(i): for_n's body for functors that compute one element from its index.
@@ -43,16 +44,26 @@ enum class copy_kind { within, from_host, to_host };
 /// A second.
 struct gemm_layout {
   std::int64_t batch;
-  int rows, cols, inner;                                 // m, n, k: the column-major product is (m x k)(k x n)
-  bool transpose_first, transpose_second;                // B's and A's transpose flags
-  int ld_first, ld_second, ld_out;                       // the leading dimensions of B, A and C
+  int rows, cols, inner;                   // m, n, k: the column-major product is (m x k)(k x n)
+  bool transpose_first, transpose_second;  // B's and A's transpose flags
+  int ld_first, ld_second, ld_out;         // the leading dimensions of B, A and C
   std::int64_t stride_first, stride_second, stride_out;  // elements between blocks of B, A and C
 
-  static gemm_layout of(std::int64_t batch, std::int64_t n, std::int64_t k, std::int64_t m, bool transpose_a,
-                        bool transpose_b) {
+  static gemm_layout of(std::int64_t batch, std::int64_t n, std::int64_t k, std::int64_t m,
+                        bool transpose_a, bool transpose_b) {
     const auto ni = static_cast<int>(n), ki = static_cast<int>(k), mi = static_cast<int>(m);
-    return {batch, mi,    ni,    ki,   transpose_b, transpose_a, transpose_b ? ki : mi, transpose_a ? ni : ki,
-            mi,    k * m, n * k, n * m};
+    return {batch,
+            mi,
+            ni,
+            ki,
+            transpose_b,
+            transpose_a,
+            transpose_b ? ki : mi,
+            transpose_a ? ni : ki,
+            mi,
+            k * m,
+            n * k,
+            n * m};
   }
 };
 

@@ -41,7 +41,8 @@ struct sign_fn {
 /// and -0.0 < +0.0 whatever the operands' order: of two equal lanes the bitwise and (or) is the
 /// larger (smaller) zero and any other value itself.
 template <bool Max, class A, class Arch>
-xsimd::batch<A, Arch> ieee_extremum(const xsimd::batch<A, Arch>& a, const xsimd::batch<A, Arch>& b) {
+xsimd::batch<A, Arch> ieee_extremum(const xsimd::batch<A, Arch>& a,
+                                    const xsimd::batch<A, Arch>& b) {
   const auto m = xsimd::select(Max ? a < b : b < a, b, a);
   return xsimd::select(a == b, Max ? (a & b) : (a | b), m);
 }
@@ -55,9 +56,11 @@ struct extremum_fn {
     return numpy::minmax<Max>(a, b);
   }
   template <class A, class Arch>
-  xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& a, const xsimd::batch<A, Arch>& b) const {
+  xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& a,
+                                   const xsimd::batch<A, Arch>& b) const {
     if constexpr (std::is_floating_point_v<A>)
-      return xsimd::select(xsimd::isnan(a), a, xsimd::select(xsimd::isnan(b), b, ieee_extremum<Max>(a, b)));
+      return xsimd::select(xsimd::isnan(a), a,
+                           xsimd::select(xsimd::isnan(b), b, ieee_extremum<Max>(a, b)));
     else if constexpr (Max)
       return xsimd::max(a, b);
     else

@@ -31,8 +31,9 @@ namespace ep::detail::xt_kernels {
 
 /// Element types with an xsimd batch: every dtype but bool.
 template <class T>
-inline constexpr bool has_batch = std::is_same_v<T, float> || std::is_same_v<T, double> ||
-                                  std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>;
+inline constexpr bool has_batch =
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
+    std::is_same_v<T, std::int64_t>;
 
 template <class V>
 inline constexpr bool is_scalar = std::is_arithmetic_v<V>;
@@ -64,7 +65,8 @@ struct prod_op {
   }
 };
 
-/// min (Max = false) and max (Max = true): `a` (the accumulator) when it wins against `b` or is NaN.
+/// min (Max = false) and max (Max = true): `a` (the accumulator) when it wins against `b` or is
+/// NaN.
 template <bool Max>
 struct extremum_op {
   static constexpr bool simd = true;
@@ -192,7 +194,8 @@ void combine_rows(T* acc, const T* src, std::size_t n) {
     using batch = xsimd::batch<T>;
     constexpr std::size_t w = batch::size;
     for (; j + w <= n; j += w)
-      Op::apply(batch::load_unaligned(acc + j), batch::load_unaligned(src + j)).store_unaligned(acc + j);
+      Op::apply(batch::load_unaligned(acc + j), batch::load_unaligned(src + j))
+          .store_unaligned(acc + j);
   }
   for (; j < n; ++j) acc[j] = Op::apply(acc[j], src[j]);
 }
@@ -245,7 +248,8 @@ void cumsum(const T* in, T* out, std::size_t outer, std::size_t len, std::size_t
 /// Index of the first maximum (Max) or minimum along the middle axis; the first NaN wins, as in
 /// NumPy.
 template <bool Max, class T>
-void arg_reduce(const T* in, std::int64_t* out, std::size_t outer, std::size_t red, std::size_t inner) {
+void arg_reduce(const T* in, std::int64_t* out, std::size_t outer, std::size_t red,
+                std::size_t inner) {
   const auto better = [](const T& x, const T& best) {
     bool b;
     if constexpr (Max)
@@ -275,18 +279,19 @@ void arg_reduce(const T* in, std::int64_t* out, std::size_t outer, std::size_t r
       T best = base[j];
       std::int64_t k = 0;
       for (std::size_t r = 1; r < red; ++r)
-        if (better(base[r * inner + j], best)) best = base[r * inner + j], k = static_cast<std::int64_t>(r);
+        if (better(base[r * inner + j], best))
+          best = base[r * inner + j], k = static_cast<std::int64_t>(r);
       idx[j] = k;
     }
   }
 }
 
-/// C = op(A) op(B) for the element types BLAS does not serve (int32, int64): a plain i-p-j loop over
-/// row-major C (n, m), with A, B stored row-major as (n, k) and (k, m), or as (k, n) and (m, k) when
-/// transposed (read in place through strides). Float and double go to BLAS (xtensor.hpp).
+/// C = op(A) op(B) for the element types BLAS does not serve (int32, int64): a plain i-p-j loop
+/// over row-major C (n, m), with A, B stored row-major as (n, k) and (k, m), or as (k, n) and (m,
+/// k) when transposed (read in place through strides). Float and double go to BLAS (xtensor.hpp).
 template <class T>
-void int_gemm(const T* a, bool transpose_a, const T* b, bool transpose_b, T* c, std::size_t n, std::size_t k,
-              std::size_t m) {
+void int_gemm(const T* a, bool transpose_a, const T* b, bool transpose_b, T* c, std::size_t n,
+              std::size_t k, std::size_t m) {
   std::fill_n(c, n * m, T(0));
   const std::size_t a_row = transpose_a ? 1 : k, a_col = transpose_a ? n : 1;
   const std::size_t b_row = transpose_b ? 1 : m, b_col = transpose_b ? k : 1;
@@ -340,7 +345,8 @@ struct strided_loop {
       for (std::size_t d = rank - 1; d-- > 0;) {
         for (std::size_t k = 0; k < Operands; ++k) off[k] += strides[k][d];
         if (++idx[d] < shape[d]) break;
-        for (std::size_t k = 0; k < Operands; ++k) off[k] -= strides[k][d] * static_cast<std::ptrdiff_t>(shape[d]);
+        for (std::size_t k = 0; k < Operands; ++k)
+          off[k] -= strides[k][d] * static_cast<std::ptrdiff_t>(shape[d]);
         idx[d] = 0;
       }
     }
@@ -350,23 +356,24 @@ struct strided_loop {
 /// out (contiguous, row-major, `rank` extents) = the elements of `in` at the given element strides
 /// (any sign, 0 for broadcasting): transpose, broadcast_to, flip and slice in one loop.
 template <class T>
-void strided_copy(const T* in, T* out, const std::size_t* shape, const std::ptrdiff_t* strides, std::size_t rank) {
+void strided_copy(const T* in, T* out, const std::size_t* shape, const std::ptrdiff_t* strides,
+                  std::size_t rank) {
   std::size_t n = 1;
   for (std::size_t d = 0; d < rank; ++d) n *= shape[d];
   if (n == 0) return;
   strided_loop<1> loop;
   for (std::size_t d = 0; d < rank; ++d) loop.push(shape[d], {strides[d]});
-  loop.for_each_row(
-      [&](const std::array<std::ptrdiff_t, 1>& off, const std::array<std::ptrdiff_t, 1>& s, std::size_t len) {
-        const T* p = in + off[0];
-        if (s[0] == 1)
-          std::copy_n(p, len, out);
-        else if (s[0] == 0)
-          std::fill_n(out, len, *p);
-        else
-          for (std::size_t j = 0; j < len; ++j) out[j] = p[static_cast<std::ptrdiff_t>(j) * s[0]];
-        out += len;
-      });
+  loop.for_each_row([&](const std::array<std::ptrdiff_t, 1>& off,
+                        const std::array<std::ptrdiff_t, 1>& s, std::size_t len) {
+    const T* p = in + off[0];
+    if (s[0] == 1)
+      std::copy_n(p, len, out);
+    else if (s[0] == 0)
+      std::fill_n(out, len, *p);
+    else
+      for (std::size_t j = 0; j < len; ++j) out[j] = p[static_cast<std::ptrdiff_t>(j) * s[0]];
+    out += len;
+  });
 }
 
 // --- the loops of ep::xtensor's ops, over xtensor_array ------------------------------------------
