@@ -150,6 +150,9 @@ template <class F>
 struct vjp_with_needed {
   F f;
 };
+// Deduction guides: clang before 17 (the libFuzzer target's clang 14) has no C++20 aggregate CTAD.
+template <class F>
+vjp_with_needed(F) -> vjp_with_needed<F>;
 
 /// A vjp that accepts an incoming gradient of any shape that broadcasts to its output's, and still
 /// returns its input's full shape: an element-wise `g * f'(x)`. A reduction's vjp hands back its
@@ -160,6 +163,8 @@ template <class F>
 struct elementwise_vjp {
   F f;
 };
+template <class F>
+elementwise_vjp(F) -> elementwise_vjp<F>;
 
 /// The gradient of `out` as stored (possibly still to be broadcast), at `out`'s full shape unless
 /// the vjp takes it as it is.
