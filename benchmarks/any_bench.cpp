@@ -1,5 +1,6 @@
 // eagerpp - the per-op cost of ep::AnyTensor (run-time backend and dtype) against the static
-// ep::Tensor SPDX-License-Identifier: MIT
+// ep::Tensor
+// SPDX-License-Identifier: MIT
 //
 // At n = 100 floats, where an op costs a few hundred nanoseconds and the dispatch (one std::visit,
 // for two operands a check of the other's alternative, and moving the result into the variant) is

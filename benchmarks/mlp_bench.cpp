@@ -1,5 +1,6 @@
 // eagerpp - training an MLP: the SGD step and the forward pass on every CPU backend against
-// libtorch, and matmul against the GEMM each backend calls SPDX-License-Identifier: MIT
+// libtorch, and matmul against the GEMM each backend calls
+// SPDX-License-Identifier: MIT
 //
 // A 784-256-10 ReLU MLP with softmax cross-entropy on a batch of 128 (float):
 //   mlp_forward/<backend>  the mean loss alone, no tape;

@@ -1,5 +1,6 @@
 // eagerpp - the OpenMP backend on all threads against the Eigen backend on one, side by side in one
-// run SPDX-License-Identifier: MIT
+// run
+// SPDX-License-Identifier: MIT
 //
 // Every figure is the median of 9 repetitions after a warm-up, measured in this one run:
 //   - at n = 1e7 floats, ep::omp<float> on 2 threads (or the count given as argv[1]) against

@@ -1,5 +1,6 @@
 // eagerpp - a Google Benchmark reporter that also prints ratios of benchmarks measured in the same
-// run SPDX-License-Identifier: MIT
+// run
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <map>     // std::map

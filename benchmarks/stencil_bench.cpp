@@ -1,7 +1,8 @@
 // eagerpp - a NumPy user's stencil: one step of the 2-D heat equation (5-point Laplacian with
 // slices, then pad for the fixed boundary), on each CPU backend against the same step as a plain
 // loop, and the slicing and index_update of a 64 x 64 grid on Eigen against xtensor. Ratios side by
-// side. SPDX-License-Identifier: MIT
+// side.
+// SPDX-License-Identifier: MIT
 //
 // Targets (issue 21): a 62 x 62 slice and index_update of a 64 x 64 double grid on Eigen
 // within 1.5x of xtensor's time; the heat step at most 3x the plain loop at 1024 x 1024 on both

@@ -1,5 +1,6 @@
 // eagerpp - adversarial examples: FGSM and L-inf PGD (Foolbox's core) against a small MLP, written
-// once over the backend, run on Eigen and xtensor SPDX-License-Identifier: MIT
+// once over the backend, run on Eigen and xtensor
+// SPDX-License-Identifier: MIT
 //
 // Data: 10-D points uniform in the box [-1, 1]^10, labelled with one of 3 classes by a fixed linear
 // rule (argmax of x R + c). Model: an MLP 10 -> 32 (ReLU) -> 3, its weights drawn from ep::normal

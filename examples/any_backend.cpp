@@ -1,5 +1,6 @@
 // eagerpp - any_backend: the backend and dtype chosen on the command line, e.g. `any_backend
-// xtensor:float64` SPDX-License-Identifier: MIT
+// xtensor:float64`
+// SPDX-License-Identifier: MIT
 #include <cmath>     // std::sqrt, std::abs
 #include <cstdlib>   // EXIT_SUCCESS, EXIT_FAILURE
 #include <iostream>  // std::cout, std::cerr

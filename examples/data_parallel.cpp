@@ -1,5 +1,6 @@
 // eagerpp - data-parallel training over MPI: each rank computes gradients on its shard of every
-// batch SPDX-License-Identifier: MIT
+// batch
+// SPDX-License-Identifier: MIT
 //
 // Run it on several processes: `mpirun -np 2 ./data_parallel` (ctest does, as
 // example_data_parallel).

@@ -1,5 +1,6 @@
 // eagerpp - L-BFGS written once over the backend: Rosenbrock and a least-squares problem on Eigen
-// and xtensor SPDX-License-Identifier: MIT
+// and xtensor
+// SPDX-License-Identifier: MIT
 //
 // L-BFGS with the two-loop recursion (Nocedal and Wright, Algorithm 7.4) and a backtracking Armijo
 // line search, gradients from ep::value_and_grad. It minimizes the 2-D Rosenbrock function from

@@ -1,5 +1,6 @@
 // eagerpp - logistic regression by gradient descent, written once over the backend, run on Eigen
-// and xtensor SPDX-License-Identifier: MIT
+// and xtensor
+// SPDX-License-Identifier: MIT
 //
 // Two Gaussian blobs of 100 points each in the plane (a fixed seed, so every run sees the same
 // data), labels 0 and 1, a linear model z = X w + b and the mean logistic loss

@@ -1,5 +1,6 @@
 // eagerpp - a 64-128-10 MLP trained with mini-batch SGD on handwritten digits, written once, run on
-// every CPU backend SPDX-License-Identifier: MIT
+// every CPU backend
+// SPDX-License-Identifier: MIT
 //
 // The data: 1,797 8x8 images of handwritten digits (16 grey levels) with their labels, the test set
 // of the UCI "Optical Recognition of Handwritten Digits" data (examples/data/README.md: source and

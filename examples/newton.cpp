@@ -1,5 +1,6 @@
 // eagerpp - Newton's method with ep::hessian, written once over the backend: Rosenbrock on Eigen,
-// xtensor and omp SPDX-License-Identifier: MIT
+// xtensor and omp
+// SPDX-License-Identifier: MIT
 //
 // Pure Newton steps x <- x - H(x)^-1 g(x) on the 2-D Rosenbrock function
 // f(x, y) = (1 - x)^2 + 100 (y - x^2)^2 from (-1.2, 1), with the gradient from ep::value_and_grad

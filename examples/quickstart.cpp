@@ -1,5 +1,6 @@
 // eagerpp - quickstart: one generic function, run unchanged on the Eigen, xtensor and OpenMP
-// backends SPDX-License-Identifier: MIT
+// backends
+// SPDX-License-Identifier: MIT
 #include <cmath>     // std::sqrt
 #include <cstdlib>   // EXIT_SUCCESS, EXIT_FAILURE
 #include <iostream>  // std::cout

@@ -1,5 +1,6 @@
 // eagerpp - compile-time probe: six small functions through the facade (backend chosen by
-// EAGERPP_PROBE_BACKEND) SPDX-License-Identifier: MIT
+// EAGERPP_PROBE_BACKEND)
+// SPDX-License-Identifier: MIT
 #include <eagerpp/eagerpp.hpp>
 #if EAGERPP_PROBE_BACKEND == 1
 #include <eagerpp/eigen.hpp>

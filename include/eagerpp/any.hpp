@@ -1,5 +1,6 @@
 // eagerpp - ep::AnyTensor: a tensor whose backend and dtype are chosen at run time, over a closed
-// set of backends SPDX-License-Identifier: MIT
+// set of backends
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstddef>      // std::size_t

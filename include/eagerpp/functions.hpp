@@ -1,5 +1,6 @@
 // eagerpp - free functions: ep::zeros<B>(shape), ep::from_vector, and ep::name(x, ...) for each
-// method SPDX-License-Identifier: MIT
+// method
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <initializer_list>  // std::initializer_list

@@ -1,5 +1,6 @@
 // eagerpp - NumPy's .npy files: ep::save_npy and ep::load_npy, so data moves between eagerpp and
-// NumPy SPDX-License-Identifier: MIT
+// NumPy
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <bit>         // std::endian

@@ -1,5 +1,6 @@
 // eagerpp - random numbers: ep::generator (Philox-4x32-10) and uniform / normal, equal on every
-// backend SPDX-License-Identifier: MIT
+// backend
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <array>    // std::array

@@ -1,5 +1,6 @@
 // eagerpp - ep::Tensor<Backend>, the facade: every op declared once, each with its NumPy/EagerPy
-// name SPDX-License-Identifier: MIT
+// name
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <concepts>     // std::integral

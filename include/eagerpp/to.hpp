@@ -1,5 +1,6 @@
 // eagerpp - ep::to<Backend>(t): a tensor moved to another backend, shared where both are on the
-// host SPDX-License-Identifier: MIT
+// host
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <concepts>     // std::same_as

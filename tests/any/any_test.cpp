@@ -1,5 +1,6 @@
 // eagerpp - tests of ep::AnyTensor: results equal the static ep::Tensor's on Eigen and xtensor;
-// errors name both sides SPDX-License-Identifier: MIT
+// errors name both sides
+// SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
 #include <cstdint>  // std::int64_t

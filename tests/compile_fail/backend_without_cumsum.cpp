@@ -1,6 +1,6 @@
 // expect: ep::cumsum: the backend has no static cumsum\(raw, int axis\)
-// eagerpp - compile-fail: a backend missing one function the facade calls; the contract of its
-// family (ep::reduction_backend, include/eagerpp/backend.hpp) names the function in a sentence
+// eagerpp - compile-fail: a backend missing one function the facade calls; the contract of its family
+// (ep::reduction_backend, include/eagerpp/backend.hpp) names the function in a sentence
 // SPDX-License-Identifier: MIT
 #include <string_view>  // std::string_view
 

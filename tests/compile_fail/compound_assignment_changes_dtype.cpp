@@ -1,7 +1,7 @@
 // expect: a compound assignment .* would change x's dtype
-// eagerpp - compile-fail: `i += 0.5` on an int64 tensor: NumPy's rules make `i + 0.5` float64,
-// which cannot be stored back in i (NumPy raises a casting error at run time; here it is compile
-// time) SPDX-License-Identifier: MIT
+// eagerpp - compile-fail: `i += 0.5` on an int64 tensor: NumPy's rules make `i + 0.5` float64, which
+// cannot be stored back in i (NumPy raises a casting error at run time; here it is compile time)
+// SPDX-License-Identifier: MIT
 #include <cstdint>
 
 #include <eagerpp/eagerpp.hpp>

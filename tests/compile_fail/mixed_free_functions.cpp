@@ -1,9 +1,9 @@
 // expect: ep::pow: the two tensors have different backends or dtypes
-// errors: 12 ep::[a-z_]+: the (two tensors|two tensors x and y|tensors in the braces) have
-// different backends or dtypes eagerpp - compile-fail: every free function of two tensors (and the
-// brace lists of stack, concatenate and meshgrid) given different dtypes or backends names itself
-// in one sentence, not "deduced conflicting types for parameter 'B'" or "no matching function"
-// (matmul: matmul_mixed_dtypes.cpp) SPDX-License-Identifier: MIT
+// errors: 12 ep::[a-z_]+: the (two tensors|two tensors x and y|tensors in the braces) have different backends or dtypes
+// eagerpp - compile-fail: every free function of two tensors (and the brace lists of stack,
+// concatenate and meshgrid) given different dtypes or backends names itself in one sentence, not
+// "deduced conflicting types for parameter 'B'" or "no matching function" (matmul: matmul_mixed_dtypes.cpp)
+// SPDX-License-Identifier: MIT
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/norms.hpp>

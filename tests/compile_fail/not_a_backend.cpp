@@ -1,6 +1,6 @@
-// expect: (constraint failure for .*requires +backend<Backend>|satisfaction of 'backend<|does not
-// satisfy 'backend') eagerpp - compile-fail: a type that is no backend as the B of ep::Tensor<B>;
-// the concept ep::backend says why SPDX-License-Identifier: MIT
+// expect: (constraint failure for .*requires +backend<Backend>|satisfaction of 'backend<|does not satisfy 'backend')
+// eagerpp - compile-fail: a type that is no backend as the B of ep::Tensor<B>; the concept ep::backend says why
+// SPDX-License-Identifier: MIT
 #include <eagerpp/eagerpp.hpp>
 
 int main() {

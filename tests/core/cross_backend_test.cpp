@@ -1,5 +1,6 @@
 // eagerpp - cross-backend agreement: the same random inputs through Eigen and xtensor, and Eigen
-// and omp, give the same results SPDX-License-Identifier: MIT
+// and omp, give the same results
+// SPDX-License-Identifier: MIT
 #include <cmath>        // std::round
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t, std::uint64_t
@@ -170,7 +171,7 @@ TYPED_TEST(CrossBackend, MatmulOnIntegers) {
 
 // ep::omp streams outputs of at least detail::omp_system::streaming_cutoff bytes past the cache, a
 // tile at a time (backends/omp/include/eagerpp/omp/system.hpp). With the cutoff at 0 every output
-// below takes that path: whole tiles (64 floats, 32 doubles or int64s, 256 bools) and the rest, on
+// below takes that path: whole tiles (64 floats, 32 doubles, 256 bools) and the rest, on
 // the same-shape, scalar-operand and broadcasting paths of the element-wise transform.
 TYPED_TEST(CrossBackend, StreamedOutputsAgree) {
   using E = typename TestFixture::E;
@@ -197,10 +198,6 @@ TYPED_TEST(CrossBackend, StreamedOutputsAgree) {
   ep::test::expect_close(2 * eb, 2 * xb);
   ep::test::expect_close(ea / ec, xa / xc);
   ep::test::expect_close(ea < eb, xa < xb);
-  ep::test::expect_close(ea.template astype<std::int64_t>(), xa.template astype<std::int64_t>());
-  ep::test::expect_close(ep::arange<E>(2107), ep::arange<X>(2107));
-  ep::test::expect_close(ea.argmax(1), xa.argmax(1));
-  ep::test::expect_close(ea.sort(0), xa.sort(0));
   ep::test::expect_close(ea.exp(), xa.exp(), TestFixture::rtol);
 }
 

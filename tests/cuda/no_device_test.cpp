@@ -1,5 +1,6 @@
 // eagerpp - without a CUDA device, ep::cuda_available() is false and creating a CUDA tensor throws
-// ep::device_error SPDX-License-Identifier: MIT
+// ep::device_error
+// SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
 #include <eagerpp/cuda.hpp>

@@ -1,5 +1,6 @@
 // eagerpp - ep::to between the CUDA backend and the CPU backends: round trips for every dtype and
-// shape kind SPDX-License-Identifier: MIT
+// shape kind
+// SPDX-License-Identifier: MIT
 #include <cstdint>  // std::int32_t, std::int64_t
 #include <vector>   // std::vector
 

@@ -1,5 +1,6 @@
 // eagerpp - tests of ep::to_dlpack / ep::from_dlpack on hand-made DLManagedTensors, Eigen and
-// xtensor, every dtype SPDX-License-Identifier: MIT
+// xtensor, every dtype
+// SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
 #include <cstdint>  // std::int32_t, std::int64_t

@@ -1,5 +1,6 @@
 // eagerpp - DLPack between eagerpp (Eigen) and PyTorch (libtorch's at::toDLPack / at::fromDLPack):
-// shared memory both ways SPDX-License-Identifier: MIT
+// shared memory both ways
+// SPDX-License-Identifier: MIT
 //
 // Built only when CMake finds libtorch (Debian: libtorch-dev, about 1 GB). scripts/test does not
 // install it: this one TU takes minutes of CI time to compile against libtorch's headers.

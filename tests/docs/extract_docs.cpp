@@ -1,5 +1,6 @@
 // eagerpp - docs test generator: the C++ blocks of one Markdown page become one translation unit,
-// so that the docs cannot show code that does not compile. SPDX-License-Identifier: MIT
+// so that the docs cannot show code that does not compile.
+// SPDX-License-Identifier: MIT
 //
 // Usage: extract_docs <output.cpp> <root> <page.md>
 //

@@ -1,5 +1,6 @@
 // eagerpp - docs test: what a page's generated translation unit (extract_docs.cpp) needs to
-// register its blocks with the runner (docs_main.cpp) SPDX-License-Identifier: MIT
+// register its blocks with the runner (docs_main.cpp)
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <initializer_list>  // std::initializer_list

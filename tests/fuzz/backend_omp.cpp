@@ -1,5 +1,6 @@
 // eagerpp - the differential fuzzer's interpreter instantiated for the OpenMP (ep::omp) backend
-// only SPDX-License-Identifier: MIT
+// only
+// SPDX-License-Identifier: MIT
 #include <eagerpp/omp.hpp>
 
 #include "fuzz/interpret.hpp"

@@ -1,6 +1,7 @@
 // eagerpp - every typed suite on the OpenMP backend (float32 and float64; Autodiff in float64
 // only). ep::omp runs the Thrust code ep::cuda runs, so these tests also check the GPU backend's
-// logic. SPDX-License-Identifier: MIT
+// logic.
+// SPDX-License-Identifier: MIT
 #include <eagerpp/omp.hpp>
 
 #include "suites/all.hpp"

@@ -1,5 +1,6 @@
 // eagerpp - typed tests of conversion, introspection, creation, astensor and printing, for every
-// backend SPDX-License-Identifier: MIT
+// backend
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // NAN

@@ -1,5 +1,6 @@
 // eagerpp - typed tests of the element-wise ops: unary, binary with broadcasting, comparisons,
-// logic SPDX-License-Identifier: MIT
+// logic
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // std::sqrt, std::signbit

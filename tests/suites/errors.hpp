@@ -1,5 +1,6 @@
 // eagerpp - typed tests of bad input: each throws ep::value_error naming the op and the shapes or
-// axes SPDX-License-Identifier: MIT
+// axes
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>    // std::int64_t, std::uint64_t

@@ -1,6 +1,7 @@
 // eagerpp - the typed suite of indexing and selection: t(...) with integers, slices, newaxis,
 // ellipsis, index tensors and masks; index_update; iteration and len; sort, argsort, topk,
-// take_along_axis SPDX-License-Identifier: MIT
+// take_along_axis
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // std::nan

@@ -1,5 +1,6 @@
 // eagerpp - the typed suite of linear algebra and nn ops: matmul, softmax, log_softmax, logsumexp,
-// crossentropy, onehot_like SPDX-License-Identifier: MIT
+// crossentropy, onehot_like
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // std::isfinite

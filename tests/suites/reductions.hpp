@@ -1,5 +1,6 @@
 // eagerpp - the typed suite of reductions: sum prod mean min max all any argmin argmax cumsum
-// logsumexp SPDX-License-Identifier: MIT
+// logsumexp
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cmath>        // std::isfinite, std::nan, std::signbit, std::sqrt

@@ -1,5 +1,6 @@
 // eagerpp - the typed suite of shape ops: reshape flatten transpose squeeze expand_dims
-// broadcast_to tile flip pad concatenate stack SPDX-License-Identifier: MIT
+// broadcast_to tile flip pad concatenate stack
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>  // std::int64_t

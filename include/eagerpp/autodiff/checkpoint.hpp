@@ -1,5 +1,6 @@
 // eagerpp - gradient checkpointing: a function whose intermediates are recomputed, not kept on the
-// tape SPDX-License-Identifier: MIT
+// tape
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <tuple>        // std::tuple, std::apply

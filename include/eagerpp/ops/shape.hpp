@@ -1,5 +1,6 @@
 // eagerpp - shape ops of ep::Tensor: reshape, transpose, squeeze, broadcast_to, tile, flip, pad,
-// concatenate SPDX-License-Identifier: MIT
+// concatenate
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <initializer_list>  // std::initializer_list

@@ -1,5 +1,6 @@
 // eagerpp - the CUDA backend: ep::cuda<T>, the Thrust backend on the GPU (CUB reductions, cuBLAS
-// GEMM) SPDX-License-Identifier: MIT
+// GEMM)
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #if !defined(__CUDACC__)

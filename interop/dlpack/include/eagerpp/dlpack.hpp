@@ -1,5 +1,6 @@
 // eagerpp - DLPack exchange: ep::to_dlpack(t) and ep::from_dlpack<B>(m), sharing memory with
-// PyTorch, NumPy, JAX, ... SPDX-License-Identifier: MIT
+// PyTorch, NumPy, JAX, ...
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <algorithm>    // std::max

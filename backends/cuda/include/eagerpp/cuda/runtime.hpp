@@ -1,5 +1,6 @@
 // eagerpp - the CUDA runtime beneath ep::cuda: error checks, the stream, device memory,
-// ep::cuda_array SPDX-License-Identifier: MIT
+// ep::cuda_array
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstddef>      // std::size_t

@@ -1,5 +1,6 @@
 // eagerpp - what ep::cuda adds to the shared Thrust code: the stream, device copies, CUB
-// reductions, cuBLAS SPDX-License-Identifier: MIT
+// reductions, cuBLAS
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>      // std::int64_t

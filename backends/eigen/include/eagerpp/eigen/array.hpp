@@ -1,5 +1,6 @@
 // eagerpp - ep::eigen_array, the raw tensor of the Eigen backend: shared C-order storage seen
-// through TensorMaps SPDX-License-Identifier: MIT
+// through TensorMaps
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <algorithm>    // std::copy_n

@@ -1,5 +1,6 @@
 // eagerpp - ep::thrust_array<T, Memory>: the raw tensor of the Thrust backends (ep::cuda_array,
-// ep::omp_array) SPDX-License-Identifier: MIT
+// ep::omp_array)
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstddef>      // std::size_t

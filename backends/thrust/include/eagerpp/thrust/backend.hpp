@@ -1,5 +1,6 @@
 // eagerpp - the Thrust backend written once: ep::detail::thrust_backend<T, System>, the ops of
-// ep::cuda and ep::omp SPDX-License-Identifier: MIT
+// ep::cuda and ep::omp
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>      // std::int64_t

@@ -1,5 +1,6 @@
 // eagerpp - the functors of the Thrust backends (ep::cuda, ep::omp): one struct per element-wise
-// op, NumPy semantics SPDX-License-Identifier: MIT
+// op, NumPy semantics
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>      // std::int64_t

@@ -1,5 +1,6 @@
 // eagerpp - the contract of a Thrust system (ep::cuda's, ep::omp's) and the plain types both
-// systems use SPDX-License-Identifier: MIT
+// systems use
+// SPDX-License-Identifier: MIT
 #pragma once
 
 #include <cstdint>  // std::int64_t
