@@ -1,18 +1,11 @@
-// eagerpp - the explicit instantiations a compiled library holds (fmt's model: header-only, or the
-// instantiations compiled once): EAGERPP_INSTANTIATE(EXTERN, Backend) instantiates ep::Tensor<Backend>
-// and its operators between two tensors (EXTERN empty: the library's sources, cmake/compiled.cpp.in)
-// or declares that the library holds them (EXTERN `extern`: the backend headers, for the users of
-// eagerpp::<backend>_compiled), so that no other translation unit compiles them again.
+// eagerpp - EAGERPP_INSTANTIATE(EXTERN, Backend): the explicit instantiation of ep::Tensor<Backend>
+// and of its operators between two tensors (EXTERN empty: backends/<backend>/src/compiled.cpp, the
+// compiled library's one source), or its declaration (EXTERN `extern`: the backend headers, for the
+// users of eagerpp::<backend>_compiled), so that no other translation unit compiles them again
 // SPDX-License-Identifier: MIT
 #pragma once
 
 #include "eagerpp/tensor.hpp"
-
-/// The dtypes each compiled library holds: the floating ones, where the ops and their gradient
-/// rules are. Other dtypes stay header-only (each translation unit compiles what it uses).
-#define EAGERPP_COMPILED_DTYPES(X, EXTERN, backend) \
-  X(EXTERN, backend<float>)                         \
-  X(EXTERN, backend<double>)
 
 // Every member of the class except the member templates (astype, to, the bool-only ops, the
 // overloads taking a C++ scalar), and the operators whose result type is written in their

@@ -487,5 +487,6 @@ struct native_traits<Eigen::Tensor<T, N, Options, Eigen::Index>> {
 // (detail/instantiate.hpp): this translation unit does not compile them again.
 #ifdef EAGERPP_EIGEN_COMPILED
 #include "eagerpp/detail/instantiate.hpp"
-EAGERPP_COMPILED_DTYPES(EAGERPP_INSTANTIATE, extern, ep::eigen)
+EAGERPP_INSTANTIATE(extern, ep::eigen<float>)
+EAGERPP_INSTANTIATE(extern, ep::eigen<double>)
 #endif

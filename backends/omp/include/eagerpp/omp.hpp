@@ -38,5 +38,6 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
 // (detail/instantiate.hpp): this translation unit does not compile them again.
 #ifdef EAGERPP_OMP_COMPILED
 #include "eagerpp/detail/instantiate.hpp"
-EAGERPP_COMPILED_DTYPES(EAGERPP_INSTANTIATE, extern, ep::omp)
+EAGERPP_INSTANTIATE(extern, ep::omp<float>)
+EAGERPP_INSTANTIATE(extern, ep::omp<double>)
 #endif

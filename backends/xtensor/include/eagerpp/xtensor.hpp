@@ -640,5 +640,6 @@ struct native_traits<xt::xtensor<T, N, L, A>> {
 // (detail/instantiate.hpp): this translation unit does not compile them again.
 #ifdef EAGERPP_XTENSOR_COMPILED
 #include "eagerpp/detail/instantiate.hpp"
-EAGERPP_COMPILED_DTYPES(EAGERPP_INSTANTIATE, extern, ep::xtensor)
+EAGERPP_INSTANTIATE(extern, ep::xtensor<float>)
+EAGERPP_INSTANTIATE(extern, ep::xtensor<double>)
 #endif

@@ -86,7 +86,8 @@ inline bool configure_pool() {
 /// Uninitialized device memory for `n` elements of T, stream-ordered on ep::cuda_stream(), owned by
 /// a shared_ptr whose deleter gives it back to the pool (cudaFreeAsync; also when the shared_ptr's
 /// own allocation throws, as std::shared_ptr guarantees). Throws ep::device_error `<op>: no CUDA
-/// device ...` without a device, and when the allocation fails. `n == 0` gives a null pointer.
+/// device ...` without a device, ep::memory_error when the device has no memory for it, and
+/// ep::device_error on another failure. `n == 0` gives a null pointer.
 template <class T>
 std::shared_ptr<T> device_allocate(std::size_t n, std::string_view op) {
   if (!cuda_available())
@@ -95,8 +96,19 @@ std::shared_ptr<T> device_allocate(std::size_t n, std::string_view op) {
                     op, cuda_unavailable_reason()));
   if (n == 0) return std::shared_ptr<T>();
   [[maybe_unused]] static const bool pool_configured = configure_pool();
+  std::size_t bytes = 0;
   void* p = nullptr;
-  cuda_check(cudaMallocAsync(&p, n * sizeof(T), cuda_stream()), op);
+  const cudaError_t e = __builtin_mul_overflow(n, sizeof(T), &bytes)
+                            ? cudaErrorMemoryAllocation
+                            : cudaMallocAsync(&p, bytes, cuda_stream());
+  if (e == cudaErrorMemoryAllocation) {  // the CPU backends' ep::memory_error, naming the bytes
+    (void)cudaGetLastError();
+    throw memory_error(fmt::format(
+        "{}: cannot allocate {} elements of {} bytes ({} bytes) on the CUDA device: it has no more "
+        "memory for this tensor; expected a smaller tensor or less live data",
+        op, n, sizeof(T), bytes != 0 ? std::to_string(bytes) : std::string("over 2^64")));
+  }
+  cuda_check(e, op);
   // The deleter may run during static destruction, after the runtime shut down: ignore its errors.
   return std::shared_ptr<T>(static_cast<T*>(p), [](T* q) {
     if (cudaFreeAsync(q, cuda_stream()) != cudaSuccess) (void)cudaGetLastError();
