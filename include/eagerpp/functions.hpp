@@ -18,12 +18,16 @@
 namespace ep {
 
 namespace detail {
-/// Whether the free functions that forward to a method of the same name (ep::exp(x) is x.exp())
-/// take T: ep::Tensor<B>, and ep::basic_any_tensor<L>, which any.hpp adds.
+/// Whether T is an ep::Tensor.
 template <class T>
-inline constexpr bool is_facade_tensor = false;
-template <backend B>
-inline constexpr bool is_facade_tensor<Tensor<B>> = true;
+inline constexpr bool is_tensor = false;
+template <class B>
+inline constexpr bool is_tensor<Tensor<B>> = true;
+
+/// Whether the free functions that forward to a method of the same name (ep::exp(x) is x.exp())
+/// take T: an ep::Tensor, and an ep::basic_any_tensor, which any.hpp adds.
+template <class T>
+inline constexpr bool is_facade_tensor = is_tensor<T>;
 }  // namespace detail
 
 /// A tensor of the facade, static (ep::Tensor<B>) or chosen at run time (ep::AnyTensor).
