@@ -25,6 +25,7 @@
   X(sqrt, FLOAT, g / (y * 2))                                       \
   X(square, NUMERIC, (g * 2) * x)                                   \
   X(exp, FLOAT, g * y)                                              \
+  X(expm1, FLOAT, g * (y + 1))                                      \
   X(log, FLOAT, g / x)                                              \
   X(log2, FLOAT, g / (x * std::numbers::ln2_v<value_type>))         \
   X(log10, FLOAT, g / (x * std::numbers::ln10_v<value_type>))       \

@@ -150,6 +150,9 @@ struct eigen {
   static raw_type exp(const raw_type& x) requires floating_dtype<T> {
     return apply<detail::eigen_exp_op<T>>(x);
   }
+  static raw_type expm1(const raw_type& x) requires floating_dtype<T> {
+    return map(x, [](const auto& v) { return v.expm1(); });
+  }
   static raw_type log(const raw_type& x) requires floating_dtype<T> {
     return map(x, [](const auto& v) { return v.log(); });
   }

@@ -208,6 +208,12 @@ struct xtensor {
   static raw_type exp(const raw_type& x) requires floating_dtype<T> {
     return map_costly(x, detail::xt_functors::exp_fn{});
   }
+  static raw_type expm1(const raw_type& x) requires floating_dtype<T> {
+    return map_costly(x, [](const auto& v) {
+      using std::expm1;
+      return expm1(v);
+    });
+  }
   static raw_type log(const raw_type& x) requires floating_dtype<T> {
     return map_costly(x, [](const auto& v) {
       using std::log;

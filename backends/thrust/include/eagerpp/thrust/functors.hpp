@@ -79,6 +79,7 @@ struct logical_not_fn {
   };
 EAGERPP_THRUST_MATH(sqrt, sqrt)
 EAGERPP_THRUST_MATH(exp, exp)
+EAGERPP_THRUST_MATH(expm1, expm1)
 EAGERPP_THRUST_MATH(log, log)
 EAGERPP_THRUST_MATH(log2, log2)
 EAGERPP_THRUST_MATH(log10, log10)
