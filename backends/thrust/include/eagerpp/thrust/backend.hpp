@@ -17,6 +17,11 @@
 #include "eagerpp/thrust/functors.hpp"
 #include "eagerpp/thrust/kernels.hpp"
 
+namespace ep {
+template <class Native>
+struct native_traits;
+}  // namespace ep
+
 namespace ep::detail {
 
 /// Every op of a Thrust backend over the system S (see eagerpp/thrust/kernels.hpp): element-wise
@@ -24,7 +29,7 @@ namespace ep::detail {
 /// strides, 0 on broadcast axes), reductions are S::segmented_reduce after moving the reduced axes
 /// last, cumsum is a Thrust scan by key, shape ops are one strided copy, put/put_add and sort are
 /// Thrust sorts, float matmul is S::gemm. ep::cuda<T> and ep::omp<T> derive from it and add their
-/// name, rebind and the optional hooks of their memory.
+/// name and the optional hooks of their memory.
 template <class T, class S>
 struct thrust_backend {
   static_assert(
@@ -33,6 +38,9 @@ struct thrust_backend {
 
   using value_type = T;
   using raw_type = thrust_array<S, T>;
+  /// The same backend of element type U: the one that the memory of its raw tensor names.
+  template <class U>
+  using rebind = typename native_traits<thrust_array<S, U>>::backend;
 
  private:
   using bool_raw = thrust_array<S, bool>;
@@ -371,9 +379,6 @@ struct thrust_backend {
 }  // namespace ep::detail
 
 namespace ep {
-
-template <class Native>
-struct native_traits;
 
 /// Lets ep::astensor wrap the raw tensor of a Thrust backend (ep::cuda_array, ep::omp_array): its
 /// memory names the backend.
