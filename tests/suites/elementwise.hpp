@@ -20,9 +20,7 @@
 // transcendental ones within rtol 1e-6 (float32) or 1e-12 (float64). EagerPy's fixtures:
 // t1 = arange(5) = [0, 1, 2, 3, 4] and t2 = arange(7, 17, 2) = [7, 9, 11, 13, 15].
 
-template <class B>
-class Elementwise : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Elementwise);
+EAGERPP_TYPED_SUITE(Elementwise);
 
 namespace elementwise_test {
 
