@@ -149,7 +149,8 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
     FUNCTIONS(EAGERPP_BACKEND_ASSERT)                                  \
     static constexpr bool value = true;                                \
   };
-// A row of the unary list (ops/unary_list.hpp) as a row of the tables: `X##_UNARY` below.
+// The rows of the unary list (ops/unary_list.hpp) as rows of the element-wise table, which expands
+// the list with `X##_UNARY`: one adapter per expansion of a table (has, and, assert).
 #define EAGERPP_BACKEND_NEEDS_FLOAT floating_dtype<T>
 #define EAGERPP_BACKEND_NEEDS_NUMERIC numeric_dtype<T>
 #define EAGERPP_BACKEND_UNARY(X, name, dtypes) \
@@ -173,10 +174,13 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
 #define EAGERPP_ELEMENTWISE_FUNCTIONS(X)                                                           \
   EAGERPP_UNARY_OPS(X##_UNARY)                                                                     \
   X(negative, numeric_dtype<T>, "negative(raw)", { B::negative(x) } -> std::same_as<R>)            \
-  X(logical_not, (std::same_as<T, bool>), "logical_not(raw)", { B::logical_not(x) } -> std::same_as<R>) \
+  X(logical_not, (std::same_as<T, bool>), "logical_not(raw)",                                      \
+    { B::logical_not(x) } -> std::same_as<R>)                                                      \
   X(clip, numeric_dtype<T>, "clip(raw, T lo, T hi)", { B::clip(x, v, v) } -> std::same_as<R>)      \
-  X(isnan, true, "isnan(raw) -> rebind<bool>::raw_type", { B::isnan(x) } -> std::same_as<Rb<B, bool>>) \
-  X(isinf, true, "isinf(raw) -> rebind<bool>::raw_type", { B::isinf(x) } -> std::same_as<Rb<B, bool>>) \
+  X(isnan, true, "isnan(raw) -> rebind<bool>::raw_type",                                           \
+    { B::isnan(x) } -> std::same_as<Rb<B, bool>>)                                                  \
+  X(isinf, true, "isinf(raw) -> rebind<bool>::raw_type",                                           \
+    { B::isinf(x) } -> std::same_as<Rb<B, bool>>)                                                  \
   X(add, numeric_dtype<T>, "add(raw, raw)", { B::add(x, x) } -> std::same_as<R>)                   \
   X(subtract, numeric_dtype<T>, "subtract(raw, raw)", { B::subtract(x, x) } -> std::same_as<R>)    \
   X(multiply, numeric_dtype<T>, "multiply(raw, raw)", { B::multiply(x, x) } -> std::same_as<R>)    \
@@ -187,9 +191,9 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
   X(power, numeric_dtype<T>, "power(raw, raw)", { B::power(x, x) } -> std::same_as<R>)             \
   X(minimum, true, "minimum(raw, raw)", { B::minimum(x, x) } -> std::same_as<R>)                   \
   X(maximum, true, "maximum(raw, raw)", { B::maximum(x, x) } -> std::same_as<R>)                   \
-  X(logical_and, (std::same_as<T, bool>), "logical_and(raw, raw)",                                   \
+  X(logical_and, (std::same_as<T, bool>), "logical_and(raw, raw)",                                 \
     { B::logical_and(x, x) } -> std::same_as<R>)                                                   \
-  X(logical_or, (std::same_as<T, bool>), "logical_or(raw, raw)",                                     \
+  X(logical_or, (std::same_as<T, bool>), "logical_or(raw, raw)",                                   \
     { B::logical_or(x, x) } -> std::same_as<R>)                                                    \
   X(less, true, "less(raw, raw) -> rebind<bool>::raw_type",                                        \
     { B::less(x, x) } -> std::same_as<Rb<B, bool>>)                                                \
@@ -207,14 +211,15 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
     { B::where(c, x, x) } -> std::same_as<R>)
 
 #define EAGERPP_REDUCTION_FUNCTIONS(X)                                                             \
-  X(sum, numeric_dtype<T>, "sum(raw, std::span<const int> axes)", { B::sum(x, a) } -> std::same_as<R>) \
+  X(sum, numeric_dtype<T>, "sum(raw, std::span<const int> axes)",                                  \
+    { B::sum(x, a) } -> std::same_as<R>)                                                           \
   X(prod, numeric_dtype<T>, "prod(raw, std::span<const int> axes)",                                \
     { B::prod(x, a) } -> std::same_as<R>)                                                          \
   X(min, true, "min(raw, std::span<const int> axes)", { B::min(x, a) } -> std::same_as<R>)         \
   X(max, true, "max(raw, std::span<const int> axes)", { B::max(x, a) } -> std::same_as<R>)         \
-  X(all, (std::same_as<T, bool>), "all(raw, std::span<const int> axes)",                             \
+  X(all, (std::same_as<T, bool>), "all(raw, std::span<const int> axes)",                           \
     { B::all(x, a) } -> std::same_as<R>)                                                           \
-  X(any, (std::same_as<T, bool>), "any(raw, std::span<const int> axes)",                             \
+  X(any, (std::same_as<T, bool>), "any(raw, std::span<const int> axes)",                           \
     { B::any(x, a) } -> std::same_as<R>)                                                           \
   X(argmin, true, "argmin(raw, int axis) -> rebind<std::int64_t>::raw_type",                       \
     { B::argmin(x, 0) } -> std::same_as<Rb<B, std::int64_t>>)                                      \
@@ -231,7 +236,7 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
     "slice(raw, std::span<const std::int64_t> start, std::span<const std::int64_t> step, shape)",  \
     { B::slice(x, i, i, s) } -> std::same_as<R>)                                                   \
   X(pad, true,                                                                                     \
-    "pad(raw, std::span<const std::int64_t> before, std::span<const std::int64_t> after, T value)", \
+    "pad(raw, std::span<const std::int64_t> before, std::span<const std::int64_t> after, T value)",\
     { B::pad(x, i, i, v) } -> std::same_as<R>)                                                     \
   X(concatenate, true, "concatenate(std::span<const raw> parts, int axis)",                        \
     { B::concatenate(p, 0) } -> std::same_as<R>)
