@@ -13,3 +13,37 @@ function(eagerpp_add_target name)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(eagerpp_${name} INTERFACE ${arg_LINK})
 endfunction()
+
+# eagerpp_add_compiled(<backend> [SANITIZE_OPTIONS <option>...]): eagerpp::<backend>_compiled
+# (eagerpp_<backend>_compiled, installed and exported as <backend>_compiled), a static library holding
+# the explicit instantiations of ep::Tensor<ep::<backend><T>> for the dtypes T of
+# EAGERPP_COMPILED_DTYPES (include/eagerpp/detail/instantiate.hpp: float, double), one source each,
+# generated from cmake/compiled.cpp.in. Linking it instead of eagerpp::<backend> defines
+# EAGERPP_<BACKEND>_COMPILED, which makes the backend's header declare those instantiations extern:
+# the same code, compiled once (fmt's compiled-or-header-only model; docs/backends.md).
+# Built only with EAGERPP_BUILD_COMPILED; with EAGERPP_SANITIZE, instrumented as the tests that link it.
+function(eagerpp_add_compiled name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SANITIZE_OPTIONS")
+  if(NOT EAGERPP_BUILD_COMPILED)
+    return()
+  endif()
+  set(sources "")
+  foreach(dtype IN ITEMS float double)  # EAGERPP_COMPILED_DTYPES
+    set(EAGERPP_COMPILED_NAME ${name})
+    set(EAGERPP_COMPILED_BACKEND "ep::${name}<${dtype}>")
+    set(source ${CMAKE_CURRENT_BINARY_DIR}/compiled/${name}_${dtype}.cpp)
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/compiled.cpp.in ${source} @ONLY)
+    list(APPEND sources ${source})
+  endforeach()
+  add_library(eagerpp_${name}_compiled STATIC ${sources})
+  add_library(eagerpp::${name}_compiled ALIAS eagerpp_${name}_compiled)
+  set_target_properties(eagerpp_${name}_compiled PROPERTIES EXPORT_NAME ${name}_compiled)
+  target_link_libraries(eagerpp_${name}_compiled PUBLIC eagerpp::${name})
+  string(TOUPPER ${name} upper)
+  target_compile_definitions(eagerpp_${name}_compiled INTERFACE EAGERPP_${upper}_COMPILED)
+  eagerpp_warnings(eagerpp_${name}_compiled)
+  if(EAGERPP_SANITIZE AND arg_SANITIZE_OPTIONS)
+    target_compile_options(eagerpp_${name}_compiled PRIVATE ${arg_SANITIZE_OPTIONS})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY EAGERPP_COMPILED ${name})  # for install and the tests
+endfunction()

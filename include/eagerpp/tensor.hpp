@@ -161,8 +161,11 @@ class [[nodiscard]] Tensor {
   /// tensor clipped to [0.5, 2.5] is float64, to [0, 2] int64.
   template <scalar S1, scalar S2>
   auto clip(S1 min_, S2 max_) const;
-  bool_tensor isnan() const;   ///< true where NaN.
-  bool_tensor isinf() const;   ///< true where +inf or -inf.
+  bool_tensor isnan() const;  ///< true where NaN.
+  bool_tensor isinf() const;  ///< true where +inf or -inf.
+  // The bool-only ops are member templates (of a defaulted parameter), so that an explicit
+  // instantiation of Tensor for another dtype (the compiled libraries, docs/backends.md) skips them.
+  template <class V = value_type>
   Tensor logical_not() const;  ///< not x, for bool tensors.
 
   // --- element-wise, binary (NumPy broadcasting; a scalar may stand on either side) ------------
@@ -184,11 +187,19 @@ class [[nodiscard]] Tensor {
   template <backend B2>
   Tensor<B2> where(const Tensor<B2>& x, const Tensor<B2>& y) const;
   /// Element-wise and of two bool tensors.
+  template <class V = value_type>
   Tensor logical_and(const Tensor& other) const;
-  Tensor logical_and(bool other) const { return logical_and(full_scalar(other)); }
+  template <class V = value_type>
+  Tensor logical_and(bool other) const {
+    return logical_and<V>(full_scalar(other));
+  }
   /// Element-wise or of two bool tensors.
+  template <class V = value_type>
   Tensor logical_or(const Tensor& other) const;
-  Tensor logical_or(bool other) const { return logical_or(full_scalar(other)); }
+  template <class V = value_type>
+  Tensor logical_or(bool other) const {
+    return logical_or<V>(full_scalar(other));
+  }
 
   // --- reductions (axis: all by default, one axis, or {several}; negative axes allowed) -------
   static_assert(detail::reduction_contract<Backend>::value);  // names each missing backend function
@@ -205,8 +216,10 @@ class [[nodiscard]] Tensor {
   /// Maximum; throws on an empty reduction. The gradient is shared evenly among ties.
   Tensor max(Axes axis = {}, bool keepdims = false) const;
   /// True if every element is true; bool tensors only.
+  template <class V = value_type>
   Tensor all(Axes axis = {}, bool keepdims = false) const;
   /// True if any element is true; bool tensors only.
+  template <class V = value_type>
   Tensor any(Axes axis = {}, bool keepdims = false) const;
   /// Index of the first minimum in the flattened tensor.
   index_tensor argmin() const;

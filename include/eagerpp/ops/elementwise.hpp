@@ -128,8 +128,9 @@ auto Tensor<B>::isinf() const -> bool_tensor {
 }
 
 template <backend B>
+template <class V>
 Tensor<B> Tensor<B>::logical_not() const {
-  static_assert(std::same_as<value_type, bool>,
+  static_assert(std::same_as<V, bool> && std::same_as<V, value_type>,
                 "ep::logical_not: needs a bool tensor; compare first, e.g. (x > 0)");
   return Tensor(B::logical_not(raw()));
 }
@@ -277,15 +278,17 @@ Tensor<B2> Tensor<B>::where(const Tensor<B2>& x, const Tensor<B2>& y) const {
 }
 
 template <backend B>
+template <class V>
 Tensor<B> Tensor<B>::logical_and(const Tensor& other) const {
-  static_assert(std::same_as<value_type, bool>,
+  static_assert(std::same_as<V, bool> && std::same_as<V, value_type>,
                 "ep::logical_and: needs bool tensors; compare first, e.g. (x > 0)");
   return detail::boolean<&B::logical_and>("logical_and", *this, other);
 }
 
 template <backend B>
+template <class V>
 Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
-  static_assert(std::same_as<value_type, bool>,
+  static_assert(std::same_as<V, bool> && std::same_as<V, value_type>,
                 "ep::logical_or: needs bool tensors; compare first, e.g. (x > 0)");
   return detail::boolean<&B::logical_or>("logical_or", *this, other);
 }

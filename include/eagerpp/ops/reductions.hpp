@@ -195,8 +195,9 @@ Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
 }
 
 template <backend B>
+template <class V>
 Tensor<B> Tensor<B>::all(Axes axis, bool keepdims) const {
-  static_assert(std::same_as<value_type, bool>,
+  static_assert(std::same_as<V, bool> && std::same_as<V, value_type>,
                 "ep::all: needs a bool tensor; compare first, e.g. (x > 0)");
   const auto p = detail::plan_reduction("all", shape_ref(), axis, keepdims);
   return Tensor(detail::reduce_raw(
@@ -204,8 +205,9 @@ Tensor<B> Tensor<B>::all(Axes axis, bool keepdims) const {
 }
 
 template <backend B>
+template <class V>
 Tensor<B> Tensor<B>::any(Axes axis, bool keepdims) const {
-  static_assert(std::same_as<value_type, bool>,
+  static_assert(std::same_as<V, bool> && std::same_as<V, value_type>,
                 "ep::any: needs a bool tensor; compare first, e.g. (x > 0)");
   const auto p = detail::plan_reduction("any", shape_ref(), axis, keepdims);
   return Tensor(detail::reduce_raw(

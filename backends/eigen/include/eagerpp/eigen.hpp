@@ -463,3 +463,10 @@ struct native_traits<Eigen::Tensor<T, N, Options, Eigen::Index>> {
 };
 
 }  // namespace ep
+
+// Linked with eagerpp::eigen_compiled, the float and double instantiations are in its library
+// (detail/instantiate.hpp): this translation unit does not compile them again.
+#ifdef EAGERPP_EIGEN_COMPILED
+#include "eagerpp/detail/instantiate.hpp"
+EAGERPP_COMPILED_DTYPES(EAGERPP_INSTANTIATE, extern, ep::eigen)
+#endif

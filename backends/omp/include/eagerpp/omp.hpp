@@ -31,3 +31,10 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
 };
 
 }  // namespace ep
+
+// Linked with eagerpp::omp_compiled, the float and double instantiations are in its library
+// (detail/instantiate.hpp): this translation unit does not compile them again.
+#ifdef EAGERPP_OMP_COMPILED
+#include "eagerpp/detail/instantiate.hpp"
+EAGERPP_COMPILED_DTYPES(EAGERPP_INSTANTIATE, extern, ep::omp)
+#endif

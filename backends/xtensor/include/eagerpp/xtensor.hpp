@@ -620,3 +620,10 @@ struct native_traits<xt::xtensor<T, N, L, A>> {
 };
 
 }  // namespace ep
+
+// Linked with eagerpp::xtensor_compiled, the float and double instantiations are in its library
+// (detail/instantiate.hpp): this translation unit does not compile them again.
+#ifdef EAGERPP_XTENSOR_COMPILED
+#include "eagerpp/detail/instantiate.hpp"
+EAGERPP_COMPILED_DTYPES(EAGERPP_INSTANTIATE, extern, ep::xtensor)
+#endif
