@@ -13,14 +13,13 @@
 
 namespace ep::fuzz {
 
-namespace {
-
-// Which ops keep a value's accuracy class (see value_info::tag).
 bool in(const std::string& op, std::initializer_list<const char*> ops) {
   for (const char* o : ops)
     if (op == o) return true;
   return false;
 }
+
+namespace {
 
 using names = std::vector<std::string>;
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "fuzz/program.hpp"
+#include "fuzz/generate.hpp"  // in
 
 namespace ep::fuzz {
 
