@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "eagerpp/eagerpp.hpp"
+#include "eagerpp/ops/unary_list.hpp"
 
 // The set ep::AnyTensor holds: EAGERPP_ANY_BACKENDS names it, e.g.
 // `#define EAGERPP_ANY_BACKENDS ep::any_backends<ep::eigen>` before including this header (and the
@@ -308,78 +309,17 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
 
   // --- element-wise: unary -----------------------------------------------------------------------
 
-  basic_any_tensor abs() const {
-    return unary<numeric>("abs", [](const auto& t) { return t.abs(); });
+  // The unary ops of ops/unary_list.hpp, for the dtypes each takes.
+#define EAGERPP_ANY_KIND_FLOAT floating
+#define EAGERPP_ANY_KIND_NUMERIC numeric
+#define EAGERPP_ANY_UNARY(name, dtypes, grad)                                               \
+  basic_any_tensor name() const {                                                           \
+    return unary<EAGERPP_ANY_KIND_##dtypes>(#name, [](const auto& t) { return t.name(); }); \
   }
-  basic_any_tensor sign() const {
-    return unary<numeric>("sign", [](const auto& t) { return t.sign(); });
-  }
-  basic_any_tensor sqrt() const {
-    return unary<floating>("sqrt", [](const auto& t) { return t.sqrt(); });
-  }
-  basic_any_tensor square() const {
-    return unary<numeric>("square", [](const auto& t) { return t.square(); });
-  }
-  basic_any_tensor exp() const {
-    return unary<floating>("exp", [](const auto& t) { return t.exp(); });
-  }
-  basic_any_tensor log() const {
-    return unary<floating>("log", [](const auto& t) { return t.log(); });
-  }
-  basic_any_tensor log2() const {
-    return unary<floating>("log2", [](const auto& t) { return t.log2(); });
-  }
-  basic_any_tensor log10() const {
-    return unary<floating>("log10", [](const auto& t) { return t.log10(); });
-  }
-  basic_any_tensor log1p() const {
-    return unary<floating>("log1p", [](const auto& t) { return t.log1p(); });
-  }
-  basic_any_tensor sin() const {
-    return unary<floating>("sin", [](const auto& t) { return t.sin(); });
-  }
-  basic_any_tensor cos() const {
-    return unary<floating>("cos", [](const auto& t) { return t.cos(); });
-  }
-  basic_any_tensor tan() const {
-    return unary<floating>("tan", [](const auto& t) { return t.tan(); });
-  }
-  basic_any_tensor arcsin() const {
-    return unary<floating>("arcsin", [](const auto& t) { return t.arcsin(); });
-  }
-  basic_any_tensor arccos() const {
-    return unary<floating>("arccos", [](const auto& t) { return t.arccos(); });
-  }
-  basic_any_tensor arctan() const {
-    return unary<floating>("arctan", [](const auto& t) { return t.arctan(); });
-  }
-  basic_any_tensor sinh() const {
-    return unary<floating>("sinh", [](const auto& t) { return t.sinh(); });
-  }
-  basic_any_tensor cosh() const {
-    return unary<floating>("cosh", [](const auto& t) { return t.cosh(); });
-  }
-  basic_any_tensor tanh() const {
-    return unary<floating>("tanh", [](const auto& t) { return t.tanh(); });
-  }
-  basic_any_tensor arcsinh() const {
-    return unary<floating>("arcsinh", [](const auto& t) { return t.arcsinh(); });
-  }
-  basic_any_tensor arccosh() const {
-    return unary<floating>("arccosh", [](const auto& t) { return t.arccosh(); });
-  }
-  basic_any_tensor arctanh() const {
-    return unary<floating>("arctanh", [](const auto& t) { return t.arctanh(); });
-  }
-  basic_any_tensor round() const {
-    return unary<numeric>("round", [](const auto& t) { return t.round(); });
-  }
-  basic_any_tensor ceil() const {
-    return unary<numeric>("ceil", [](const auto& t) { return t.ceil(); });
-  }
-  basic_any_tensor floor() const {
-    return unary<numeric>("floor", [](const auto& t) { return t.floor(); });
-  }
+  EAGERPP_UNARY_OPS(EAGERPP_ANY_UNARY)
+#undef EAGERPP_ANY_UNARY
+#undef EAGERPP_ANY_KIND_FLOAT
+#undef EAGERPP_ANY_KIND_NUMERIC
   basic_any_tensor negative() const {
     return unary<numeric>("negative", [](const auto& t) { return t.negative(); });
   }
@@ -436,8 +376,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     });
   }
 
-  // --- reductions
-  // ----------------------------------------------------------------------------------
+  // --- reductions --------------------------------------------------------------------------------
 
   basic_any_tensor sum(Axes axis = {}, bool keepdims = false) const {
     return unary<every>("sum", [&](const auto& t) { return t.sum(std::move(axis), keepdims); });
@@ -484,8 +423,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
                            [&](const auto& t) { return t.logsumexp(std::move(axis), keepdims); });
   }
 
-  // --- shape
-  // ---------------------------------------------------------------------------------------
+  // --- shape -------------------------------------------------------------------------------------
 
   basic_any_tensor reshape(const Shape& shape) const {
     return unary<every>("reshape", [&](const auto& t) { return t.reshape(shape); });
@@ -661,8 +599,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
 /// ep::basic_any_tensor); the set is EAGERPP_ANY_BACKENDS (by default Eigen and xtensor).
 using AnyTensor = basic_any_tensor<EAGERPP_ANY_BACKENDS>;
 
-// --- operators: the static tensor's, with its dtype rules (an int32 tensor * 0.5 holds float64)
-// ----
+// --- operators: the static tensor's, with its dtype rules (an int32 tensor * 0.5 holds float64) --
 
 #define EAGERPP_ANY_OPERATOR(op, name, kind)                                                      \
   template <class L>                                                                              \
@@ -700,101 +637,25 @@ EAGERPP_ANY_OPERATOR_LEFT(>=, "greater_equal", detail::any_kind::numeric)
 #undef EAGERPP_ANY_OPERATOR
 #undef EAGERPP_ANY_OPERATOR_LEFT
 
-// --- free functions: ep::exp(x), ep::sum(x, axis), ... as for the static tensor
-// --------------------
+// --- free functions: ep::exp(x), ep::sum(x, axis), ... as for the static tensor ---------------
 
-#define EAGERPP_ANY_FREE(name)                             \
-  template <class L>                                       \
-  basic_any_tensor<L> name(const basic_any_tensor<L>& x) { \
-    return x.name();                                       \
-  }
-EAGERPP_ANY_FREE(abs)
-EAGERPP_ANY_FREE(sign)
-EAGERPP_ANY_FREE(sqrt)
-EAGERPP_ANY_FREE(square)
-EAGERPP_ANY_FREE(exp)
-EAGERPP_ANY_FREE(log)
-EAGERPP_ANY_FREE(log2)
-EAGERPP_ANY_FREE(log10)
-EAGERPP_ANY_FREE(log1p)
-EAGERPP_ANY_FREE(sin)
-EAGERPP_ANY_FREE(cos)
-EAGERPP_ANY_FREE(tan)
-EAGERPP_ANY_FREE(arcsin)
-EAGERPP_ANY_FREE(arccos)
-EAGERPP_ANY_FREE(arctan)
-EAGERPP_ANY_FREE(sinh)
-EAGERPP_ANY_FREE(cosh)
-EAGERPP_ANY_FREE(tanh)
-EAGERPP_ANY_FREE(arcsinh)
-EAGERPP_ANY_FREE(arccosh)
-EAGERPP_ANY_FREE(arctanh)
-EAGERPP_ANY_FREE(round)
-EAGERPP_ANY_FREE(ceil)
-EAGERPP_ANY_FREE(floor)
-EAGERPP_ANY_FREE(negative)
-EAGERPP_ANY_FREE(isnan)
-EAGERPP_ANY_FREE(isinf)
-EAGERPP_ANY_FREE(logical_not)
-EAGERPP_ANY_FREE(transpose)
-EAGERPP_ANY_FREE(inv)
-#undef EAGERPP_ANY_FREE
+namespace detail {
+/// The free functions that forward to a method, ep::exp(x) ... (functions.hpp), take any tensors.
+template <class L>
+inline constexpr bool is_facade_tensor<basic_any_tensor<L>> = true;
+}  // namespace detail
 
-#define EAGERPP_ANY_FREE_REDUCTION(name)                                                          \
-  template <class L>                                                                              \
-  basic_any_tensor<L> name(const basic_any_tensor<L>& x, Axes axis = {}, bool keepdims = false) { \
-    return x.name(std::move(axis), keepdims);                                                     \
-  }
-EAGERPP_ANY_FREE_REDUCTION(sum)
-EAGERPP_ANY_FREE_REDUCTION(prod)
-EAGERPP_ANY_FREE_REDUCTION(mean)
-EAGERPP_ANY_FREE_REDUCTION(min)
-EAGERPP_ANY_FREE_REDUCTION(max)
-EAGERPP_ANY_FREE_REDUCTION(all)
-EAGERPP_ANY_FREE_REDUCTION(any)
-EAGERPP_ANY_FREE_REDUCTION(logsumexp)
-#undef EAGERPP_ANY_FREE_REDUCTION
-
-template <class L>
-basic_any_tensor<L> clip(const basic_any_tensor<L>& x, double min_, double max_) {
-  return x.clip(min_, max_);
-}
-template <class L>
-basic_any_tensor<L> pow(const basic_any_tensor<L>& x, const basic_any_tensor<L>& e) {
-  return x.pow(e);
-}
-template <class L>
-basic_any_tensor<L> minimum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {
-  return a.minimum(b);
-}
-template <class L>
-basic_any_tensor<L> maximum(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {
-  return a.maximum(b);
-}
 template <class L>
 basic_any_tensor<L> where(const basic_any_tensor<L>& c, const basic_any_tensor<L>& x,
                           const basic_any_tensor<L>& y) {
   return c.where(x, y);
 }
 template <class L>
-basic_any_tensor<L> reshape(const basic_any_tensor<L>& x, const Shape& shape) {
-  return x.reshape(shape);
-}
-template <class L>
 basic_any_tensor<L> matmul(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {
   return a.matmul(b);
 }
-template <class L>
-basic_any_tensor<L> softmax(const basic_any_tensor<L>& x, int axis = -1) {
-  return x.softmax(axis);
-}
-template <class L>
-basic_any_tensor<L> log_softmax(const basic_any_tensor<L>& x, int axis = -1) {
-  return x.log_softmax(axis);
-}
 
-// --- autodiff
-// --------------------------------------------------------------------------------------
+// --- autodiff ------------------------------------------------------------------------------------
 
 /// `{f(x), d f / d x}` for a scalar-valued `f` taking and returning an any tensor (EagerPy and
 /// JAX: `value_and_grad`): runs the static ep::value_and_grad on the tensor x holds, so `f`'s ops

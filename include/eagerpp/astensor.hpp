@@ -22,14 +22,7 @@ concept native_tensor = requires {
   typename native_traits<std::remove_cvref_t<N>>::backend;
 };
 
-namespace detail {
-template <class T>
-inline constexpr bool is_tensor = false;
-template <class B>
-inline constexpr bool is_tensor<Tensor<B>> = true;
-}  // namespace detail
-
-/// Whether `T` is an `ep::Tensor` (EagerPy: `istensor`).
+/// Whether `T` is an `ep::Tensor` (EagerPy: `istensor`); detail::is_tensor is in functions.hpp.
 template <class T>
 inline constexpr bool istensor = detail::is_tensor<std::remove_cvref_t<T>>;
 

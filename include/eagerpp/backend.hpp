@@ -8,6 +8,7 @@
 #include <string_view>  // std::string_view
 
 #include "eagerpp/fwd.hpp"
+#include "eagerpp/ops/unary_list.hpp"
 #include "eagerpp/shape.hpp"
 
 namespace ep {
@@ -34,9 +35,9 @@ namespace ep {
 ///   creation      full(shape, T value), arange(T start, T step, int64 n)
 ///   conversion    reshape(x, shape) (same numel, O(1) where the layout allows),
 ///                 template <class U> Rb<U> astype(x)
-///   unary         abs sign sqrt square exp log log2 log10 log1p sin cos tan arcsin arccos arctan
-///                 sinh cosh tanh arcsinh arccosh arctanh round ceil floor negative -> R
-///                 (round is half to even; the transcendental ones are only called for float T)
+///   unary         each op of EAGERPP_UNARY_OPS (include/eagerpp/ops/unary_list.hpp): abs sign sqrt
+///                 square exp log ... round ceil floor, and negative -> R (round is half to even;
+///                 the ops listed FLOAT are only called for float T)
 ///                 clip(x, T lo, T hi) -> R; isnan isinf -> Rb<bool>; logical_not (bool T) -> R
 ///   binary        add subtract multiply divide floor_divide mod power minimum maximum -> R
 ///                 less less_equal greater greater_equal equal not_equal -> Rb<bool>
@@ -106,543 +107,179 @@ namespace detail {
 template <class B, class U>
 using Rb = typename B::template rebind<U>::raw_type;
 
-// One struct of checks per op family: `has_<op>` says whether B has the static function the facade
-// calls (ops a dtype does not have, e.g. exp of int, are not required), `value` whether it has all
-// of them. The *_contract structs turn each missing function into a sentence that names it; the
-// facade instantiates them where it uses the family (contract_check below).
-
-template <class B>
-struct creation_checks {
-  using T = typename B::value_type;
-  using R = typename B::raw_type;
-  static constexpr bool has_full = requires(const Shape& s, T v) {
-    { B::full(s, v) } -> std::same_as<R>;
-  };
-  static constexpr bool has_arange = !numeric_dtype<T> || requires(T v, std::int64_t n) {
-    { B::arange(v, v, n) } -> std::same_as<R>;
-  };
-  static constexpr bool has_reshape = requires(const R& x, const Shape& s) {
-    { B::reshape(x, s) } -> std::same_as<R>;
-  };
-  static constexpr bool has_astype = requires(const R& x) {
-    { B::template astype<float>(x) } -> std::same_as<Rb<B, float>>;
-    { B::template astype<double>(x) } -> std::same_as<Rb<B, double>>;
-    { B::template astype<std::int32_t>(x) } -> std::same_as<Rb<B, std::int32_t>>;
-    { B::template astype<std::int64_t>(x) } -> std::same_as<Rb<B, std::int64_t>>;
-    { B::template astype<bool>(x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool value = has_full && has_arange && has_reshape && has_astype;
+/// Whether B converts to dtype U: astype<U>(raw) -> rebind<U>::raw_type.
+template <class B, class U>
+concept converts_to_dtype = requires(const typename B::raw_type& x) {
+  { B::template astype<U>(x) } -> std::same_as<Rb<B, U>>;
 };
 
-template <class B>
-struct creation_contract {
-  using C = creation_checks<B>;
-  static_assert(C::has_full,
-                "ep::full: the backend has no static full(shape, T value); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_arange,
-                "ep::arange: the backend has no static arange(T start, T step, std::int64_t n); "
-                "see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_reshape,
-                "ep::reshape: the backend has no static reshape(raw, shape); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_astype,
-                "ep::astype: the backend has no static template <class U> astype(raw) for every "
-                "dtype U; see \"Writing a backend\" in docs/backends.md");
-  static constexpr bool value = true;
-};
+/// Whether B converts to each of the dtypes U.
+template <class B, class... U>
+concept converts_to = (converts_to_dtype<B, U> && ...);
 
-template <class B>
-struct elementwise_checks {
-  using T = typename B::value_type;
-  using R = typename B::raw_type;
-  static constexpr bool has_abs = !numeric_dtype<T> || requires(const R& x) {
-    { B::abs(x) } -> std::same_as<R>;
+// One table per op family, a row per static function the facade calls:
+// X(name, needed, signature, requirement): B must have `name` where its dtype needs it (`needed`,
+// e.g. exp only for floating dtypes), shaped as `requirement` says of the arguments below. Each
+// table gives `<family>_checks<B>` (has_<name> for each row, `value` for all) and
+// `<family>_contract<B>`, which turns each missing function into a sentence naming it and its
+// `signature`; the facade instantiates the contracts where it uses the family (ep::Tensor).
+#define EAGERPP_BACKEND_HAS(name, needed, signature, ...)                                   \
+  static constexpr bool has_##name =                                                        \
+      !(needed) ||                                                                          \
+      requires(const R& x, T v, std::int64_t n, const Shape& s, std::span<const int> a,     \
+               std::span<const std::int64_t> i, std::span<const R> p, const Rb<B, bool>& c, \
+               const Rb<B, std::int64_t>& k, bool t) {                                      \
+    __VA_ARGS__;                                                                            \
   };
-  static constexpr bool has_sign = !numeric_dtype<T> || requires(const R& x) {
-    { B::sign(x) } -> std::same_as<R>;
+#define EAGERPP_BACKEND_AND(name, ...) &&has_##name
+#define EAGERPP_BACKEND_ASSERT(name, needed, signature, ...)                         \
+  static_assert(C::has_##name, "ep::" #name ": the backend has no static " signature \
+                               "; see \"Writing a backend\" in docs/backends.md");
+#define EAGERPP_BACKEND_FAMILY(family, FUNCTIONS)                      \
+  template <class B>                                                   \
+  struct family##_checks {                                             \
+    using T = typename B::value_type;                                  \
+    using R = typename B::raw_type;                                    \
+    FUNCTIONS(EAGERPP_BACKEND_HAS)                                     \
+    static constexpr bool value = true FUNCTIONS(EAGERPP_BACKEND_AND); \
+  };                                                                   \
+  template <class B>                                                   \
+  struct family##_contract {                                           \
+    using C = family##_checks<B>;                                      \
+    FUNCTIONS(EAGERPP_BACKEND_ASSERT)                                  \
+    static constexpr bool value = true;                                \
   };
-  static constexpr bool has_square = !numeric_dtype<T> || requires(const R& x) {
-    { B::square(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_round = !numeric_dtype<T> || requires(const R& x) {
-    { B::round(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_ceil = !numeric_dtype<T> || requires(const R& x) {
-    { B::ceil(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_floor = !numeric_dtype<T> || requires(const R& x) {
-    { B::floor(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_negative = !numeric_dtype<T> || requires(const R& x) {
-    { B::negative(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_sqrt = !floating_dtype<T> || requires(const R& x) {
-    { B::sqrt(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_exp = !floating_dtype<T> || requires(const R& x) {
-    { B::exp(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_log = !floating_dtype<T> || requires(const R& x) {
-    { B::log(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_log2 = !floating_dtype<T> || requires(const R& x) {
-    { B::log2(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_log10 = !floating_dtype<T> || requires(const R& x) {
-    { B::log10(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_log1p = !floating_dtype<T> || requires(const R& x) {
-    { B::log1p(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_sin = !floating_dtype<T> || requires(const R& x) {
-    { B::sin(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_cos = !floating_dtype<T> || requires(const R& x) {
-    { B::cos(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_tan = !floating_dtype<T> || requires(const R& x) {
-    { B::tan(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_arcsin = !floating_dtype<T> || requires(const R& x) {
-    { B::arcsin(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_arccos = !floating_dtype<T> || requires(const R& x) {
-    { B::arccos(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_arctan = !floating_dtype<T> || requires(const R& x) {
-    { B::arctan(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_sinh = !floating_dtype<T> || requires(const R& x) {
-    { B::sinh(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_cosh = !floating_dtype<T> || requires(const R& x) {
-    { B::cosh(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_tanh = !floating_dtype<T> || requires(const R& x) {
-    { B::tanh(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_arcsinh = !floating_dtype<T> || requires(const R& x) {
-    { B::arcsinh(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_arccosh = !floating_dtype<T> || requires(const R& x) {
-    { B::arccosh(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_arctanh = !floating_dtype<T> || requires(const R& x) {
-    { B::arctanh(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_logical_not = !std::same_as<T, bool> || requires(const R& x) {
-    { B::logical_not(x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_clip = !numeric_dtype<T> || requires(const R& x, T v) {
-    { B::clip(x, v, v) } -> std::same_as<R>;
-  };
-  static constexpr bool has_isnan = requires(const R& x) {
-    { B::isnan(x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_isinf = requires(const R& x) {
-    { B::isinf(x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_add = !numeric_dtype<T> || requires(const R& x) {
-    { B::add(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_subtract = !numeric_dtype<T> || requires(const R& x) {
-    { B::subtract(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_multiply = !numeric_dtype<T> || requires(const R& x) {
-    { B::multiply(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_divide = !numeric_dtype<T> || requires(const R& x) {
-    { B::divide(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_floor_divide = !numeric_dtype<T> || requires(const R& x) {
-    { B::floor_divide(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_mod = !numeric_dtype<T> || requires(const R& x) {
-    { B::mod(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_power = !numeric_dtype<T> || requires(const R& x) {
-    { B::power(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_minimum = requires(const R& x) {
-    { B::minimum(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_maximum = requires(const R& x) {
-    { B::maximum(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_logical_and = !std::same_as<T, bool> || requires(const R& x) {
-    { B::logical_and(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_logical_or = !std::same_as<T, bool> || requires(const R& x) {
-    { B::logical_or(x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_less = requires(const R& x) {
-    { B::less(x, x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_less_equal = requires(const R& x) {
-    { B::less_equal(x, x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_greater = requires(const R& x) {
-    { B::greater(x, x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_greater_equal = requires(const R& x) {
-    { B::greater_equal(x, x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_equal = requires(const R& x) {
-    { B::equal(x, x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_not_equal = requires(const R& x) {
-    { B::not_equal(x, x) } -> std::same_as<Rb<B, bool>>;
-  };
-  static constexpr bool has_where = requires(const R& x, const Rb<B, bool>& c) {
-    { B::where(c, x, x) } -> std::same_as<R>;
-  };
-  static constexpr bool value =
-      has_abs && has_sign && has_square && has_round && has_ceil && has_floor && has_negative &&
-      has_sqrt && has_exp && has_log && has_log2 && has_log10 && has_log1p && has_sin && has_cos &&
-      has_tan && has_arcsin && has_arccos && has_arctan && has_sinh && has_cosh && has_tanh &&
-      has_arcsinh && has_arccosh && has_arctanh && has_logical_not && has_clip && has_isnan &&
-      has_isinf && has_add && has_subtract && has_multiply && has_divide && has_floor_divide &&
-      has_mod && has_power && has_minimum && has_maximum && has_logical_and && has_logical_or &&
-      has_less && has_less_equal && has_greater && has_greater_equal && has_equal &&
-      has_not_equal && has_where;
-};
+// The rows of the unary list (ops/unary_list.hpp) as rows of the element-wise table, which expands
+// the list with `X##_UNARY`: one adapter per expansion of a table (has, and, assert).
+#define EAGERPP_BACKEND_NEEDS_FLOAT floating_dtype<T>
+#define EAGERPP_BACKEND_NEEDS_NUMERIC numeric_dtype<T>
+#define EAGERPP_BACKEND_UNARY(X, name, dtypes) \
+  X(name, EAGERPP_BACKEND_NEEDS_##dtypes, #name "(raw)", { B::name(x) } -> std::same_as<R>)
+#define EAGERPP_BACKEND_HAS_UNARY(name, dtypes, grad) \
+  EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_HAS, name, dtypes)
+#define EAGERPP_BACKEND_AND_UNARY(name, dtypes, grad) \
+  EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_AND, name, dtypes)
+#define EAGERPP_BACKEND_ASSERT_UNARY(name, dtypes, grad) \
+  EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_ASSERT, name, dtypes)
 
-template <class B>
-struct elementwise_contract {
-  using C = elementwise_checks<B>;
-  static_assert(
-      C::has_abs,
-      "ep::abs: the backend has no static abs(raw); see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_sign,
-                "ep::sign: the backend has no static sign(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_square,
-                "ep::square: the backend has no static square(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_round,
-                "ep::round: the backend has no static round(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_ceil,
-                "ep::ceil: the backend has no static ceil(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_floor,
-                "ep::floor: the backend has no static floor(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_negative,
-                "ep::negative: the backend has no static negative(raw); see \"Writing a backend\" "
-                "in docs/backends.md");
-  static_assert(C::has_sqrt,
-                "ep::sqrt: the backend has no static sqrt(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(
-      C::has_exp,
-      "ep::exp: the backend has no static exp(raw); see \"Writing a backend\" in docs/backends.md");
-  static_assert(
-      C::has_log,
-      "ep::log: the backend has no static log(raw); see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_log2,
-                "ep::log2: the backend has no static log2(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_log10,
-                "ep::log10: the backend has no static log10(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_log1p,
-                "ep::log1p: the backend has no static log1p(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(
-      C::has_sin,
-      "ep::sin: the backend has no static sin(raw); see \"Writing a backend\" in docs/backends.md");
-  static_assert(
-      C::has_cos,
-      "ep::cos: the backend has no static cos(raw); see \"Writing a backend\" in docs/backends.md");
-  static_assert(
-      C::has_tan,
-      "ep::tan: the backend has no static tan(raw); see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_arcsin,
-                "ep::arcsin: the backend has no static arcsin(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_arccos,
-                "ep::arccos: the backend has no static arccos(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_arctan,
-                "ep::arctan: the backend has no static arctan(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_sinh,
-                "ep::sinh: the backend has no static sinh(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_cosh,
-                "ep::cosh: the backend has no static cosh(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_tanh,
-                "ep::tanh: the backend has no static tanh(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_arcsinh,
-                "ep::arcsinh: the backend has no static arcsinh(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_arccosh,
-                "ep::arccosh: the backend has no static arccosh(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_arctanh,
-                "ep::arctanh: the backend has no static arctanh(raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_logical_not,
-                "ep::logical_not: the backend has no static logical_not(raw); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_clip,
-                "ep::clip: the backend has no static clip(raw, T lo, T hi); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_isnan,
-                "ep::isnan: the backend has no static isnan(raw) -> rebind<bool>::raw_type; see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_isinf,
-                "ep::isinf: the backend has no static isinf(raw) -> rebind<bool>::raw_type; see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_add,
-                "ep::add: the backend has no static add(raw, raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_subtract,
-                "ep::subtract: the backend has no static subtract(raw, raw); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_multiply,
-                "ep::multiply: the backend has no static multiply(raw, raw); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_divide,
-                "ep::divide: the backend has no static divide(raw, raw); see \"Writing a backend\" "
-                "in docs/backends.md");
-  static_assert(C::has_floor_divide,
-                "ep::floor_divide: the backend has no static floor_divide(raw, raw); see \"Writing "
-                "a backend\" in docs/backends.md");
-  static_assert(C::has_mod,
-                "ep::mod: the backend has no static mod(raw, raw); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_power,
-                "ep::power: the backend has no static power(raw, raw); see \"Writing a backend\" "
-                "in docs/backends.md");
-  static_assert(C::has_minimum,
-                "ep::minimum: the backend has no static minimum(raw, raw); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_maximum,
-                "ep::maximum: the backend has no static maximum(raw, raw); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_logical_and,
-                "ep::logical_and: the backend has no static logical_and(raw, raw); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_logical_or,
-                "ep::logical_or: the backend has no static logical_or(raw, raw); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_less,
-                "ep::less: the backend has no static less(raw, raw) -> rebind<bool>::raw_type; see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_less_equal,
-                "ep::less_equal: the backend has no static less_equal(raw, raw) -> "
-                "rebind<bool>::raw_type; see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_greater,
-                "ep::greater: the backend has no static greater(raw, raw) -> "
-                "rebind<bool>::raw_type; see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_greater_equal,
-                "ep::greater_equal: the backend has no static greater_equal(raw, raw) -> "
-                "rebind<bool>::raw_type; see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_equal,
-                "ep::equal: the backend has no static equal(raw, raw) -> rebind<bool>::raw_type; "
-                "see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_not_equal,
-                "ep::not_equal: the backend has no static not_equal(raw, raw) -> "
-                "rebind<bool>::raw_type; see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_where,
-                "ep::where: the backend has no static where(rebind<bool>::raw_type cond, raw, "
-                "raw); see \"Writing a backend\" in docs/backends.md");
-  static constexpr bool value = true;
-};
+// clang-format off
+#define EAGERPP_CREATION_FUNCTIONS(X)                                                              \
+  X(full, true, "full(shape, T value)", { B::full(s, v) } -> std::same_as<R>)                      \
+  X(arange, numeric_dtype<T>, "arange(T start, T step, std::int64_t n)",                           \
+    { B::arange(v, v, n) } -> std::same_as<R>)                                                     \
+  X(reshape, true, "reshape(raw, shape)", { B::reshape(x, s) } -> std::same_as<R>)                 \
+  X(astype, true, "template <class U> astype(raw) for every dtype U",                              \
+    requires converts_to<B, float, double, std::int32_t, std::int64_t, bool>)
 
-template <class B>
-struct reduction_checks {
-  using T = typename B::value_type;
-  using R = typename B::raw_type;
-  static constexpr bool has_sum =
-      !numeric_dtype<T> || requires(const R& x, std::span<const int> a) {
-    { B::sum(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_prod =
-      !numeric_dtype<T> || requires(const R& x, std::span<const int> a) {
-    { B::prod(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_min = requires(const R& x, std::span<const int> a) {
-    { B::min(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_max = requires(const R& x, std::span<const int> a) {
-    { B::max(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_all =
-      !std::same_as<T, bool> || requires(const R& x, std::span<const int> a) {
-    { B::all(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_any =
-      !std::same_as<T, bool> || requires(const R& x, std::span<const int> a) {
-    { B::any(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_argmin = requires(const R& x) {
-    { B::argmin(x, 0) } -> std::same_as<Rb<B, std::int64_t>>;
-  };
-  static constexpr bool has_argmax = requires(const R& x) {
-    { B::argmax(x, 0) } -> std::same_as<Rb<B, std::int64_t>>;
-  };
-  static constexpr bool has_cumsum = !numeric_dtype<T> || requires(const R& x) {
-    { B::cumsum(x, 0) } -> std::same_as<R>;
-  };
-  static constexpr bool value = has_sum && has_prod && has_min && has_max && has_all && has_any &&
-                                has_argmin && has_argmax && has_cumsum;
-};
+#define EAGERPP_ELEMENTWISE_FUNCTIONS(X)                                                           \
+  EAGERPP_UNARY_OPS(X##_UNARY)                                                                     \
+  X(negative, numeric_dtype<T>, "negative(raw)", { B::negative(x) } -> std::same_as<R>)            \
+  X(logical_not, (std::same_as<T, bool>), "logical_not(raw)",                                      \
+    { B::logical_not(x) } -> std::same_as<R>)                                                      \
+  X(clip, numeric_dtype<T>, "clip(raw, T lo, T hi)", { B::clip(x, v, v) } -> std::same_as<R>)      \
+  X(isnan, true, "isnan(raw) -> rebind<bool>::raw_type",                                           \
+    { B::isnan(x) } -> std::same_as<Rb<B, bool>>)                                                  \
+  X(isinf, true, "isinf(raw) -> rebind<bool>::raw_type",                                           \
+    { B::isinf(x) } -> std::same_as<Rb<B, bool>>)                                                  \
+  X(add, numeric_dtype<T>, "add(raw, raw)", { B::add(x, x) } -> std::same_as<R>)                   \
+  X(subtract, numeric_dtype<T>, "subtract(raw, raw)", { B::subtract(x, x) } -> std::same_as<R>)    \
+  X(multiply, numeric_dtype<T>, "multiply(raw, raw)", { B::multiply(x, x) } -> std::same_as<R>)    \
+  X(divide, numeric_dtype<T>, "divide(raw, raw)", { B::divide(x, x) } -> std::same_as<R>)          \
+  X(floor_divide, numeric_dtype<T>, "floor_divide(raw, raw)",                                      \
+    { B::floor_divide(x, x) } -> std::same_as<R>)                                                  \
+  X(mod, numeric_dtype<T>, "mod(raw, raw)", { B::mod(x, x) } -> std::same_as<R>)                   \
+  X(power, numeric_dtype<T>, "power(raw, raw)", { B::power(x, x) } -> std::same_as<R>)             \
+  X(minimum, true, "minimum(raw, raw)", { B::minimum(x, x) } -> std::same_as<R>)                   \
+  X(maximum, true, "maximum(raw, raw)", { B::maximum(x, x) } -> std::same_as<R>)                   \
+  X(logical_and, (std::same_as<T, bool>), "logical_and(raw, raw)",                                 \
+    { B::logical_and(x, x) } -> std::same_as<R>)                                                   \
+  X(logical_or, (std::same_as<T, bool>), "logical_or(raw, raw)",                                   \
+    { B::logical_or(x, x) } -> std::same_as<R>)                                                    \
+  X(less, true, "less(raw, raw) -> rebind<bool>::raw_type",                                        \
+    { B::less(x, x) } -> std::same_as<Rb<B, bool>>)                                                \
+  X(less_equal, true, "less_equal(raw, raw) -> rebind<bool>::raw_type",                            \
+    { B::less_equal(x, x) } -> std::same_as<Rb<B, bool>>)                                          \
+  X(greater, true, "greater(raw, raw) -> rebind<bool>::raw_type",                                  \
+    { B::greater(x, x) } -> std::same_as<Rb<B, bool>>)                                             \
+  X(greater_equal, true, "greater_equal(raw, raw) -> rebind<bool>::raw_type",                      \
+    { B::greater_equal(x, x) } -> std::same_as<Rb<B, bool>>)                                       \
+  X(equal, true, "equal(raw, raw) -> rebind<bool>::raw_type",                                      \
+    { B::equal(x, x) } -> std::same_as<Rb<B, bool>>)                                               \
+  X(not_equal, true, "not_equal(raw, raw) -> rebind<bool>::raw_type",                              \
+    { B::not_equal(x, x) } -> std::same_as<Rb<B, bool>>)                                           \
+  X(where, true, "where(rebind<bool>::raw_type cond, raw, raw)",                                   \
+    { B::where(c, x, x) } -> std::same_as<R>)
 
-template <class B>
-struct reduction_contract {
-  using C = reduction_checks<B>;
-  static_assert(C::has_sum,
-                "ep::sum: the backend has no static sum(raw, std::span<const int> axes); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_prod,
-                "ep::prod: the backend has no static prod(raw, std::span<const int> axes); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_min,
-                "ep::min: the backend has no static min(raw, std::span<const int> axes); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_max,
-                "ep::max: the backend has no static max(raw, std::span<const int> axes); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_all,
-                "ep::all: the backend has no static all(raw, std::span<const int> axes); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_any,
-                "ep::any: the backend has no static any(raw, std::span<const int> axes); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_argmin,
-                "ep::argmin: the backend has no static argmin(raw, int axis) -> "
-                "rebind<std::int64_t>::raw_type; see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_argmax,
-                "ep::argmax: the backend has no static argmax(raw, int axis) -> "
-                "rebind<std::int64_t>::raw_type; see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_cumsum,
-                "ep::cumsum: the backend has no static cumsum(raw, int axis); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static constexpr bool value = true;
-};
+#define EAGERPP_REDUCTION_FUNCTIONS(X)                                                             \
+  X(sum, numeric_dtype<T>, "sum(raw, std::span<const int> axes)",                                  \
+    { B::sum(x, a) } -> std::same_as<R>)                                                           \
+  X(prod, numeric_dtype<T>, "prod(raw, std::span<const int> axes)",                                \
+    { B::prod(x, a) } -> std::same_as<R>)                                                          \
+  X(min, true, "min(raw, std::span<const int> axes)", { B::min(x, a) } -> std::same_as<R>)         \
+  X(max, true, "max(raw, std::span<const int> axes)", { B::max(x, a) } -> std::same_as<R>)         \
+  X(all, (std::same_as<T, bool>), "all(raw, std::span<const int> axes)",                           \
+    { B::all(x, a) } -> std::same_as<R>)                                                           \
+  X(any, (std::same_as<T, bool>), "any(raw, std::span<const int> axes)",                           \
+    { B::any(x, a) } -> std::same_as<R>)                                                           \
+  X(argmin, true, "argmin(raw, int axis) -> rebind<std::int64_t>::raw_type",                       \
+    { B::argmin(x, 0) } -> std::same_as<Rb<B, std::int64_t>>)                                      \
+  X(argmax, true, "argmax(raw, int axis) -> rebind<std::int64_t>::raw_type",                       \
+    { B::argmax(x, 0) } -> std::same_as<Rb<B, std::int64_t>>)                                      \
+  X(cumsum, numeric_dtype<T>, "cumsum(raw, int axis)", { B::cumsum(x, 0) } -> std::same_as<R>)
 
-template <class B>
-struct shape_checks {
-  using T = typename B::value_type;
-  using R = typename B::raw_type;
-  static constexpr bool has_transpose = requires(const R& x, std::span<const int> a) {
-    { B::transpose(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_broadcast_to = requires(const R& x, const Shape& s) {
-    { B::broadcast_to(x, s) } -> std::same_as<R>;
-  };
-  static constexpr bool has_flip = requires(const R& x, std::span<const int> a) {
-    { B::flip(x, a) } -> std::same_as<R>;
-  };
-  static constexpr bool has_slice =
-      requires(const R& x, std::span<const std::int64_t> i, const Shape& s) {
-    { B::slice(x, i, i, s) } -> std::same_as<R>;
-  };
-  static constexpr bool has_pad = requires(const R& x, std::span<const std::int64_t> i, T v) {
-    { B::pad(x, i, i, v) } -> std::same_as<R>;
-  };
-  static constexpr bool has_concatenate = requires(std::span<const R> p) {
-    { B::concatenate(p, 0) } -> std::same_as<R>;
-  };
-  static constexpr bool value =
-      has_transpose && has_broadcast_to && has_flip && has_slice && has_pad && has_concatenate;
-};
+#define EAGERPP_SHAPE_FUNCTIONS(X)                                                                 \
+  X(transpose, true, "transpose(raw, std::span<const int> perm)",                                  \
+    { B::transpose(x, a) } -> std::same_as<R>)                                                     \
+  X(broadcast_to, true, "broadcast_to(raw, shape)", { B::broadcast_to(x, s) } -> std::same_as<R>)  \
+  X(flip, true, "flip(raw, std::span<const int> axes)", { B::flip(x, a) } -> std::same_as<R>)      \
+  X(slice, true,                                                                                   \
+    "slice(raw, std::span<const std::int64_t> start, std::span<const std::int64_t> step, shape)",  \
+    { B::slice(x, i, i, s) } -> std::same_as<R>)                                                   \
+  X(pad, true,                                                                                     \
+    "pad(raw, std::span<const std::int64_t> before, std::span<const std::int64_t> after, T value)",\
+    { B::pad(x, i, i, v) } -> std::same_as<R>)                                                     \
+  X(concatenate, true, "concatenate(std::span<const raw> parts, int axis)",                        \
+    { B::concatenate(p, 0) } -> std::same_as<R>)
 
-template <class B>
-struct shape_contract {
-  using C = shape_checks<B>;
-  static_assert(C::has_transpose,
-                "ep::transpose: the backend has no static transpose(raw, std::span<const int> "
-                "perm); see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_broadcast_to,
-                "ep::broadcast_to: the backend has no static broadcast_to(raw, shape); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_flip,
-                "ep::flip: the backend has no static flip(raw, std::span<const int> axes); see "
-                "\"Writing a backend\" in docs/backends.md");
-  static_assert(
-      C::has_slice,
-      "ep::slice: the backend has no static slice(raw, std::span<const std::int64_t> start, "
-      "std::span<const std::int64_t> step, shape); see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_pad,
-                "ep::pad: the backend has no static pad(raw, std::span<const std::int64_t> before, "
-                "std::span<const std::int64_t> after, T value); see \"Writing a backend\" in "
-                "docs/backends.md");
-  static_assert(C::has_concatenate,
-                "ep::concatenate: the backend has no static concatenate(std::span<const raw> "
-                "parts, int axis); see \"Writing a backend\" in docs/backends.md");
-  static constexpr bool value = true;
-};
+#define EAGERPP_INDEXING_FUNCTIONS(X)                                                              \
+  X(take, true, "take(raw, rebind<std::int64_t>::raw_type index)",                                 \
+    { B::take(x, k) } -> std::same_as<R>)                                                          \
+  X(put, true, "put(raw, rebind<std::int64_t>::raw_type index, raw values)",                       \
+    { B::put(x, k, x) } -> std::same_as<R>)                                                        \
+  X(put_add, numeric_dtype<T>, "put_add(raw, rebind<std::int64_t>::raw_type index, raw values)",   \
+    { B::put_add(x, k, x) } -> std::same_as<R>)                                                    \
+  X(sort, true, "sort(raw, int axis)", { B::sort(x, 0) } -> std::same_as<R>)                       \
+  X(argsort, true, "argsort(raw, int axis) -> rebind<std::int64_t>::raw_type",                     \
+    { B::argsort(x, 0) } -> std::same_as<Rb<B, std::int64_t>>)
 
-template <class B>
-struct indexing_checks {
-  using T = typename B::value_type;
-  using R = typename B::raw_type;
-  static constexpr bool has_take = requires(const R& x, const Rb<B, std::int64_t>& i) {
-    { B::take(x, i) } -> std::same_as<R>;
-  };
-  static constexpr bool has_put = requires(const R& x, const Rb<B, std::int64_t>& i) {
-    { B::put(x, i, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_put_add =
-      !numeric_dtype<T> || requires(const R& x, const Rb<B, std::int64_t>& i) {
-    { B::put_add(x, i, x) } -> std::same_as<R>;
-  };
-  static constexpr bool has_sort = requires(const R& x) {
-    { B::sort(x, 0) } -> std::same_as<R>;
-  };
-  static constexpr bool has_argsort = requires(const R& x) {
-    { B::argsort(x, 0) } -> std::same_as<Rb<B, std::int64_t>>;
-  };
-  static constexpr bool value = has_take && has_put && has_put_add && has_sort && has_argsort;
-};
+#define EAGERPP_LINALG_FUNCTIONS(X)                                                                \
+  X(matmul, numeric_dtype<T>, "matmul(raw a, raw b, bool transpose_a, bool transpose_b)",          \
+    { B::matmul(x, x, t, t) } -> std::same_as<R>)
+// clang-format on
 
-template <class B>
-struct indexing_contract {
-  using C = indexing_checks<B>;
-  static_assert(C::has_take,
-                "ep::take: the backend has no static take(raw, rebind<std::int64_t>::raw_type "
-                "index); see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_put,
-                "ep::put: the backend has no static put(raw, rebind<std::int64_t>::raw_type index, "
-                "raw values); see \"Writing a backend\" in docs/backends.md");
-  static_assert(
-      C::has_put_add,
-      "ep::put_add: the backend has no static put_add(raw, rebind<std::int64_t>::raw_type index, "
-      "raw values); see \"Writing a backend\" in docs/backends.md");
-  static_assert(C::has_sort,
-                "ep::sort: the backend has no static sort(raw, int axis); see \"Writing a "
-                "backend\" in docs/backends.md");
-  static_assert(C::has_argsort,
-                "ep::argsort: the backend has no static argsort(raw, int axis) -> "
-                "rebind<std::int64_t>::raw_type; see \"Writing a backend\" in docs/backends.md");
-  static constexpr bool value = true;
-};
+EAGERPP_BACKEND_FAMILY(creation, EAGERPP_CREATION_FUNCTIONS)
+EAGERPP_BACKEND_FAMILY(elementwise, EAGERPP_ELEMENTWISE_FUNCTIONS)
+EAGERPP_BACKEND_FAMILY(reduction, EAGERPP_REDUCTION_FUNCTIONS)
+EAGERPP_BACKEND_FAMILY(shape, EAGERPP_SHAPE_FUNCTIONS)
+EAGERPP_BACKEND_FAMILY(indexing, EAGERPP_INDEXING_FUNCTIONS)
+EAGERPP_BACKEND_FAMILY(linalg, EAGERPP_LINALG_FUNCTIONS)
 
-template <class B>
-struct linalg_checks {
-  using T = typename B::value_type;
-  using R = typename B::raw_type;
-  static constexpr bool has_matmul = !numeric_dtype<T> || requires(const R& x, bool t) {
-    { B::matmul(x, x, t, t) } -> std::same_as<R>;
-  };
-  static constexpr bool value = has_matmul;
-};
-
-template <class B>
-struct linalg_contract {
-  using C = linalg_checks<B>;
-  static_assert(C::has_matmul,
-                "ep::matmul: the backend has no static matmul(raw a, raw b, bool transpose_a, bool "
-                "transpose_b); see \"Writing a backend\" in docs/backends.md");
-  static constexpr bool value = true;
-};
+#undef EAGERPP_CREATION_FUNCTIONS
+#undef EAGERPP_ELEMENTWISE_FUNCTIONS
+#undef EAGERPP_REDUCTION_FUNCTIONS
+#undef EAGERPP_SHAPE_FUNCTIONS
+#undef EAGERPP_INDEXING_FUNCTIONS
+#undef EAGERPP_LINALG_FUNCTIONS
+#undef EAGERPP_BACKEND_FAMILY
+#undef EAGERPP_BACKEND_HAS
+#undef EAGERPP_BACKEND_AND
+#undef EAGERPP_BACKEND_ASSERT
+#undef EAGERPP_BACKEND_UNARY
+#undef EAGERPP_BACKEND_HAS_UNARY
+#undef EAGERPP_BACKEND_AND_UNARY
+#undef EAGERPP_BACKEND_ASSERT_UNARY
+#undef EAGERPP_BACKEND_NEEDS_FLOAT
+#undef EAGERPP_BACKEND_NEEDS_NUMERIC
 
 }  // namespace detail
 

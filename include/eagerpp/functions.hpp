@@ -7,13 +7,32 @@
 #include <memory>            // std::unique_ptr
 #include <tuple>             // std::tuple
 #include <type_traits>       // std::common_type_t, std::conditional_t
+#include <utility>           // std::move
 #include <vector>            // std::vector
 
 #include <fmt/format.h>
 
+#include "eagerpp/ops/unary_list.hpp"
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
+
+namespace detail {
+/// Whether T is an ep::Tensor.
+template <class T>
+inline constexpr bool is_tensor = false;
+template <class B>
+inline constexpr bool is_tensor<Tensor<B>> = true;
+
+/// Whether the free functions that forward to a method of the same name (ep::exp(x) is x.exp())
+/// take T: an ep::Tensor, and an ep::basic_any_tensor, which any.hpp adds.
+template <class T>
+inline constexpr bool is_facade_tensor = is_tensor<T>;
+}  // namespace detail
+
+/// A tensor of the facade, static (ep::Tensor<B>) or chosen at run time (ep::AnyTensor).
+template <class T>
+concept facade_tensor = detail::is_facade_tensor<T>;
 
 // --- creation from a backend tag ---------------------------------------------------------------
 
@@ -131,207 +150,52 @@ Tensor<B> onehot_like(const Tensor<B>& t, const Tensor<I>& indices,
 
 // --- element-wise -------------------------------------------------------------------------------
 
-template <backend B>
-Tensor<B> abs(const Tensor<B>& x) {
-  return x.abs();
-}
-template <backend B>
-Tensor<B> sign(const Tensor<B>& x) {
-  return x.sign();
-}
-template <backend B>
-Tensor<B> sqrt(const Tensor<B>& x) {
-  return x.sqrt();
-}
-template <backend B>
-Tensor<B> square(const Tensor<B>& x) {
-  return x.square();
-}
-template <backend B>
-Tensor<B> exp(const Tensor<B>& x) {
-  return x.exp();
-}
-template <backend B>
-Tensor<B> log(const Tensor<B>& x) {
-  return x.log();
-}
-template <backend B>
-Tensor<B> log2(const Tensor<B>& x) {
-  return x.log2();
-}
-template <backend B>
-Tensor<B> log10(const Tensor<B>& x) {
-  return x.log10();
-}
-template <backend B>
-Tensor<B> log1p(const Tensor<B>& x) {
-  return x.log1p();
-}
-template <backend B>
-Tensor<B> sin(const Tensor<B>& x) {
-  return x.sin();
-}
-template <backend B>
-Tensor<B> cos(const Tensor<B>& x) {
-  return x.cos();
-}
-template <backend B>
-Tensor<B> tan(const Tensor<B>& x) {
-  return x.tan();
-}
-template <backend B>
-Tensor<B> arcsin(const Tensor<B>& x) {
-  return x.arcsin();
-}
-template <backend B>
-Tensor<B> arccos(const Tensor<B>& x) {
-  return x.arccos();
-}
-template <backend B>
-Tensor<B> arctan(const Tensor<B>& x) {
-  return x.arctan();
-}
-template <backend B>
-Tensor<B> sinh(const Tensor<B>& x) {
-  return x.sinh();
-}
-template <backend B>
-Tensor<B> cosh(const Tensor<B>& x) {
-  return x.cosh();
-}
-template <backend B>
-Tensor<B> tanh(const Tensor<B>& x) {
-  return x.tanh();
-}
-template <backend B>
-Tensor<B> arcsinh(const Tensor<B>& x) {
-  return x.arcsinh();
-}
-template <backend B>
-Tensor<B> arccosh(const Tensor<B>& x) {
-  return x.arccosh();
-}
-template <backend B>
-Tensor<B> arctanh(const Tensor<B>& x) {
-  return x.arctanh();
-}
-template <backend B>
-Tensor<B> round(const Tensor<B>& x) {
-  return x.round();
-}
-template <backend B>
-Tensor<B> ceil(const Tensor<B>& x) {
-  return x.ceil();
-}
-template <backend B>
-Tensor<B> floor(const Tensor<B>& x) {
-  return x.floor();
-}
-template <backend B>
-Tensor<B> negative(const Tensor<B>& x) {
-  return x.negative();
-}
-template <backend B, scalar S1, scalar S2>
-auto clip(const Tensor<B>& x, S1 min_, S2 max_) {
+// ep::name(x), x.name() of a static or any tensor, for each unary op of ops/unary_list.hpp and
+// those of another gradient or result dtype (a macro argument each, so that the one line names it).
+#define EAGERPP_FREE_UNARY(name, ...) \
+  template <facade_tensor Tn>         \
+  auto name(const Tn& x) {            \
+    return x.name();                  \
+  }
+EAGERPP_UNARY_OPS(EAGERPP_FREE_UNARY)
+EAGERPP_FREE_UNARY(negative)
+EAGERPP_FREE_UNARY(isnan)
+EAGERPP_FREE_UNARY(isinf)
+EAGERPP_FREE_UNARY(logical_not)
+EAGERPP_FREE_UNARY(inv)
+#undef EAGERPP_FREE_UNARY
+template <facade_tensor Tn, scalar S1, scalar S2>
+auto clip(const Tn& x, S1 min_, S2 max_) {
   return x.clip(min_, max_);
 }
-template <backend B>
-auto isnan(const Tensor<B>& x) {
-  return x.isnan();
-}
-template <backend B>
-auto isinf(const Tensor<B>& x) {
-  return x.isinf();
-}
-template <backend B>
-Tensor<B> logical_not(const Tensor<B>& x) {
-  return x.logical_not();
-}
 
-template <backend B>
-Tensor<B> pow(const Tensor<B>& x, const Tensor<B>& e) {
-  return x.pow(e);
-}
-template <backend B, scalar S>
-auto pow(const Tensor<B>& x, S e) {
-  return x.pow(e);
-}
-template <backend B, scalar S>
-auto pow(S x, const Tensor<B>& e) {
-  return detail::with_scalar(e, x, [](const auto& y, const auto& s) { return s.pow(y); });
-}
-template <backend B>
-Tensor<B> floordiv(const Tensor<B>& x, const Tensor<B>& y) {
-  return x.floordiv(y);
-}
-template <backend B, scalar S>
-auto floordiv(const Tensor<B>& x, S y) {
-  return x.floordiv(y);
-}
-template <backend B, scalar S>
-auto floordiv(S x, const Tensor<B>& y) {
-  return detail::with_scalar(y, x, [](const auto& t, const auto& s) { return s.floordiv(t); });
-}
-template <backend B>
-Tensor<B> mod(const Tensor<B>& x, const Tensor<B>& y) {
-  return x.mod(y);
-}
-template <backend B, scalar S>
-auto mod(const Tensor<B>& x, S y) {
-  return x.mod(y);
-}
-template <backend B, scalar S>
-auto mod(S x, const Tensor<B>& y) {
-  return x % y;
-}
-template <backend B>
-Tensor<B> minimum(const Tensor<B>& x, const Tensor<B>& y) {
-  return x.minimum(y);
-}
-template <backend B, scalar S>
-auto minimum(const Tensor<B>& x, S y) {
-  return x.minimum(y);
-}
-template <backend B, scalar S>
-auto minimum(S x, const Tensor<B>& y) {
-  return y.minimum(x);
-}
-template <backend B>
-Tensor<B> maximum(const Tensor<B>& x, const Tensor<B>& y) {
-  return x.maximum(y);
-}
-template <backend B, scalar S>
-auto maximum(const Tensor<B>& x, S y) {
-  return x.maximum(y);
-}
-template <backend B, scalar S>
-auto maximum(S x, const Tensor<B>& y) {
-  return y.maximum(x);
-}
-template <backend B>
-Tensor<B> logical_and(const Tensor<B>& x, const Tensor<B>& y) {
-  return x.logical_and(y);
-}
-template <backend B>
-Tensor<B> logical_and(const Tensor<B>& x, bool y) {
-  return x.logical_and(y);
-}
-template <backend B>
-Tensor<B> logical_and(bool x, const Tensor<B>& y) {
-  return y.logical_and(x);
-}
-template <backend B>
-Tensor<B> logical_or(const Tensor<B>& x, const Tensor<B>& y) {
-  return x.logical_or(y);
-}
-template <backend B>
-Tensor<B> logical_or(const Tensor<B>& x, bool y) {
-  return x.logical_or(y);
-}
-template <backend B>
-Tensor<B> logical_or(bool x, const Tensor<B>& y) {
-  return y.logical_or(x);
-}
+// ep::name(x, y) of two static or two any tensors of one backend and dtype (x.name(y)), and of a
+// static tensor and a scalar on either side (the dtype of the result: scalar_result_t): `left` is
+// the result for a scalar x.
+#define EAGERPP_FREE_BINARY(name, left) \
+  template <facade_tensor Tn>           \
+  auto name(const Tn& x, const Tn& y) { \
+    return x.name(y);                   \
+  }                                     \
+  template <backend B, scalar S>        \
+  auto name(const Tensor<B>& x, S y) {  \
+    return x.name(y);                   \
+  }                                     \
+  template <backend B, scalar S>        \
+  auto name(S x, const Tensor<B>& y) {  \
+    return left;                        \
+  }
+EAGERPP_FREE_BINARY(pow, detail::with_scalar(y, x,
+                                             [](const auto& t, const auto& s) { return s.pow(t); }))
+EAGERPP_FREE_BINARY(floordiv, detail::with_scalar(y, x, [](const auto& t, const auto& s) {
+                      return s.floordiv(t);
+                    }))
+EAGERPP_FREE_BINARY(mod, x % y)
+EAGERPP_FREE_BINARY(minimum, y.minimum(x))
+EAGERPP_FREE_BINARY(maximum, y.maximum(x))
+EAGERPP_FREE_BINARY(logical_and, y.logical_and(x))
+EAGERPP_FREE_BINARY(logical_or, y.logical_or(x))
+#undef EAGERPP_FREE_BINARY
 
 // Two tensors of different backends or dtypes in a free function: one sentence naming the function,
 // as the operators give (ops/elementwise.hpp), instead of "deduced conflicting types for 'B'".
@@ -403,76 +267,48 @@ auto where(const Tensor<C>& condition, S1 x, S2 y) {
 
 // --- reductions ---------------------------------------------------------------------------------
 
-template <backend B>
-auto sum(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.sum(axis, keepdims);
-}
-template <backend B>
-auto prod(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.prod(axis, keepdims);
-}
-template <backend B>
-Tensor<B> mean(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.mean(axis, keepdims);
-}
-template <backend B>
-Tensor<B> min(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.min(axis, keepdims);
-}
-template <backend B>
-Tensor<B> max(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.max(axis, keepdims);
-}
-template <backend B>
-Tensor<B> all(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.all(axis, keepdims);
-}
-template <backend B>
-Tensor<B> any(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.any(axis, keepdims);
-}
-template <backend B>
-auto argmin(const Tensor<B>& x) {
-  return x.argmin();
-}
-template <backend B>
-auto argmin(const Tensor<B>& x, int axis) {
-  return x.argmin(axis);
-}
-template <backend B>
-auto argmax(const Tensor<B>& x) {
-  return x.argmax();
-}
-template <backend B>
-auto argmax(const Tensor<B>& x, int axis) {
-  return x.argmax(axis);
-}
-template <backend B>
-auto cumsum(const Tensor<B>& x) {
-  return x.cumsum();
-}
-template <backend B>
-auto cumsum(const Tensor<B>& x, int axis) {
-  return x.cumsum(axis);
-}
-template <backend B>
-Tensor<B> logsumexp(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
-  return x.logsumexp(axis, keepdims);
-}
+// ep::name(x, axis, keepdims) of a static or any tensor, for the reductions over axes.
+#define EAGERPP_FREE_REDUCTION(name)                              \
+  template <facade_tensor Tn>                                     \
+  auto name(const Tn& x, Axes axis = {}, bool keepdims = false) { \
+    return x.name(std::move(axis), keepdims);                     \
+  }
+EAGERPP_FREE_REDUCTION(sum)
+EAGERPP_FREE_REDUCTION(prod)
+EAGERPP_FREE_REDUCTION(mean)
+EAGERPP_FREE_REDUCTION(min)
+EAGERPP_FREE_REDUCTION(max)
+EAGERPP_FREE_REDUCTION(all)
+EAGERPP_FREE_REDUCTION(any)
+EAGERPP_FREE_REDUCTION(logsumexp)
+#undef EAGERPP_FREE_REDUCTION
+// ep::name(x, ...) of a static or any tensor, for the ops whose arguments are numbers (x.name(...)).
+#define EAGERPP_FREE_FORWARD(name)                               \
+  template <facade_tensor Tn, scalar... A>                       \
+  auto name(const Tn& x, A... args)->decltype(x.name(args...)) { \
+    return x.name(args...);                                      \
+  }
+EAGERPP_FREE_FORWARD(argmin)
+EAGERPP_FREE_FORWARD(argmax)
+EAGERPP_FREE_FORWARD(cumsum)
+EAGERPP_FREE_FORWARD(flatten)
+EAGERPP_FREE_FORWARD(expand_dims)
+EAGERPP_FREE_FORWARD(softmax)
+EAGERPP_FREE_FORWARD(log_softmax)
+EAGERPP_FREE_FORWARD(sort)
+EAGERPP_FREE_FORWARD(argsort)
+EAGERPP_FREE_FORWARD(topk)
+EAGERPP_FREE_FORWARD(slogdet)
+#undef EAGERPP_FREE_FORWARD
 
-// --- shape
-// ----------------------------------------------------------------------------------------
+// --- shape ---------------------------------------------------------------------------------------
 
-template <backend B>
-Tensor<B> reshape(const Tensor<B>& x, const Shape& shape) {
+template <facade_tensor Tn>
+Tn reshape(const Tn& x, const Shape& shape) {
   return x.reshape(shape);
 }
-template <backend B>
-Tensor<B> flatten(const Tensor<B>& x, int start = 0, int end = -1) {
-  return x.flatten(start, end);
-}
-template <backend B>
-Tensor<B> transpose(const Tensor<B>& x) {
+template <facade_tensor Tn>
+Tn transpose(const Tn& x) {
   return x.transpose();
 }
 template <backend B>
@@ -482,10 +318,6 @@ Tensor<B> transpose(const Tensor<B>& x, const std::vector<int>& perm) {
 template <backend B>
 Tensor<B> squeeze(const Tensor<B>& x, Axes axis = {}) {
   return x.squeeze(axis);
-}
-template <backend B>
-Tensor<B> expand_dims(const Tensor<B>& x, int axis) {
-  return x.expand_dims(axis);
 }
 template <backend B>
 Tensor<B> broadcast_to(const Tensor<B>& x, const Shape& shape) {
@@ -510,17 +342,8 @@ Tensor<B> pad(const Tensor<B>& x, std::pair<std::int64_t, std::int64_t> every_ax
   return x.pad(every_axis, mode, value);
 }
 
-// --- nn
-// ---------------------------------------------------------------------------------------------
+// --- nn ------------------------------------------------------------------------------------------
 
-template <backend B>
-Tensor<B> softmax(const Tensor<B>& x, int axis = -1) {
-  return x.softmax(axis);
-}
-template <backend B>
-Tensor<B> log_softmax(const Tensor<B>& x, int axis = -1) {
-  return x.log_softmax(axis);
-}
 template <backend B, class I>
 Tensor<B> crossentropy(const Tensor<B>& logits, const Tensor<I>& labels) {
   return logits.crossentropy(labels);
@@ -556,18 +379,6 @@ std::vector<Tensor<B>> meshgrid(const std::vector<Tensor<B>>& xs,
 
 // --- indexing, sorting and linear algebra: EagerPy's free functions ------------------------------
 
-template <backend B>
-Tensor<B> sort(const Tensor<B>& x, int axis = -1) {
-  return x.sort(axis);
-}
-template <backend B>
-auto argsort(const Tensor<B>& x, int axis = -1) {
-  return x.argsort(axis);
-}
-template <backend B>
-auto topk(const Tensor<B>& x, std::int64_t k, bool sorted = true, int axis = -1) {
-  return x.topk(k, sorted, axis);
-}
 template <backend B, class I>
 Tensor<B> take_along_axis(const Tensor<B>& x, const Tensor<I>& index, int axis) {
   return x.take_along_axis(index, axis);
@@ -575,14 +386,6 @@ Tensor<B> take_along_axis(const Tensor<B>& x, const Tensor<I>& index, int axis) 
 template <backend B, class... I, class V>
 Tensor<B> index_update(const Tensor<B>& x, const std::tuple<I...>& indices, const V& values) {
   return x.index_update(indices, values);
-}
-template <backend B>
-Tensor<B> inv(const Tensor<B>& x) {
-  return x.inv();
-}
-template <backend B>
-auto slogdet(const Tensor<B>& x) {
-  return x.slogdet();
 }
 
 /// `meshgrid({x, y}, indexing)`: a brace list of tensors of one backend.

@@ -134,6 +134,7 @@ class [[nodiscard]] Tensor {
   Tensor sqrt() const;                                ///< square root.
   Tensor square() const;                              ///< x * x.
   Tensor exp() const;                                 ///< e^x.
+  Tensor expm1() const;                               ///< e^x - 1, accurate near 0.
   Tensor log() const;                                 ///< natural logarithm.
   Tensor log2() const;                                ///< base-2 logarithm.
   Tensor log10() const;                               ///< base-10 logarithm.

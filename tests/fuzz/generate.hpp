@@ -2,13 +2,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstdint>  // std::uint64_t
-#include <random>   // std::mt19937_64
-#include <vector>   // std::vector
+#include <cstdint>           // std::uint64_t
+#include <initializer_list>  // std::initializer_list
+#include <random>            // std::mt19937_64
+#include <string>            // std::string
+#include <vector>            // std::vector
 
 #include "fuzz/program.hpp"
 
 namespace ep::fuzz {
+
+/// Whether `op` is one of `ops` (the generator's and the printer's test of an op's kind).
+bool in(const std::string& op, std::initializer_list<const char*> ops);
 
 /// What the generator knows of a value: its dtype and shape (from the reference backend), how
 /// exactly backends must agree on it, and its magnitude.

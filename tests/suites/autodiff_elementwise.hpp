@@ -23,6 +23,7 @@ TYPED_TEST_P(Autodiff, UnaryOpGradients) {
       {"sqrt", [](const T& x) { return x.sqrt(); }, 0.5, 3},
       {"square", [](const T& x) { return x.square(); }, -2, 2},
       {"exp", [](const T& x) { return x.exp(); }, -2, 2},
+      {"expm1", [](const T& x) { return x.expm1(); }, -2, 2},
       {"log", [](const T& x) { return x.log(); }, 0.5, 3},
       {"log2", [](const T& x) { return x.log2(); }, 0.5, 3},
       {"log10", [](const T& x) { return x.log10(); }, 0.5, 3},

@@ -70,6 +70,4 @@ auto nth_grad(F f) {
 
 }  // namespace autodiff_suite
 
-template <class B>
-class Autodiff : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Autodiff);
+EAGERPP_TYPED_SUITE(Autodiff);

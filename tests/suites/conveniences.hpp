@@ -17,9 +17,7 @@
 
 // Expected values are NumPy's (numpy 1.24 / 2.x agree here) for the same inputs, as literals.
 
-template <class B>
-class Conveniences : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Conveniences);
+EAGERPP_TYPED_SUITE(Conveniences);
 
 namespace conveniences_test {
 template <class Tn, class V>

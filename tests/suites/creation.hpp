@@ -20,9 +20,7 @@
 
 // Expected values are NumPy's for the same inputs (numpy 1.24), written in as literals.
 
-template <class B>
-class Creation : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Creation);
+EAGERPP_TYPED_SUITE(Creation);
 
 namespace creation_test {
 /// NumPy's name of the floating dtype of backend B.

@@ -20,9 +20,7 @@
 // transcendental ones within rtol 1e-6 (float32) or 1e-12 (float64). EagerPy's fixtures:
 // t1 = arange(5) = [0, 1, 2, 3, 4] and t2 = arange(7, 17, 2) = [7, 9, 11, 13, 15].
 
-template <class B>
-class Elementwise : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Elementwise);
+EAGERPP_TYPED_SUITE(Elementwise);
 
 namespace elementwise_test {
 
@@ -76,6 +74,8 @@ TYPED_TEST_P(Elementwise, PowersAndLogarithmsOnFixtures) {
   expect_unary("exp t2", t2.exp(), ep::exp(t2),
                {1096.6331584284585, 8103.083927575384, 59874.14171519782, 442413.3920089205,
                 3269017.3724721107});
+  expect_unary("expm1 t1", t1.expm1(), ep::expm1(t1),
+               {0.0, 1.718281828459045, 6.38905609893065, 19.085536923187668, 53.598150033144236});
   expect_unary("log t1", t1.log(), ep::log(t1),
                {-inf, 0.0, 0.6931471805599453, 1.0986122886681098, 1.3862943611198906});
   expect_unary("log t2", t2.log(), ep::log(t2),

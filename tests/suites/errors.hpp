@@ -17,9 +17,7 @@
 // same ep::value_error on every backend, and must never reach a backend (in a Debug build an Eigen
 // or xtensor assertion would abort the binary: a test that completes shows that it did not).
 
-template <class B>
-class Errors : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Errors);
+EAGERPP_TYPED_SUITE(Errors);
 
 namespace errors_test {
 

@@ -115,9 +115,7 @@ void expect_round_trip(const std::filesystem::path& dir,
 
 }  // namespace extras_suite
 
-template <class B>
-class Extras : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Extras);
+EAGERPP_TYPED_SUITE(Extras);
 
 // --- random ------------------------------------------------------------------------------------
 

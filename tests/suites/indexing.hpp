@@ -50,9 +50,7 @@ ep::Tensor<B> weighted(const ep::Tensor<B>& y) {
 
 }  // namespace indexing_suite
 
-template <class B>
-class Indexing : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Indexing);
+EAGERPP_TYPED_SUITE(Indexing);
 
 TYPED_TEST_P(Indexing, IntegersAndNegativeIntegers) {
   using namespace indexing_suite;

@@ -61,9 +61,7 @@ T chain(const T& x, const std::vector<T>& p, const L& layer) {
 
 }  // namespace jacobian_suite
 
-template <class B>
-class Jacobian : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Jacobian);
+EAGERPP_TYPED_SUITE(Jacobian);
 
 TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
   using namespace jacobian_suite;

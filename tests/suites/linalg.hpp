@@ -30,9 +30,7 @@ inline values pattern(int n, int step) {
 
 }  // namespace linalg_suite
 
-template <class B>
-class Linalg : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Linalg);
+EAGERPP_TYPED_SUITE(Linalg);
 
 TYPED_TEST_P(Linalg, Matmul2D) {
   using namespace linalg_suite;

@@ -39,9 +39,7 @@ ep::Tensor<B> p24() {
 
 }  // namespace reductions_suite
 
-template <class B>
-class Reductions : public ::testing::Test {};
-TYPED_TEST_SUITE_P(Reductions);
+EAGERPP_TYPED_SUITE(Reductions);
 
 TYPED_TEST_P(Reductions, SumAllAxes) {
   using namespace reductions_suite;

@@ -12,6 +12,13 @@
 
 #include <eagerpp/eagerpp.hpp>
 
+/// Declares the type-parameterized suite `Name` (GoogleTest's TYPED_TEST_SUITE_P) over the backend
+/// types that each backend's translation unit instantiates it with.
+#define EAGERPP_TYPED_SUITE(Name)         \
+  template <class B>                      \
+  class Name : public ::testing::Test {}; \
+  TYPED_TEST_SUITE_P(Name)
+
 namespace ep::test {
 
 /// Expects `t` to have `shape` and elements within `rtol` (relative) or `atol` of `expected`.

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "eagerpp/ops/unary_list.hpp"
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
@@ -84,10 +85,9 @@ Tensor<B> Tensor<B>::unary(const Vjp& vjp) const {
   return detail::make_result<Tensor>([&] { return Compute(raw()); }, vjp, *this);
 }
 
-// One line per unary op: `Tensor<B>::name()` needs a FLOAT or NUMERIC tensor, computes `B::name`
-// and records the gradient `grad`, an expression of the incoming gradient `g`, the output `y` and
-// the input `x` that has x's shape whatever g's (detail::elementwise_vjp). A macro, because the
-// static_assert of each op must name it in a literal.
+// The methods of the unary ops (ops/unary_list.hpp): `Tensor<B>::name()` needs a FLOAT or NUMERIC
+// tensor, computes `B::name` and records the gradient `grad` (detail::elementwise_vjp). A macro,
+// because the static_assert of each op must name it in a literal.
 #define EAGERPP_UNARY(name, dtypes, grad)                                                          \
   template <backend B>                                                                             \
   Tensor<B> Tensor<B>::name() const {                                                              \
@@ -96,34 +96,7 @@ Tensor<B> Tensor<B>::unary(const Vjp& vjp) const {
         detail::elementwise_vjp{[]([[maybe_unused]] const auto& g, [[maybe_unused]] const auto& y, \
                                    [[maybe_unused]] const auto& x) { return grad; }});             \
   }
-
-// clang-format would read `g * x` in a macro argument as a declaration, `g* x`.
-// clang-format off
-EAGERPP_UNARY(abs, NUMERIC, g * x.sign())
-EAGERPP_UNARY(sign, NUMERIC, x.zeros_like())
-EAGERPP_UNARY(sqrt, FLOAT, g / (y * 2))
-EAGERPP_UNARY(square, NUMERIC, (g * 2) * x)
-EAGERPP_UNARY(exp, FLOAT, g * y)
-EAGERPP_UNARY(log, FLOAT, g / x)
-EAGERPP_UNARY(log2, FLOAT, g / (x * std::numbers::ln2_v<value_type>))
-EAGERPP_UNARY(log10, FLOAT, g / (x * std::numbers::ln10_v<value_type>))
-EAGERPP_UNARY(log1p, FLOAT, g / (x + 1))
-EAGERPP_UNARY(sin, FLOAT, g * x.cos())
-EAGERPP_UNARY(cos, FLOAT, -(g * x.sin()))
-EAGERPP_UNARY(tan, FLOAT, g * (y.square() + 1))
-EAGERPP_UNARY(arcsin, FLOAT, g / (1 - x.square()).sqrt())
-EAGERPP_UNARY(arccos, FLOAT, -(g / (1 - x.square()).sqrt()))
-EAGERPP_UNARY(arctan, FLOAT, g / (x.square() + 1))
-EAGERPP_UNARY(sinh, FLOAT, g * x.cosh())
-EAGERPP_UNARY(cosh, FLOAT, g * x.sinh())
-EAGERPP_UNARY(tanh, FLOAT, g * (1 - y.square()))
-EAGERPP_UNARY(arcsinh, FLOAT, g / (x.square() + 1).sqrt())
-EAGERPP_UNARY(arccosh, FLOAT, g / (x.square() - 1).sqrt())
-EAGERPP_UNARY(arctanh, FLOAT, g / (1 - x.square()))
-EAGERPP_UNARY(round, NUMERIC, x.zeros_like())
-EAGERPP_UNARY(ceil, NUMERIC, x.zeros_like())
-EAGERPP_UNARY(floor, NUMERIC, x.zeros_like())
-// clang-format on
+EAGERPP_UNARY_OPS(EAGERPP_UNARY)
 #undef EAGERPP_UNARY
 
 // -g keeps g's shape, which may be smaller than x's: not an element-wise rule.

@@ -249,8 +249,7 @@ class communicator {
   template <backend B>
   [[nodiscard]] Tensor<B> broadcast(const Tensor<B>& t, int root = 0) const {
     using T = typename B::value_type;
-    check_root("broadcast", root);
-    const auto all = signatures("broadcast", t);
+    const auto all = signatures("broadcast", t, root);
     require_same_shape("broadcast", all);
     if (rank_ == root) {
       // MPI_Bcast sends from this buffer and writes nothing into it: the root keeps its own tensor.
@@ -312,8 +311,7 @@ class communicator {
   template <backend B>
   [[nodiscard]] Tensor<B> scatter(const Tensor<B>& t, int root = 0) const {
     using T = typename B::value_type;
-    check_root("scatter", root);
-    const auto all = signatures("scatter", t);
+    const auto all = signatures("scatter", t, root);
     require_same_dtype("scatter", all);
     const Shape& whole = all[static_cast<std::size_t>(root)].shape;
     if (whole.size() == 0)
@@ -364,16 +362,15 @@ class communicator {
                                 std::string_view(text.data(), static_cast<std::size_t>(length))));
   }
 
-  void check_root(std::string_view what, int root) const {
+  /// Every rank's dtype and shape, on every rank (one MPI_Allgather of 10 int64 per rank), after
+  /// checking `root` (of a collective that has one; 0 is a rank of every communicator).
+  template <backend B>
+  std::vector<detail::signature> signatures(std::string_view what, const Tensor<B>& t,
+                                            int root = 0) const {
     if (root < 0 || root >= size_)
       throw value_error(
           fmt::format("{}: root {} is not a rank of this communicator; expected 0 <= root < {}",
                       what, root, size_));
-  }
-
-  /// Every rank's dtype and shape, on every rank (one MPI_Allgather of 10 int64 per rank).
-  template <backend B>
-  std::vector<detail::signature> signatures(std::string_view what, const Tensor<B>& t) const {
     constexpr int width = 2 + max_rank;
     std::array<std::int64_t, width> mine{};
     mine[0] = detail::dtype_code<typename B::value_type>();

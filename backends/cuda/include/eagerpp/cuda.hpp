@@ -27,9 +27,6 @@ namespace ep {
 template <class T>
 struct cuda : detail::thrust_backend<T, detail::cuda_system> {
   static constexpr std::string_view name = "cuda";
-  template <class U>
-  using rebind = cuda<U>;
-  using raw_type = cuda_array<T>;
 };
 
 }  // namespace ep

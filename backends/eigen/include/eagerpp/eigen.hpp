@@ -13,6 +13,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/expression_arithmetic.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
@@ -29,7 +30,7 @@ namespace ep {
 /// ops run on rank-1 maps and vectorize; other ops merge dimensions, then switch on the rank.
 /// Ops that make no sense for a dtype are constrained away: `ep::eigen<bool>::add` does not exist.
 template <class T>
-struct eigen {
+struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static_assert(dtype<T>,
                 "ep::eigen<T>: T must be float, double, std::int32_t, std::int64_t or bool");
 
@@ -40,6 +41,7 @@ struct eigen {
   using rebind = eigen<U>;
 
  private:
+  friend detail::expression_arithmetic<eigen, T, raw_type>;
   using bool_raw = eigen_array<bool>;
   static constexpr bool is_floating = floating_dtype<T>;
   // NumPy's minimum, maximum, min and max propagate NaN; Eigen's default (PropagateFast) does not.
@@ -150,6 +152,9 @@ struct eigen {
   static raw_type exp(const raw_type& x) requires floating_dtype<T> {
     return apply<detail::eigen_exp_op<T>>(x);
   }
+  static raw_type expm1(const raw_type& x) requires floating_dtype<T> {
+    return map(x, [](const auto& v) { return v.expm1(); });
+  }
   static raw_type log(const raw_type& x) requires floating_dtype<T> {
     return map(x, [](const auto& v) { return v.log(); });
   }
@@ -250,23 +255,7 @@ struct eigen {
 
   // --- element-wise: binary -----------------------------------------------------------------
 
-  static raw_type add(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x + y; });
-  }
-  static raw_type subtract(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x - y; });
-  }
-  static raw_type multiply(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x * y; });
-  }
-  /// IEEE division for floats; truncating division for integers, x / 0 == 0 (the facade decides
-  /// whether integer true division converts to float first).
-  static raw_type divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    if constexpr (is_floating)
-      return zip(a, b, [](const auto& x, const auto& y) { return x / y; });
-    else
-      return zip_rule<rule::divide>(a, b);
-  }
+  // add, subtract, multiply, divide, logical_and, logical_or: detail::expression_arithmetic.
   static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
     return zip_rule<rule::floor_divide>(a, b);
   }
@@ -294,14 +283,6 @@ struct eigen {
       return zip_with<detail::eigen_minmax_op<T, true>>(a, b);
     else
       return zip(a, b, [](const auto& x, const auto& y) { return x.cwiseMax(y); });
-  }
-  static raw_type logical_and(const raw_type& a,
-                              const raw_type& b) requires std::is_same_v<T, bool> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
-  }
-  static raw_type logical_or(const raw_type& a,
-                             const raw_type& b) requires std::is_same_v<T, bool> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
   }
 
   // --- comparison ---------------------------------------------------------------------------

@@ -20,9 +20,7 @@ namespace ep {
 template <class T>
 struct omp : detail::thrust_backend<T, detail::omp_system> {
   static constexpr std::string_view name = "omp";
-  template <class U>
-  using rebind = omp<U>;
-  using raw_type = omp_array<T>;
+  using typename detail::thrust_backend<T, detail::omp_system>::raw_type;
 
   /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared.
   static std::shared_ptr<T> share_host(const raw_type& x) { return x.storage().share(); }

@@ -36,6 +36,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/expression_arithmetic.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/fwd.hpp"
@@ -50,7 +51,7 @@ namespace ep {
 /// <eagerpp/backend.hpp>. Each op is an xtensor expression over flat views or one of the
 /// backend's loops (xtensor/kernels.hpp), with NumPy's scalar rules from xtensor/functors.hpp.
 template <class T>
-struct xtensor {
+struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> {
   static constexpr std::string_view name = "xtensor";
   using value_type = T;
   using raw_type = xtensor_array<T>;
@@ -59,6 +60,7 @@ struct xtensor {
   using shape_type = xt::dynamic_shape<std::size_t>;
 
  private:
+  friend detail::expression_arithmetic<xtensor, T, raw_type>;
   template <class F>
   static raw_type map(const raw_type& x, F&& f) {
     return detail::xt_kernels::map(x, std::forward<F>(f));
@@ -208,6 +210,12 @@ struct xtensor {
   static raw_type exp(const raw_type& x) requires floating_dtype<T> {
     return map_costly(x, detail::xt_functors::exp_fn{});
   }
+  static raw_type expm1(const raw_type& x) requires floating_dtype<T> {
+    return map_costly(x, [](const auto& v) {
+      using std::expm1;
+      return expm1(v);
+    });
+  }
   static raw_type log(const raw_type& x) requires floating_dtype<T> {
     return map_costly(x, [](const auto& v) {
       using std::log;
@@ -356,22 +364,7 @@ struct xtensor {
 
   // --- binary element-wise ----------------------------------------------------------------------
 
-  static raw_type add(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x + y; });
-  }
-  static raw_type subtract(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x - y; });
-  }
-  static raw_type multiply(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x * y; });
-  }
-  /// True division for floats; for integers C++ division (toward zero), 0 for a zero divisor.
-  static raw_type divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    if constexpr (floating_dtype<T>)
-      return zip(a, b, [](const auto& x, const auto& y) { return x / y; });
-    else
-      return zip_rule<rule::divide>(a, b);
-  }
+  // add, subtract, multiply, divide, logical_and, logical_or: detail::expression_arithmetic.
   static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
     return zip_rule<rule::floor_divide>(a, b);
   }
@@ -391,14 +384,6 @@ struct xtensor {
   }
   static raw_type maximum(const raw_type& a, const raw_type& b) {
     return zip_fn(a, b, detail::xt_functors::maximum_fn{});
-  }
-  static raw_type logical_and(const raw_type& a,
-                              const raw_type& b) requires std::is_same_v<T, bool> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x && y; });
-  }
-  static raw_type logical_or(const raw_type& a,
-                             const raw_type& b) requires std::is_same_v<T, bool> {
-    return zip(a, b, [](const auto& x, const auto& y) { return x || y; });
   }
 
   // Comparisons: xt::equal, not xtensor's operator==, which compares whole arrays.

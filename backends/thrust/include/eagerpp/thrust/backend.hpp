@@ -11,10 +11,16 @@
 
 #include "eagerpp/backend.hpp"
 #include "eagerpp/fwd.hpp"
+#include "eagerpp/ops/unary_list.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/thrust/array.hpp"
 #include "eagerpp/thrust/functors.hpp"
 #include "eagerpp/thrust/kernels.hpp"
+
+namespace ep {
+template <class Native>
+struct native_traits;
+}  // namespace ep
 
 namespace ep::detail {
 
@@ -23,7 +29,7 @@ namespace ep::detail {
 /// strides, 0 on broadcast axes), reductions are S::segmented_reduce after moving the reduced axes
 /// last, cumsum is a Thrust scan by key, shape ops are one strided copy, put/put_add and sort are
 /// Thrust sorts, float matmul is S::gemm. ep::cuda<T> and ep::omp<T> derive from it and add their
-/// name, rebind and the optional hooks of their memory.
+/// name and the optional hooks of their memory.
 template <class T, class S>
 struct thrust_backend {
   static_assert(
@@ -32,6 +38,9 @@ struct thrust_backend {
 
   using value_type = T;
   using raw_type = thrust_array<S, T>;
+  /// The same backend of element type U: the one that the memory of its raw tensor names.
+  template <class U>
+  using rebind = typename native_traits<thrust_array<S, U>>::backend;
 
  private:
   using bool_raw = thrust_array<S, bool>;
@@ -102,95 +111,38 @@ struct thrust_backend {
 
   // --- element-wise: unary ------------------------------------------------------------------
 
-  static raw_type abs(const raw_type& x) requires numeric_dtype<T> {
-    return map(x, thrust_fn::abs_fn{}, "abs");
+  // One function per op, `name`, mapping thrust_fn::name_fn (functors.hpp) over x for the dtypes
+  // that `Requires` admits: the FLOAT ops of ops/unary_list.hpp, from the list, then the others.
+#define EAGERPP_THRUST_MAP(name, Requires)                    \
+  static raw_type name(const raw_type& x) requires Requires { \
+    return map(x, thrust_fn::name##_fn{}, #name);             \
   }
-  static raw_type sign(const raw_type& x) requires numeric_dtype<T> {
-    return map(x, thrust_fn::sign_fn{}, "sign");
-  }
-  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::sqrt_fn{}, "sqrt");
-  }
-  static raw_type square(const raw_type& x) requires numeric_dtype<T> {
-    return map(x, thrust_fn::square_fn{}, "square");
-  }
-  static raw_type exp(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::exp_fn{}, "exp");
-  }
-  static raw_type log(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::log_fn{}, "log");
-  }
-  static raw_type log2(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::log2_fn{}, "log2");
-  }
-  static raw_type log10(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::log10_fn{}, "log10");
-  }
-  static raw_type log1p(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::log1p_fn{}, "log1p");
-  }
-  static raw_type sin(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::sin_fn{}, "sin");
-  }
-  static raw_type cos(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::cos_fn{}, "cos");
-  }
-  static raw_type tan(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::tan_fn{}, "tan");
-  }
-  static raw_type arcsin(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::arcsin_fn{}, "arcsin");
-  }
-  static raw_type arccos(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::arccos_fn{}, "arccos");
-  }
-  static raw_type arctan(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::arctan_fn{}, "arctan");
-  }
-  static raw_type sinh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::sinh_fn{}, "sinh");
-  }
-  static raw_type cosh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::cosh_fn{}, "cosh");
-  }
-  static raw_type tanh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::tanh_fn{}, "tanh");
-  }
-  static raw_type arcsinh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::arcsinh_fn{}, "arcsinh");
-  }
-  static raw_type arccosh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::arccosh_fn{}, "arccosh");
-  }
-  static raw_type arctanh(const raw_type& x) requires floating_dtype<T> {
-    return map(x, thrust_fn::arctanh_fn{}, "arctanh");
-  }
+#define EAGERPP_THRUST_UNARY_FLOAT(name) EAGERPP_THRUST_MAP(name, floating_dtype<T>)
+#define EAGERPP_THRUST_UNARY_NUMERIC(name)
+#define EAGERPP_THRUST_UNARY(name, dtypes, grad) EAGERPP_THRUST_UNARY_##dtypes(name)
+  EAGERPP_UNARY_OPS(EAGERPP_THRUST_UNARY)
+  EAGERPP_THRUST_MAP(abs, numeric_dtype<T>)
+  EAGERPP_THRUST_MAP(sign, numeric_dtype<T>)
+  EAGERPP_THRUST_MAP(square, numeric_dtype<T>)
+  EAGERPP_THRUST_MAP(negative, numeric_dtype<T>)
+  EAGERPP_THRUST_MAP(logical_not, is_bool)
+#undef EAGERPP_THRUST_UNARY
+#undef EAGERPP_THRUST_UNARY_NUMERIC
+#undef EAGERPP_THRUST_UNARY_FLOAT
+#undef EAGERPP_THRUST_MAP
 
-  /// Half to even; the identity on integers (O(1), shares the storage).
-  static raw_type round(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating)
-      return map(x, thrust_fn::round_fn{}, "round");
-    else
-      return x;
+  // round (half to even), ceil and floor: the identity on integers (O(1), shares the storage).
+#define EAGERPP_THRUST_ROUNDING(name)                                 \
+  static raw_type name(const raw_type& x) requires numeric_dtype<T> { \
+    if constexpr (is_floating)                                        \
+      return map(x, thrust_fn::name##_fn{}, #name);                   \
+    else                                                              \
+      return x;                                                       \
   }
-  static raw_type ceil(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating)
-      return map(x, thrust_fn::ceil_fn{}, "ceil");
-    else
-      return x;
-  }
-  static raw_type floor(const raw_type& x) requires numeric_dtype<T> {
-    if constexpr (is_floating)
-      return map(x, thrust_fn::floor_fn{}, "floor");
-    else
-      return x;
-  }
-  static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
-    return map(x, thrust_fn::negative_fn{}, "negative");
-  }
-  static raw_type logical_not(const raw_type& x) requires is_bool {
-    return map(x, thrust_fn::logical_not_fn{}, "logical_not");
-  }
+  EAGERPP_THRUST_ROUNDING(round)
+  EAGERPP_THRUST_ROUNDING(ceil)
+  EAGERPP_THRUST_ROUNDING(floor)
+#undef EAGERPP_THRUST_ROUNDING
 
   /// NumPy clip: NaN stays NaN.
   static raw_type clip(const raw_type& x, T lo, T hi) requires numeric_dtype<T> {
@@ -212,28 +164,23 @@ struct thrust_backend {
 
   // --- element-wise: binary -----------------------------------------------------------------
 
-  static raw_type add(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, thrust_fn::add_fn{}, "add");
+  // One function per op, `name`, zipping thrust_fn::name_fn (functors.hpp) over a and b with
+  // broadcasting, for the dtypes that `Requires` admits. divide: IEEE division for floats,
+  // truncating for integers, x / 0 == 0.
+#define EAGERPP_THRUST_ZIP(name, Requires)                                       \
+  static raw_type name(const raw_type& a, const raw_type& b) requires Requires { \
+    return zip(a, b, thrust_fn::name##_fn{}, #name);                             \
   }
-  static raw_type subtract(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, thrust_fn::subtract_fn{}, "subtract");
-  }
-  static raw_type multiply(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, thrust_fn::multiply_fn{}, "multiply");
-  }
-  /// IEEE division for floats; truncating for integers, x / 0 == 0.
-  static raw_type divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, thrust_fn::divide_fn{}, "divide");
-  }
-  static raw_type floor_divide(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, thrust_fn::floor_divide_fn{}, "floor_divide");
-  }
-  static raw_type mod(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, thrust_fn::mod_fn{}, "mod");
-  }
-  static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
-    return zip(a, b, thrust_fn::power_fn{}, "power");
-  }
+  EAGERPP_THRUST_ZIP(add, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(subtract, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(multiply, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(divide, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(floor_divide, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(mod, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(power, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(logical_and, is_bool)
+  EAGERPP_THRUST_ZIP(logical_or, is_bool)
+#undef EAGERPP_THRUST_ZIP
   /// NaN propagates; on bool, logical and.
   static raw_type minimum(const raw_type& a, const raw_type& b) {
     if constexpr (is_bool)
@@ -248,33 +195,20 @@ struct thrust_backend {
     else
       return zip(a, b, thrust_fn::maximum_fn{}, "maximum");
   }
-  static raw_type logical_and(const raw_type& a, const raw_type& b) requires is_bool {
-    return zip(a, b, thrust_fn::logical_and_fn{}, "logical_and");
-  }
-  static raw_type logical_or(const raw_type& a, const raw_type& b) requires is_bool {
-    return zip(a, b, thrust_fn::logical_or_fn{}, "logical_or");
-  }
 
   // --- comparison ---------------------------------------------------------------------------
 
-  static bool_raw less(const raw_type& a, const raw_type& b) {
-    return compare(a, b, thrust_fn::less_fn{}, "less");
+#define EAGERPP_THRUST_COMPARE(name)                           \
+  static bool_raw name(const raw_type& a, const raw_type& b) { \
+    return compare(a, b, thrust_fn::name##_fn{}, #name);       \
   }
-  static bool_raw less_equal(const raw_type& a, const raw_type& b) {
-    return compare(a, b, thrust_fn::less_equal_fn{}, "less_equal");
-  }
-  static bool_raw greater(const raw_type& a, const raw_type& b) {
-    return compare(a, b, thrust_fn::greater_fn{}, "greater");
-  }
-  static bool_raw greater_equal(const raw_type& a, const raw_type& b) {
-    return compare(a, b, thrust_fn::greater_equal_fn{}, "greater_equal");
-  }
-  static bool_raw equal(const raw_type& a, const raw_type& b) {
-    return compare(a, b, thrust_fn::equal_fn{}, "equal");
-  }
-  static bool_raw not_equal(const raw_type& a, const raw_type& b) {
-    return compare(a, b, thrust_fn::not_equal_fn{}, "not_equal");
-  }
+  EAGERPP_THRUST_COMPARE(less)
+  EAGERPP_THRUST_COMPARE(less_equal)
+  EAGERPP_THRUST_COMPARE(greater)
+  EAGERPP_THRUST_COMPARE(greater_equal)
+  EAGERPP_THRUST_COMPARE(equal)
+  EAGERPP_THRUST_COMPARE(not_equal)
+#undef EAGERPP_THRUST_COMPARE
 
   /// cond ? x : y with three-way broadcasting, through the same transform as the binary ops.
   static raw_type where(const bool_raw& cond, const raw_type& x, const raw_type& y) {
@@ -445,9 +379,6 @@ struct thrust_backend {
 }  // namespace ep::detail
 
 namespace ep {
-
-template <class Native>
-struct native_traits;
 
 /// Lets ep::astensor wrap the raw tensor of a Thrust backend (ep::cuda_array, ep::omp_array): its
 /// memory names the backend.

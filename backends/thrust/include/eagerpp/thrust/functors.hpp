@@ -67,134 +67,39 @@ struct logical_not_fn {
   EAGERPP_HOST_DEVICE bool operator()(bool x) const { return !x; }
 };
 
-// The floating-point functions: CUDA's math library overloads each for float and double.
-struct sqrt_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::sqrt(x);
-  }
-};
-struct exp_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::exp(x);
-  }
-};
-struct log_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::log(x);
-  }
-};
-struct log2_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::log2(x);
-  }
-};
-struct log10_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::log10(x);
-  }
-};
-struct log1p_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::log1p(x);
-  }
-};
-struct sin_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::sin(x);
-  }
-};
-struct cos_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::cos(x);
-  }
-};
-struct tan_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::tan(x);
-  }
-};
-struct arcsin_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::asin(x);
-  }
-};
-struct arccos_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::acos(x);
-  }
-};
-struct arctan_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::atan(x);
-  }
-};
-struct sinh_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::sinh(x);
-  }
-};
-struct cosh_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::cosh(x);
-  }
-};
-struct tanh_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::tanh(x);
-  }
-};
-struct arcsinh_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::asinh(x);
-  }
-};
-struct arccosh_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::acosh(x);
-  }
-};
-struct arctanh_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::atanh(x);
-  }
-};
-/// Half to even: rint under the default rounding mode.
-struct round_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::rint(x);
-  }
-};
-struct ceil_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::ceil(x);
-  }
-};
-struct floor_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return ::cuda::std::floor(x);
-  }
-};
+// The floating-point functions (and round, ceil and floor, called for floats only): CUDA's math
+// library overloads each for float and double. `name_fn` calls ::cuda::std::`fn`; round is half to
+// even, rint under the default rounding mode.
+#define EAGERPP_THRUST_MATH(name, fn)             \
+  struct name##_fn {                              \
+    template <class T>                            \
+    EAGERPP_HOST_DEVICE T operator()(T x) const { \
+      return ::cuda::std::fn(x);                  \
+    }                                             \
+  };
+EAGERPP_THRUST_MATH(sqrt, sqrt)
+EAGERPP_THRUST_MATH(exp, exp)
+EAGERPP_THRUST_MATH(expm1, expm1)
+EAGERPP_THRUST_MATH(log, log)
+EAGERPP_THRUST_MATH(log2, log2)
+EAGERPP_THRUST_MATH(log10, log10)
+EAGERPP_THRUST_MATH(log1p, log1p)
+EAGERPP_THRUST_MATH(sin, sin)
+EAGERPP_THRUST_MATH(cos, cos)
+EAGERPP_THRUST_MATH(tan, tan)
+EAGERPP_THRUST_MATH(arcsin, asin)
+EAGERPP_THRUST_MATH(arccos, acos)
+EAGERPP_THRUST_MATH(arctan, atan)
+EAGERPP_THRUST_MATH(sinh, sinh)
+EAGERPP_THRUST_MATH(cosh, cosh)
+EAGERPP_THRUST_MATH(tanh, tanh)
+EAGERPP_THRUST_MATH(arcsinh, asinh)
+EAGERPP_THRUST_MATH(arccosh, acosh)
+EAGERPP_THRUST_MATH(arctanh, atanh)
+EAGERPP_THRUST_MATH(round, rint)
+EAGERPP_THRUST_MATH(ceil, ceil)
+EAGERPP_THRUST_MATH(floor, floor)
+#undef EAGERPP_THRUST_MATH
 
 struct isnan_fn {
   template <class T>
@@ -315,19 +220,9 @@ struct logical_and_fn {
 struct logical_or_fn {
   EAGERPP_HOST_DEVICE bool operator()(bool a, bool b) const { return a || b; }
 };
-/// The reducers of sum and prod (plus and times in the element type, no promotion).
-struct plus_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
-    return static_cast<T>(a + b);
-  }
-};
-struct times_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
-    return static_cast<T>(a * b);
-  }
-};
+/// The reducers of sum and prod: add and multiply in the element type, no promotion.
+using plus_fn = add_fn;
+using times_fn = multiply_fn;
 
 struct less_fn {
   template <class T>
