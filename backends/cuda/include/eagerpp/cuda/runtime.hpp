@@ -98,15 +98,15 @@ std::shared_ptr<T> device_allocate(std::size_t n, std::string_view op) {
   [[maybe_unused]] static const bool pool_configured = configure_pool();
   std::size_t bytes = 0;
   void* p = nullptr;
-  const cudaError_t e = __builtin_mul_overflow(n, sizeof(T), &bytes)
-                            ? cudaErrorMemoryAllocation
-                            : cudaMallocAsync(&p, bytes, cuda_stream());
+  const bool overflow = __builtin_mul_overflow(n, sizeof(T), &bytes);
+  const cudaError_t e =
+      overflow ? cudaErrorMemoryAllocation : cudaMallocAsync(&p, bytes, cuda_stream());
   if (e == cudaErrorMemoryAllocation) {  // the CPU backends' ep::memory_error, naming the bytes
     (void)cudaGetLastError();
     throw memory_error(fmt::format(
         "{}: cannot allocate {} elements of {} bytes ({} bytes) on the CUDA device: it has no more "
         "memory for this tensor; expected a smaller tensor or less live data",
-        op, n, sizeof(T), bytes != 0 ? std::to_string(bytes) : std::string("over 2^64")));
+        op, n, sizeof(T), overflow ? std::string("over 2^64") : std::to_string(bytes)));
   }
   cuda_check(e, op);
   // The deleter may run during static destruction, after the runtime shut down: ignore its errors.
