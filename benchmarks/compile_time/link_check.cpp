@@ -1,5 +1,5 @@
-// eagerpp - the compile-time probe's functions linked with eagerpp::eigen_compiled: every op they use
-// (and the gradient rules value_and_grad runs) comes from the library; the values are checked
+// eagerpp - the compile-time probe's functions linked with eagerpp::eigen_compiled: every op they
+// use (and the gradient rules value_and_grad runs) comes from the library; the values are checked
 // against the functions' definitions computed by hand
 // SPDX-License-Identifier: MIT
 #include <cmath>

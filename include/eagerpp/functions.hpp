@@ -282,7 +282,8 @@ EAGERPP_FREE_REDUCTION(all)
 EAGERPP_FREE_REDUCTION(any)
 EAGERPP_FREE_REDUCTION(logsumexp)
 #undef EAGERPP_FREE_REDUCTION
-// ep::name(x, ...) of a static or any tensor, for the ops whose arguments are numbers (x.name(...)).
+// ep::name(x, ...) of a static or any tensor, for the ops whose arguments are numbers
+// (x.name(...)).
 #define EAGERPP_FREE_FORWARD(name)                               \
   template <facade_tensor Tn, scalar... A>                       \
   auto name(const Tn& x, A... args)->decltype(x.name(args...)) { \

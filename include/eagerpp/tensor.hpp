@@ -164,7 +164,8 @@ class [[nodiscard]] Tensor {
   bool_tensor isnan() const;  ///< true where NaN.
   bool_tensor isinf() const;  ///< true where +inf or -inf.
   // The bool-only ops are member templates (of a defaulted parameter), so that an explicit
-  // instantiation of Tensor for another dtype (the compiled libraries, docs/backends.md) skips them.
+  // instantiation of Tensor for another dtype (the compiled libraries, docs/backends.md) skips
+  // them.
   template <class V = value_type>
   Tensor logical_not() const;  ///< not x, for bool tensors.
 

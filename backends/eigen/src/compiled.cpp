@@ -1,6 +1,6 @@
-// eagerpp - eagerpp::eigen_compiled: the explicit instantiation of ep::Tensor<ep::eigen<T>> and its
-// operators for float and double, which the backend's header declares extern to the translation
-// units that link this library (include/eagerpp/detail/instantiate.hpp)
+// eagerpp - eagerpp::eigen_compiled: the explicit instantiation of ep::Tensor<ep::eigen<T>> and
+// its operators for float and double, which the backend's header declares extern to the
+// translation units that link this library (include/eagerpp/detail/instantiate.hpp)
 // SPDX-License-Identifier: MIT
 #include "eagerpp/detail/instantiate.hpp"
 #include "eagerpp/eagerpp.hpp"
