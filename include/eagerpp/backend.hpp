@@ -83,9 +83,13 @@ namespace ep {
 ///   share_host(x) -> std::shared_ptr<T> and from_host_shared(std::shared_ptr<T>, const Shape&) ->
 ///   R,
 /// so that ep::to between two such backends shares the elements instead of copying them.
+/// Optional: `static constexpr bool blocked_evaluation = true` in a host backend with the two hooks
+/// above makes the element-wise ops of its large floating tensors lazy, computed in cache-sized
+/// blocks by the same static functions called on rank-1 views of the blocks
+/// (backends/host/include/eagerpp/detail/blocks.hpp, included by the backend's header).
 /// Optional: map_reduce(detail::reduce_kind, detail::map_kind, x) -> R of shape (), the sum, min or
-/// max of x's squares or absolute values in one pass over non-empty x; with it, `x.square().sum()`
-/// and `x.abs().max()` read x once (include/eagerpp/detail/fusion.hpp).
+/// max of x's squares or absolute values in one pass over non-empty x; with it, a reduction of a
+/// lazy square or abs (`x.square().sum()`, `x.abs().max()`) reads the op's input once.
 template <class B>
 concept backend = requires {
   typename B::value_type;

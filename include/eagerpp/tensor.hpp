@@ -10,7 +10,7 @@
 #include <string_view>  // std::string_view
 #include <tuple>        // std::tuple
 #include <type_traits>  // std::is_arithmetic_v, std::is_default_constructible_v, std::conditional_t
-#include <utility>      // std::pair
+#include <utility>      // std::pair, std::declval
 #include <vector>       // std::vector
 
 #include "eagerpp/autodiff/tape.hpp"
@@ -59,6 +59,10 @@ class [[nodiscard]] Tensor {
   using rebind = Tensor<typename Backend::template rebind<U>>;
   using bool_tensor = rebind<bool>;
   using index_tensor = rebind<std::int64_t>;
+  /// What shape_ref() returns: a reference where the native tensor holds an ep::Shape (Eigen).
+  using shape_ref_type = std::conditional_t<
+      std::is_reference_v<decltype(Backend::shape(std::declval<const raw_type&>()))>, const Shape&,
+      Shape>;
 
   /// Wraps a native tensor; no data is copied.
   explicit Tensor(const raw_type& raw) : raw_(raw) {}
@@ -66,21 +70,28 @@ class [[nodiscard]] Tensor {
   /// Holds the native tensor that `compute()` returns, constructed in place (detail::make_output).
   template <detail::computes<raw_type> F>
   Tensor(detail::computed_t, F& compute) : raw_(compute()) {}
+  /// Holds the result of an element-wise op: computed now or, on a backend that evaluates in
+  /// blocks and for a large result, kept as an expression over the op's inputs (detail/fusion.hpp).
+  template <class F, class... In>
+  Tensor(detail::computed_t, detail::elementwise_call<F, In...>& call)
+      : Tensor(call, lazy_result(call)) {}
 
   // --- conversion and introspection ---------------------------------------------------------
-  /// The native tensor, by reference (EagerPy: `t.raw`). A map whose result was deferred for
-  /// fusion (detail/fusion.hpp) is computed here, once.
+  /// The native tensor, by reference (EagerPy: `t.raw`). The value of a lazy element-wise
+  /// expression (detail/fusion.hpp) is computed here, once.
   [[nodiscard]] const raw_type& raw() const {
-    if (deferred_) [[unlikely]]
-      return deferred_->value(raw_);
+    if constexpr (detail::blocked_backend<Backend>) {
+      if (lazy_) [[unlikely]]
+        return lazy_->value();
+    }
     return raw_;
   }
   /// The extents (EagerPy: `t.shape`).
-  [[nodiscard]] Shape shape() const { return Backend::shape(raw_); }
+  [[nodiscard]] Shape shape() const { return shape_ref(); }
   /// The number of axes (EagerPy: `t.ndim`).
-  [[nodiscard]] int ndim() const { return Backend::shape(raw_).size(); }
+  [[nodiscard]] int ndim() const { return shape_ref().size(); }
   /// The number of elements.
-  [[nodiscard]] std::int64_t size() const { return Backend::shape(raw_).numel(); }
+  [[nodiscard]] std::int64_t size() const { return shape_ref().numel(); }
   /// NumPy's name of the element type: "float32", "int64", ...
   [[nodiscard]] static constexpr std::string_view dtype() noexcept {
     return dtype_name<value_type>();
@@ -372,26 +383,21 @@ class [[nodiscard]] Tensor {
   /// The node of this tensor on the active tapes (0 when it is recorded on none).
   [[nodiscard]] detail::node_id node() const noexcept { return node_; }
   /// The shape as the backend gives it: a reference where the native tensor holds an ep::Shape
-  /// (Eigen), else a value. For the facade's own checks on every op, which need no copy.
-  [[nodiscard]] decltype(auto) shape_ref() const { return Backend::shape(raw_); }
-  void set_node(detail::node_id id) noexcept { node_ = id; }
-  /// The deferred map that this tensor's values are, if not computed yet (nullptr otherwise), and
-  /// the map's input, for a reduction that fuses it (ops/reductions.hpp).
-  [[nodiscard]] const detail::deferred_map<raw_type>* deferred() const noexcept {
-    return deferred_ && !deferred_->computed() ? deferred_.get() : nullptr;
-  }
-  [[nodiscard]] const raw_type& map_input() const noexcept { return raw_; }
-  /// Lets go of the elements: the tensor becomes empty, of shape (0,). The arithmetic operators do
-  /// so to an operand they are handed as an rvalue, once their result is computed
-  /// (ops/elementwise.hpp).
-  void release() {
-    if constexpr (std::is_default_constructible_v<raw_type>) {
-      raw_ = raw_type();
-    } else {
-      raw_ = Backend::full(Shape{0}, value_type{});
+  /// (Eigen), else a value. For the facade's own checks on every op, which need no copy. A lazy
+  /// tensor's shape is its expression's: asking for it computes nothing.
+  [[nodiscard]] shape_ref_type shape_ref() const {
+    if constexpr (detail::blocked_backend<Backend>) {
+      if (lazy_) [[unlikely]]
+        return lazy_->shape();
     }
-    node_ = 0;
-    deferred_.reset();
+    return Backend::shape(raw_);
+  }
+  void set_node(detail::node_id id) noexcept { node_ = id; }
+  /// Whether this tensor is an element-wise expression whose value is not computed yet (for tests
+  /// and benchmarks: nothing in the API depends on it).
+  [[nodiscard]] bool is_lazy() const noexcept {
+    if constexpr (detail::blocked_backend<Backend>) return lazy_ && !lazy_->computed();
+    return false;
   }
   /// A tensor of this backend holding `value` with shape ().
   template <scalar S>
@@ -413,21 +419,42 @@ class [[nodiscard]] Tensor {
     return *this;
   }
 
-  /// `Compute(raw())` with the gradient rule `vjp`: every unary op (ops/elementwise.hpp). Computed
-  /// now, or on first use where the backend fuses `Compute` into a reduction (detail/fusion.hpp)
-  /// and the tensor is large enough to gain from it.
+  /// `Compute(raw())` with the gradient rule `vjp`: every unary op (ops/elementwise.hpp).
   template <raw_type (*Compute)(const raw_type&), class Vjp>
   Tensor unary(const Vjp& vjp) const;
 
-  raw_type raw_;  // the values; while deferred_ is set, the input of the deferred map
+  friend struct detail::lazy_access;
+  using lazy_ptr = std::shared_ptr<const detail::lazy_expr<Backend>>;
+
+  template <class F, class... In>
+  Tensor(detail::elementwise_call<F, In...>& call, lazy_ptr&& lazy)
+      : raw_(lazy ? placeholder() : call()), lazy_(std::move(lazy)) {}
+  template <class F, class... In>
+  static lazy_ptr lazy_result(const detail::elementwise_call<F, In...>& call) {
+    if constexpr (detail::blocked_backend<Backend>) {
+      return detail::lazy_result<Backend>(call);
+    } else {
+      return nullptr;
+    }
+  }
+  /// What a lazy tensor holds in raw_, which it never reads: an empty native tensor.
+  static raw_type placeholder() {
+    if constexpr (std::is_default_constructible_v<raw_type>) {
+      return raw_type();
+    } else {
+      return Backend::full(Shape{0}, value_type{});
+    }
+  }
+
+  raw_type raw_;  // the values, unless lazy_ is set
   detail::node_id node_ = 0;
-  std::shared_ptr<const detail::deferred_map<raw_type>> deferred_;
+  lazy_ptr lazy_;  // the expression this tensor's values are (blocked backends, large results)
 };
 
 // --- operators: element-wise with NumPy broadcasting (ops/elementwise.hpp) -------------------
 // Each takes two tensors of one backend, or a tensor and a C++ scalar on either side (the result's
-// dtype then follows NumPy, ep::scalar_result_t). ops/elementwise.hpp adds overloads for rvalue
-// operands, which release their buffers early, and one readable error for mixed backends or dtypes.
+// dtype then follows NumPy, ep::scalar_result_t). ops/elementwise.hpp adds one readable error for
+// mixed backends or dtypes.
 
 /// a + b (NumPy: `add`).
 template <backend B>
@@ -507,8 +534,7 @@ auto operator!=(S a, const Tensor<B>& b);
 
 namespace detail {
 /// `f(x, s)`: `x` is `a` converted to the dtype of `a op scalar` and `s` the scalar as a 0-d tensor
-/// of that dtype (held as an lvalue, so that the operators that release rvalue operands leave it
-/// alone).
+/// of that dtype.
 template <backend B, scalar S, class F>
 auto with_scalar(const Tensor<B>& a, S value, F&& f) {
   using R = scalar_result_t<typename B::value_type, S>;

@@ -8,6 +8,7 @@
 #include "suites/elementwise.hpp"
 #include "suites/errors.hpp"
 #include "suites/extras.hpp"
+#include "suites/fusion.hpp"
 #include "suites/indexing.hpp"
 #include "suites/jacobian.hpp"
 #include "suites/linalg.hpp"
@@ -28,5 +29,6 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Indexing, Types);         \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Extras, Types);           \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Conveniences, Types);     \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Fusion, Types);           \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Autodiff, DoubleTypes);   \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Jacobian, DoubleTypes)

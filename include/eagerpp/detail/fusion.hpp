@@ -1,38 +1,74 @@
-// eagerpp - map-reduce fusion: `x.square().sum()` and `x.abs().max()` read x once
+// eagerpp - lazy element-wise expressions: what the facade knows of them (their evaluation in
+// cache-sized blocks is the host layer's, backends/host/include/eagerpp/detail/blocks.hpp)
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <atomic>    // std::atomic
 #include <concepts>  // std::same_as
-#include <cstdint>   // std::int64_t
-#include <mutex>     // std::mutex, std::lock_guard
+#include <memory>    // std::shared_ptr
 #include <optional>  // std::optional
+#include <tuple>     // std::tuple, std::apply
 
 namespace ep::detail {
 
-// Evaluation stays eager in meaning: every op returns a tensor whose values are those of the op.
-// Only when the element-wise map that feeds a norm-style reduction (square or abs, then sum, mean,
-// min or max over every axis) meets a large tensor is the map's result computed on first use, and
-// a full reduction that finds it not yet computed runs map and reduction in one pass over the
-// input, as Eigen's fused expression `x.square().sum()` does: one read of the data instead of a
-// read, a write and a second read. Any other use (raw(), another op, printing) computes the
-// result once, shared by the tensor's copies and safe across threads.
+// Evaluation stays eager in meaning: every op returns a tensor whose values are those of the op,
+// and every check (shapes, dtypes) runs when the op is called. On a backend that evaluates in
+// blocks (blocked_backend), an element-wise op of a large floating tensor returns a tensor whose
+// value is a small expression over its inputs (a lazy_expr) rather than a buffer; whatever needs
+// the values computes them once, in blocks, and reductions take the blocks (detail/blocks.hpp).
 
-/// The element-wise maps a backend can fuse into a full reduction.
+/// The unary maps a backend's full reduction can apply to each element as it loads it.
 enum class map_kind : unsigned char { square, abs };
 /// The reductions that can take in a map.
 enum class reduce_kind : unsigned char { sum, min, max };
 
-/// Tensors with fewer elements are mapped at once: there the bookkeeping of a deferred result
-/// costs more than the pass it could save (measured: docs/benchmarks.md).
-inline constexpr std::int64_t fusion_min_size = 1024;
-
-/// A backend that reduces a mapped tensor in one pass: `B::map_reduce(reduce, map, x)` is
-/// `reduce(map(x))` over all elements, a 0-d result. Optional: without it maps run eagerly.
+/// A backend whose full reductions take in a map: `B::map_reduce(reduce, map, x)` is
+/// `reduce(map(x))` over every element of a non-empty x, a 0-d result, in one pass. Optional: with
+/// it, a reduction of a lazy square or abs (`x.square().sum()`) reads the op's input once.
 template <class B>
 concept map_reducible = requires(const typename B::raw_type& x) {
   { B::map_reduce(reduce_kind::sum, map_kind::square, x) } -> std::same_as<typename B::raw_type>;
 };
+
+/// A backend that evaluates element-wise ops lazily, in blocks: a host backend that says so
+/// (`static constexpr bool blocked_evaluation = true`), keeps C-order elements in shared memory
+/// (the share_host / from_host_shared hooks, which view a block as a rank-1 native tensor) and
+/// includes eagerpp/detail/blocks.hpp.
+template <class B>
+concept blocked_backend = requires {
+  requires B::blocked_evaluation;
+};
+
+/// The value of a tensor of backend B that is an element-wise expression (detail/blocks.hpp).
+template <class B>
+class lazy_expr;
+
+/// The facade's access to a tensor's expression (detail/blocks.hpp).
+struct lazy_access;
+
+/// An element-wise op about to run on `in...`: `f(in.raw()...)` computes it now (the call
+/// operator, detail::computes); the Tensor constructor decides whether to run it now or to keep it
+/// as an expression. `f` is the op's backend function (`&B::exp`, `&B::add`), the same on whole
+/// tensors and on blocks.
+template <class F, class... In>
+struct elementwise_call {
+  F f;
+  std::tuple<const In&...> in;
+  std::optional<map_kind> map = std::nullopt;  // f is this map (a reduction may take it in)
+  auto operator()() const {
+    return std::apply([this](const In&... t) { return f(t.raw()...); }, in);
+  }
+};
+
+/// `elementwise_call` of `f` on `in...`, passed to make_result in place of a computation.
+template <class F, class... In>
+elementwise_call<F, In...> elementwise(F f, const In&... in) {
+  return {f, std::tuple<const In&...>(in...)};
+}
+
+/// The expression of `call`'s result, or nullptr to compute it now (defined in detail/blocks.hpp,
+/// which every blocked backend includes).
+template <class B, class F, class... In>
+std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call);
 
 /// Whether F and G are the same function. A template's arguments, not `F == G`: GCC does not take
 /// a comparison of function addresses as a constant expression under -fsanitize=undefined.
@@ -41,8 +77,8 @@ inline constexpr bool same_function = false;
 template <auto F>
 inline constexpr bool same_function<F, F> = true;
 
-/// The map_kind of the backend function `Compute` (`B::square`, `B::abs`) where B fuses it into a
-/// reduction; std::nullopt for every other function and backend.
+/// The map_kind of the backend function `Compute` (`B::square`, `B::abs`) where B's reductions
+/// take it in; std::nullopt for every other function and backend.
 template <class B, auto Compute>
 constexpr std::optional<map_kind> fused_map_of() {
   if constexpr (map_reducible<B>) {
@@ -51,40 +87,5 @@ constexpr std::optional<map_kind> fused_map_of() {
   }
   return std::nullopt;
 }
-template <class B, auto Compute>
-inline constexpr std::optional<map_kind> fused_map = fused_map_of<B, Compute>();
-
-/// The shared state of a tensor whose map result is computed on first use. The tensor itself
-/// holds the map's input (same dtype and shape as the result).
-template <class Raw>
-class deferred_map {
- public:
-  using compute_fn = Raw (*)(const Raw&);
-
-  deferred_map(map_kind kind, compute_fn compute) noexcept : kind_(kind), compute_(compute) {}
-
-  [[nodiscard]] map_kind kind() const noexcept { return kind_; }
-  /// Whether the result was already computed (a reduction then reads it rather than the input).
-  [[nodiscard]] bool computed() const noexcept { return done_.load(std::memory_order_acquire); }
-  /// The map of `input`, computed by the first caller; the others wait for it. A double-checked
-  /// flag rather than std::call_once, whose cost is of the order of a small map's own.
-  const Raw& value(const Raw& input) const {
-    if (!done_.load(std::memory_order_acquire)) {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      if (!done_.load(std::memory_order_relaxed)) {
-        value_.emplace(compute_(input));
-        done_.store(true, std::memory_order_release);
-      }
-    }
-    return *value_;
-  }
-
- private:
-  map_kind kind_;
-  compute_fn compute_;
-  mutable std::mutex mutex_;
-  mutable std::optional<Raw> value_;
-  mutable std::atomic<bool> done_{false};
-};
 
 }  // namespace ep::detail

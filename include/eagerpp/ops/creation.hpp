@@ -47,11 +47,11 @@ auto Tensor<B>::astype() const -> rebind<U> {
     return *this;
   } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
     return detail::make_result<Out>(
-        [&] { return B::template astype<U>(raw()); },
+        detail::elementwise(&B::template astype<U>, *this),
         [](const auto& g, const auto&, const auto&) { return g.template astype<value_type>(); },
         *this);
   } else {
-    return detail::make_constant<Out>(B::template astype<U>(raw()));
+    return detail::make_constant<Out>(detail::elementwise(&B::template astype<U>, *this));
   }
 }
 

@@ -6,7 +6,6 @@
 #include <string_view>  // std::string_view
 #include <tuple>        // std::tuple
 #include <type_traits>  // std::common_type_t, std::remove_cvref_t
-#include <utility>      // std::as_const
 
 #include <fmt/format.h>
 
@@ -45,7 +44,7 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
 template <auto Compute, class B, class Vjp>
 Tensor<B> binary(std::string_view op, const Tensor<B>& a, const Tensor<B>& b, const Vjp& vjp) {
   check_broadcast(op, a, b);
-  return make_result<Tensor<B>>([&] { return Compute(a.raw(), b.raw()); }, vjp, a, b);
+  return make_result<Tensor<B>>(elementwise(Compute, a, b), vjp, a, b);
 }
 
 /// A binary op with a bool result and no gradient (comparisons, logic): checks that the operands
@@ -54,7 +53,7 @@ template <auto Compute, class B>
 typename Tensor<B>::bool_tensor boolean(std::string_view op, const Tensor<B>& a,
                                         const Tensor<B>& b) {
   check_broadcast(op, a, b);
-  return typename Tensor<B>::bool_tensor(Compute(a.raw(), b.raw()));
+  return make_constant<typename Tensor<B>::bool_tensor>(elementwise(Compute, a, b));
 }
 
 }  // namespace detail
@@ -74,15 +73,9 @@ typename Tensor<B>::bool_tensor boolean(std::string_view op, const Tensor<B>& a,
 template <backend B>
 template <typename B::raw_type (*Compute)(const typename B::raw_type&), class Vjp>
 Tensor<B> Tensor<B>::unary(const Vjp& vjp) const {
-  if constexpr (detail::fused_map<B, Compute>.has_value()) {
-    if (size() >= detail::fusion_min_size) {
-      Tensor out(raw());
-      out.deferred_ = std::make_shared<const detail::deferred_map<raw_type>>(
-          *detail::fused_map<B, Compute>, Compute);
-      return detail::make_result<Tensor>(std::move(out), vjp, *this);
-    }
-  }
-  return detail::make_result<Tensor>([&] { return Compute(raw()); }, vjp, *this);
+  auto call = detail::elementwise(Compute, *this);
+  call.map = detail::fused_map_of<B, Compute>();
+  return detail::make_result<Tensor>(call, vjp, *this);
 }
 
 // The methods of the unary ops (ops/unary_list.hpp): `Tensor<B>::name()` needs a FLOAT or NUMERIC
@@ -110,7 +103,8 @@ template <backend B>
 Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
   EAGERPP_REQUIRE_NUMERIC("clip");
   return detail::make_result<Tensor>(
-      [&] { return B::clip(raw(), min_, max_); },
+      detail::elementwise([min_, max_](const raw_type& x) { return B::clip(x, min_, max_); },
+                          *this),
       [min_, max_](const auto& g, const auto&, const auto& x) {
         return ((x >= min_).logical_and(x <= max_)).where(g, g.zeros_like());
       },
@@ -119,12 +113,12 @@ Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
 
 template <backend B>
 auto Tensor<B>::isnan() const -> bool_tensor {
-  return bool_tensor(B::isnan(raw()));
+  return detail::make_constant<bool_tensor>(detail::elementwise(&B::isnan, *this));
 }
 
 template <backend B>
 auto Tensor<B>::isinf() const -> bool_tensor {
-  return bool_tensor(B::isinf(raw()));
+  return detail::make_constant<bool_tensor>(detail::elementwise(&B::isinf, *this));
 }
 
 template <backend B>
@@ -132,7 +126,7 @@ template <class V>
 Tensor<B> Tensor<B>::logical_not() const {
   static_assert(std::same_as<V, bool> && std::same_as<V, value_type>,
                 "ep::logical_not: needs a bool tensor; compare first, e.g. (x > 0)");
-  return Tensor(B::logical_not(raw()));
+  return detail::make_constant<Tensor>(detail::elementwise(&B::logical_not, *this));
 }
 
 // --- binary --------------------------------------------------------------------------------------
@@ -266,7 +260,9 @@ Tensor<B2> Tensor<B>::where(const Tensor<B2>& x, const Tensor<B2>& y) const {
     (void)broadcast_shapes(broadcast_shapes(sc, sx, "where"), sy, "where");
   const Tensor cond = *this;
   return detail::make_result<Tensor<B2>>(
-      B2::where(raw(), x.raw(), y.raw()),
+      detail::elementwise([](const raw_type& c, const typename B2::raw_type& a,
+                             const typename B2::raw_type& b) { return B2::where(c, a, b); },
+                          *this, x, y),
       detail::vjp_with_needed{
           [cond](const auto& g, const auto&, const auto& needed, const auto& a, const auto& b) {
             const Tensor<B2> zero = g.full_scalar(0);  // 0-d: broadcast, never filled
@@ -361,63 +357,6 @@ auto Tensor<B>::clip(S1 min_, S2 max_) const {
   else
     return astype<R>().clip(static_cast<R>(min_), static_cast<R>(max_));
 }
-
-// --- operands handed over ----------------------------------------------------------------------
-// C++ keeps the temporaries of an expression until its end: in `(-x * x).exp() * x.sin() + 1` six
-// results of x's size would be alive at once. An arithmetic operator handed a temporary (an rvalue)
-// gives its buffer back once the result is computed, so that the next op of the expression reuses
-// it while it is still in cache (docs/benchmarks.md has the numbers). A recorded operand stays
-// alive on the tape, which holds its own copy. Small operands are kept: their buffers are few and
-// cached per thread anyway, and on xtensor emptying a tensor costs an allocation.
-
-namespace detail {
-/// True when `tensor op scalar` keeps the tensor's dtype, so that the result may reuse its operand.
-template <class B, class S>
-concept keeps_dtype = std::same_as<typename B::value_type,  //
-                                   scalar_result_t<typename B::value_type, S>>;
-
-/// Operands with fewer elements are not released early.
-inline constexpr std::int64_t release_min_size = 1024;
-
-/// `op()`, after which each of `operands` with at least release_min_size elements lets go of them.
-template <class Tn, class F, class... Operands>
-Tn consume(F&& op, Operands&... operands) {
-  Tn result = op();
-  ((operands.size() >= release_min_size ? operands.release() : void()), ...);
-  return result;
-}
-}  // namespace detail
-
-// The overloads of `op` for rvalue operands, where the result keeps the operands' dtype (`needs`).
-#define EAGERPP_RELEASING(op, needs)                                                               \
-  template <backend B>                                                                             \
-  requires(needs) Tensor<B>                                                                        \
-  operator op(Tensor<B>&& a, const Tensor<B>& b) {                                                 \
-    return detail::consume<Tensor<B>>([&] { return std::as_const(a) op b; }, a);                   \
-  }                                                                                                \
-  template <backend B>                                                                             \
-  requires(needs) Tensor<B>                                                                        \
-  operator op(const Tensor<B>& a, Tensor<B>&& b) {                                                 \
-    return detail::consume<Tensor<B>>([&] { return a op std::as_const(b); }, b);                   \
-  }                                                                                                \
-  template <backend B>                                                                             \
-  requires(needs) Tensor<B>                                                                        \
-  operator op(Tensor<B>&& a, Tensor<B>&& b) {                                                      \
-    return detail::consume<Tensor<B>>([&] { return std::as_const(a) op std::as_const(b); }, a, b); \
-  }                                                                                                \
-  template <backend B, scalar S>                                                                   \
-  requires(needs) && detail::keeps_dtype<B, S> Tensor<B> operator op(Tensor<B>&& a, S b) {         \
-    return detail::consume<Tensor<B>>([&] { return std::as_const(a) op b; }, a);                   \
-  }                                                                                                \
-  template <backend B, scalar S>                                                                   \
-  requires(needs) && detail::keeps_dtype<B, S> Tensor<B> operator op(S a, Tensor<B>&& b) {         \
-    return detail::consume<Tensor<B>>([&] { return a op std::as_const(b); }, b);                   \
-  }
-EAGERPP_RELEASING(+, true)
-EAGERPP_RELEASING(-, true)
-EAGERPP_RELEASING(*, true)
-EAGERPP_RELEASING(/, floating_dtype<typename B::value_type>)
-#undef EAGERPP_RELEASING
 
 // --- two backends or dtypes in one op ------------------------------------------------------------
 // Mixing backends or dtypes in arithmetic: one readable sentence, the first error the user sees

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstdint>  // std::uint32_t, std::int64_t
-#include <limits>   // std::numeric_limits
+#include <cstdint>   // std::uint32_t, std::int64_t
+#include <limits>    // std::numeric_limits
+#include <optional>  // std::optional
 
 #include <fmt/format.h>
 
@@ -77,30 +78,32 @@ inline void check_nonempty_reduction(std::string_view op, const Shape& in,
           op, a, in.str()));
 }
 
-/// Runs the backend reduction `f(raw, axes)`, which drops the reduced axes, and gives the result
-/// the requested shape.
+/// The reduction `f` (a backend reduction, `f(raw, axes)`) of the lazy tensor `x` over the axes of
+/// `p`, taking the blocks of x's expression so that x is never computed as a whole (a map the
+/// backend's reduction takes in, `kind`, is applied as the input is loaded); std::nullopt where
+/// the axes do not allow it. Defined in detail/blocks.hpp, which every blocked backend includes.
 template <class Tn, class F>
-typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f) {
+std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p, const F& f,
+                                                   std::optional<reduce_kind> kind);
+
+/// Runs the backend reduction `f(raw, axes)`, which drops the reduced axes, and gives the result
+/// the requested shape. A lazy `x` is reduced from its blocks where it can be (reduce_blocks).
+template <class Tn, class F>
+typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
+                                 std::optional<reduce_kind> kind = std::nullopt) {
   using B = typename Tn::backend_type;
   if (p.mask == 0) return x.raw();
+  if constexpr (blocked_backend<B>) {
+    if (x.is_lazy() && p.count > 0) [[unlikely]] {
+      if (auto r = reduce_blocks(x, p, f, kind)) {
+        const Shape& s = x.shape_ref();
+        return B::reshape(*r, p.keepdims ? p.kept(s) : p.out(s));
+      }
+    }
+  }
   // The backend's result is returned as it is (no move) unless keepdims reshapes it.
   if (!p.keepdims) return f(x.raw(), std::span<const int>(p.axes(x.ndim())));
   return B::reshape(f(x.raw(), std::span<const int>(p.axes(x.ndim()))), p.kept(x.shape()));
-}
-
-/// `reduce_raw` for a reduction that can take in the map producing `x`: when `x` is a deferred
-/// square or abs (detail/fusion.hpp) and every axis is reduced, one pass over the map's input.
-template <class Tn, class F>
-typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, reduce_kind kind, F&& f) {
-  using B = typename Tn::backend_type;
-  if constexpr (map_reducible<B>) {
-    const auto* deferred = x.deferred();
-    if (deferred != nullptr && p.count > 0 && p.all_of(x.ndim())) {
-      if (!p.keepdims) return B::map_reduce(kind, deferred->kind(), x.map_input());
-      return B::reshape(B::map_reduce(kind, deferred->kind(), x.map_input()), p.kept(x.shape()));
-    }
-  }
-  return reduce_raw(x, p, std::forward<F>(f));
 }
 
 }  // namespace detail
@@ -114,8 +117,8 @@ auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
     return detail::make_result<Tensor>(
         [&] {
           return detail::reduce_raw(
-              *this, p, detail::reduce_kind::sum,
-              [](const auto& r, std::span<const int> a) { return B::sum(r, a); });
+              *this, p, [](const auto& r, std::span<const int> a) { return B::sum(r, a); },
+              detail::reduce_kind::sum);
         },
         // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must
         // (elementwise_vjp).
@@ -167,14 +170,14 @@ Tn extremum_vjp(const Tn& g, const Tn& out, const Tn& x, const Shape& kept) {
 }  // namespace detail
 
 namespace detail {
-/// min and max: `Reduce` (B::min, B::max) over the planned axes, fused with a deferred map where
-/// the backend can (reduce_raw); the gradient is shared evenly among ties.
+/// min and max: `Reduce` (B::min, B::max) over the planned axes (of a lazy x's blocks, taking in
+/// its last map where the backend can: reduce_raw); the gradient is shared evenly among ties.
 template <reduce_kind Kind, auto Reduce, class Tn>
 Tn extremum_reduction(std::string_view op, const Tn& x, const Axes& axis, bool keepdims) {
   const auto p = plan_reduction(op, x.shape_ref(), axis, keepdims);
   check_nonempty_reduction(op, x.shape(), p);
   const auto reduce = [](const auto& r, std::span<const int> a) { return Reduce(r, a); };
-  return make_result<Tn>([&] { return reduce_raw(x, p, Kind, reduce); },
+  return make_result<Tn>([&] { return reduce_raw(x, p, reduce, Kind); },
                          [p](const auto& g, const auto& out, const auto& in) {
                            return extremum_vjp(g, out, in, p.kept(in.shape()));
                          },

@@ -13,6 +13,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/detail/expression_arithmetic.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
@@ -35,6 +36,9 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
                 "ep::eigen<T>: T must be float, double, std::int32_t, std::int64_t or bool");
 
   static constexpr std::string_view name = "eigen";
+  /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
+  /// same functions (detail/blocks.hpp).
+  static constexpr bool blocked_evaluation = true;
   using value_type = T;
   using raw_type = eigen_array<T>;
   template <class U>

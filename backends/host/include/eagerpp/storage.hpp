@@ -248,6 +248,41 @@ struct buffer_header {
 static_assert(sizeof(buffer_header) <= storage_alignment,
               "ep::buffer: the header must fit in one cache line");
 
+/// Where the next allocation of exactly `bytes` bytes on this thread goes instead of the cache: a
+/// lazy expression computing a block of its result points it at that block of the result's buffer,
+/// so that the block's last op writes there and no copy follows (detail/blocks.hpp). Taken by one
+/// allocation at most, and only while an output_scope is open.
+struct output_target {
+  std::shared_ptr<void> owner;  // of the buffer `data` points into
+  void* data = nullptr;
+  std::size_t bytes = 0;
+};
+inline thread_local output_target* current_output = nullptr;
+
+/// Points the next allocation of the target's size on this thread at it, until the scope ends.
+class output_scope {
+ public:
+  explicit output_scope(output_target* target) noexcept : previous_(current_output) {
+    current_output = target;
+  }
+  output_scope(const output_scope&) = delete;
+  output_scope& operator=(const output_scope&) = delete;
+  ~output_scope() { current_output = previous_; }
+
+ private:
+  output_target* previous_;
+};
+
+/// The open target's elements for an allocation of `n` elements of T if it has that size (taken
+/// once), else an empty pointer.
+template <class T>
+std::shared_ptr<T> take_output(std::size_t n) noexcept {
+  output_target* t = current_output;
+  if (t == nullptr || t->bytes != n * sizeof(T)) return {};
+  current_output = nullptr;
+  return std::shared_ptr<T>(t->owner, static_cast<T*>(t->data));
+}
+
 }  // namespace detail
 
 /// Shared, 64-byte aligned, uninitialized storage for elements of T (trivially copyable T only),
@@ -264,6 +299,9 @@ class buffer {
   /// Throws ep::memory_error (naming the op of the innermost detail::allocation_scope and the byte
   /// count) when the bytes pass detail::max_storage_bytes or the system has not that much memory.
   static buffer allocate(std::size_t n) {
+    if (detail::current_output != nullptr) [[unlikely]] {
+      if (std::shared_ptr<T> target = detail::take_output<T>(n)) return buffer(std::move(target));
+    }
     const std::size_t c =
         detail::host_cache::class_of(detail::storage_bytes(n, sizeof(T), storage_alignment));
     void* block = detail::host_cache::allocate_class(c);
@@ -332,6 +370,9 @@ class buffer {
 /// Throws ep::memory_error as buffer<T>::allocate does.
 template <class T>
 std::shared_ptr<T> allocate_storage(std::size_t n) {
+  if (detail::current_output != nullptr) [[unlikely]] {
+    if (std::shared_ptr<T> target = detail::take_output<T>(n)) return target;
+  }
   const std::size_t blocks =
       (detail::storage_bytes(n, sizeof(T)) + storage_alignment - 1) / storage_alignment;
   auto owner = std::allocate_shared_for_overwrite<detail::storage_block[]>(

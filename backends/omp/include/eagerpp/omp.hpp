@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cstdint>      // std::int64_t
+#include <exception>    // std::exception_ptr, std::current_exception, std::rethrow_exception
 #include <memory>       // std::shared_ptr
 #include <string_view>  // std::string_view
 
 #include "eagerpp/omp/system.hpp"  // first: it selects Thrust's OpenMP device system
 
 #include "eagerpp/astensor.hpp"
+#include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/thrust/backend.hpp"
 
 namespace ep {
@@ -21,6 +24,35 @@ template <class T>
 struct omp : detail::thrust_backend<T, detail::omp_system> {
   static constexpr std::string_view name = "omp";
   using typename detail::thrust_backend<T, detail::omp_system>::raw_type;
+  /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
+  /// same functions (detail/blocks.hpp), the blocks spread over the OpenMP threads.
+  static constexpr bool blocked_evaluation = true;
+
+  /// Runs `fn(first, last)` over contiguous ranges of [0, count) on every OpenMP thread, or on the
+  /// calling thread alone (one thread, inside a parallel region, a single block). The first
+  /// exception thrown is rethrown after the region (an exception may not leave it).
+  template <class Fn>
+  static void parallel_blocks(std::int64_t count, const Fn& fn) {
+    if (count < 2 || omp_get_max_threads() == 1 || omp_in_parallel() != 0) {
+      fn(std::int64_t{0}, count);
+      return;
+    }
+    std::exception_ptr error;
+#pragma omp parallel
+    {
+      const std::int64_t threads = omp_get_num_threads();
+      const std::int64_t t = omp_get_thread_num();
+      const std::int64_t lo = count * t / threads;
+      const std::int64_t hi = count * (t + 1) / threads;
+      try {
+        if (lo < hi) fn(lo, hi);
+      } catch (...) {
+#pragma omp critical(eagerpp_parallel_blocks)
+        if (!error) error = std::current_exception();
+      }
+    }
+    if (error) std::rethrow_exception(error);
+  }
 
   /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared.
   static std::shared_ptr<T> share_host(const raw_type& x) { return x.storage().share(); }

@@ -36,6 +36,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/detail/expression_arithmetic.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
@@ -53,6 +54,9 @@ namespace ep {
 template <class T>
 struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> {
   static constexpr std::string_view name = "xtensor";
+  /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
+  /// same functions (detail/blocks.hpp).
+  static constexpr bool blocked_evaluation = true;
   using value_type = T;
   using raw_type = xtensor_array<T>;
   template <class U>

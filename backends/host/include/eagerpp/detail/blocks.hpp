@@ -1,0 +1,447 @@
+// eagerpp - lazy element-wise expressions evaluated in cache-sized blocks: the one fusion mechanism
+// of the host backends (Eigen, xtensor, OpenMP)
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>  // std::min, std::max
+#include <any>        // std::any, std::any_cast
+#include <atomic>     // std::atomic
+#include <cstdint>    // std::int64_t
+#include <memory>     // std::shared_ptr, std::make_shared
+#include <mutex>      // std::mutex, std::lock_guard
+#include <optional>   // std::optional
+#include <span>       // std::span
+#include <tuple>      // std::tuple, std::apply
+#include <utility>    // std::move
+#include <vector>     // std::vector
+
+#include "eagerpp/detail/fusion.hpp"
+#include "eagerpp/ops/reductions.hpp"
+#include "eagerpp/shape.hpp"
+#include "eagerpp/storage.hpp"
+
+namespace ep::detail {
+
+// A picture of the evaluation. `y = (-x * x).exp() * x.sin() + 1` with x of 10^6 floats builds,
+// op by op, a tree of six nodes (negative, multiply, exp, sin, multiply, add) whose leaves are x's
+// buffer and the 0-d 1; nothing is computed. When y's values are needed (raw(), a reduction, a
+// shape op, printing...), one buffer of 10^6 floats is allocated for y and filled block by block:
+// for the block of elements [0, 4096), every node calls its backend kernel (the same B::exp that
+// the eager op calls on the whole tensor) on rank-1 views of its inputs' blocks [0, 4096), from
+// the leaves up; the intermediate blocks are 16 KiB each, so they stay in L1/L2, and the last op
+// writes straight into y's buffer. Then the block [4096, 8192), and so on: x is read once and y
+// written once, against six reads and six writes of 4 MB eagerly. A reduction of a lazy tensor
+// (`y.sum()`, `y.max(1)`) reduces each block as it is computed and never writes y at all.
+
+/// Results with fewer elements are computed at once: the bookkeeping of an expression (a node, a
+/// shared state, the block loop) costs about what a pass over 10^4 floats costs (measured:
+/// benchmarks/fusion_bench.cpp, docs/benchmarks.md).
+inline constexpr std::int64_t lazy_min_size = 16384;
+
+/// A block holds at most this many bytes per node: the block of the op running and the blocks of
+/// its inputs stay in L1/L2 (a 48 KiB L1d, a 512 KiB-2 MiB L2).
+#ifndef EAGERPP_BLOCK_BYTES_EXPERIMENT
+inline constexpr std::int64_t block_bytes = 16384;
+#else
+inline constexpr std::int64_t block_bytes = EAGERPP_BLOCK_BYTES_EXPERIMENT;
+#endif
+
+/// The elements of a block of T: a multiple of 64, so that every block but the last starts at an
+/// address aligned as a fresh buffer is and ends at a whole number of SIMD packets (a block then
+/// runs exactly the instructions that the same elements run in a whole-tensor kernel, and its
+/// results are the same).
+template <class T>
+constexpr std::int64_t block_elements() {
+  return std::max<std::int64_t>(64, block_bytes / static_cast<std::int64_t>(sizeof(T)) / 64 * 64);
+}
+
+/// An expression that grew past this many nodes is computed before the next op takes it in, which
+/// bounds the recursion of a block evaluation and the inputs a loop like `x = x * 0.9 + 1` keeps.
+inline constexpr int max_lazy_nodes = 24;
+
+/// The dtypes whose element-wise ops are lazy: floating results and the bool masks of comparisons
+/// and `where`. Integer ops stay eager (their kernels would be compiled a second time, as nodes,
+/// for little use).
+template <class T>
+inline constexpr bool lazy_dtype = std::is_floating_point_v<T> || std::is_same_v<T, bool>;
+
+/// Runs `fn(first, last)` over the block indices [0, count): in one call, or, on a backend with the
+/// optional hook `B::parallel_blocks(count, fn)` (ep::omp: its OpenMP threads), over contiguous
+/// ranges on several threads at once. Each call evaluates its range with its own block_context.
+template <class B, class Fn>
+void for_blocks(std::int64_t count, const Fn& fn) {
+  if constexpr (requires { B::parallel_blocks(count, fn); }) {
+    B::parallel_blocks(count, fn);
+  } else {
+    fn(std::int64_t{0}, count);
+  }
+}
+
+/// The state of one evaluation: which nodes are used by more than one node of the expression, and
+/// the last block each of those computed, so that a value used twice is computed once per block.
+/// One per evaluation (on the evaluating thread's stack): the nodes themselves stay immutable.
+class block_context {
+ public:
+  struct entry {
+    const void* node;
+    int uses;
+    std::int64_t begin;  // of the block held in `value`, -1 for none
+    std::any value;
+  };
+  /// Counts one more use of `node`; true on its first.
+  bool use(const void* node) {
+    for (entry& e : entries_)
+      if (e.node == node) return ++e.uses, false;
+    entries_.push_back(entry{node, 1, -1, {}});
+    return true;
+  }
+  /// The memo of `node` if it has several uses in this evaluation, else nullptr.
+  entry* shared(const void* node) {
+    for (entry& e : entries_)
+      if (e.node == node) return e.uses > 1 ? &e : nullptr;
+    return nullptr;
+  }
+
+ private:
+  std::vector<entry> entries_;
+};
+
+/// A tensor of backend B whose value is an expression over other tensors, computed on first use.
+/// Immutable once made; its value is computed once, by the first thread that asks, the others wait.
+template <class B>
+class lazy_expr {
+ public:
+  using raw_type = typename B::raw_type;
+  using value_type = typename B::value_type;
+
+  lazy_expr(Shape shape, int nodes)
+      : shape_(std::move(shape)), size_(shape_.numel()), nodes_(nodes) {}
+  lazy_expr(const lazy_expr&) = delete;
+  lazy_expr& operator=(const lazy_expr&) = delete;
+  virtual ~lazy_expr() = default;
+
+  [[nodiscard]] const Shape& shape() const noexcept { return shape_; }
+  [[nodiscard]] std::int64_t size() const noexcept { return size_; }
+  /// The nodes of the expression (shared ones counted once per use: an upper bound).
+  [[nodiscard]] int nodes() const noexcept { return nodes_; }
+  /// Whether the value was computed already (a consumer then reads it instead of the expression).
+  [[nodiscard]] bool computed() const noexcept { return done_.load(std::memory_order_acquire); }
+
+  /// The value, computed by the first caller block by block into one buffer. (A mutex and an
+  /// atomic flag, not std::call_once: 92 ns against 349 ns for a computed value read again.)
+  const raw_type& value() const {
+    if (!done_.load(std::memory_order_acquire)) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!done_.load(std::memory_order_relaxed)) {
+        value_.emplace(evaluate());
+        done_.store(true, std::memory_order_release);
+      }
+    }
+    return *value_;
+  }
+
+  /// A context for evaluating this expression's blocks (block()), with its shared nodes counted.
+  [[nodiscard]] block_context context() const {
+    block_context ctx;
+    ctx.use(this);
+    count_uses(ctx);
+    return ctx;
+  }
+
+  /// Elements [begin, begin + len) of the value in C order, as a rank-1 native tensor; with `into`,
+  /// the op's kernel may write them into that memory (output_target), which the result then views.
+  raw_type block(block_context& ctx, std::int64_t begin, std::int64_t len,
+                 output_target* into = nullptr) const {
+    if (computed()) return view(B::share_host(*value_), begin, len);
+    if (block_context::entry* memo = ctx.shared(this)) {
+      if (memo->begin != begin) {
+        memo->value = compute_block(ctx, begin, len, nullptr);
+        memo->begin = begin;
+      }
+      return std::any_cast<const raw_type&>(memo->value);
+    }
+    return compute_block(ctx, begin, len, into);
+  }
+
+  /// Elements [begin, begin + len) of `data` as a rank-1 native tensor, sharing them.
+  static raw_type view(const std::shared_ptr<value_type>& data, std::int64_t begin,
+                       std::int64_t len) {
+    return B::from_host_shared(std::shared_ptr<value_type>(data, data.get() + begin), Shape{len});
+  }
+
+  /// Counts, in `ctx`, the uses of the expressions this one reads.
+  virtual void count_uses(block_context& ctx) const = 0;
+
+  /// The map this node applies, if it is a unary op a backend reduction can take in (map_reduce).
+  [[nodiscard]] virtual std::optional<map_kind> map() const noexcept { return std::nullopt; }
+  /// For a node with a map(): the block of its input (the same dtype and elements as this block).
+  virtual raw_type map_input_block(block_context& ctx, std::int64_t begin, std::int64_t len) const {
+    return block(ctx, begin, len);
+  }
+  /// For a node with a map(): whether its input is computed (a block of it is a view, not work),
+  /// so that a reduction may take the whole input as one block.
+  [[nodiscard]] virtual bool map_input_computed() const noexcept { return false; }
+
+ protected:
+  /// The block, computed from the inputs' blocks; the op's own result allocation may go `into`.
+  virtual raw_type compute_block(block_context& ctx, std::int64_t begin, std::int64_t len,
+                                 output_target* into) const = 0;
+
+ private:
+  raw_type evaluate() const {
+    std::shared_ptr<value_type> out = allocate_storage<value_type>(static_cast<std::size_t>(size_));
+    constexpr std::int64_t step = block_elements<value_type>();
+    for_blocks<B>((size_ + step - 1) / step, [&](std::int64_t first, std::int64_t last) {
+      block_context ctx = context();
+      // Each block's last op writes into `out` where its kernel allocates its result once, of the
+      // block's size (the backends' element-wise kernels do); otherwise its block is copied there.
+      output_target into{out, nullptr, 0};
+      for (std::int64_t i = first; i < last; ++i) {
+        const std::int64_t begin = i * step;
+        const std::int64_t len = std::min(step, size_ - begin);
+        into.data = out.get() + begin;
+        into.bytes = static_cast<std::size_t>(len) * sizeof(value_type);
+        const raw_type b = block(ctx, begin, len, &into);
+        if (B::share_host(b).get() != out.get() + begin) B::to_data(b, out.get() + begin);
+      }
+    });
+    return B::from_host_shared(std::move(out), shape_);
+  }
+
+  Shape shape_;
+  std::int64_t size_;
+  int nodes_;
+  mutable std::mutex mutex_;
+  mutable std::optional<raw_type> value_;
+  mutable std::atomic<bool> done_{false};
+};
+
+/// The facade's access to a tensor's expression.
+struct lazy_access {
+  /// The expression `t`'s values are, if it is lazy (nullptr otherwise).
+  template <class Tn>
+  static const auto& expr(const Tn& t) noexcept {
+    return t.lazy_;
+  }
+};
+
+/// How a node reads one input tensor `Tn` (of backend Tn::backend_type, possibly another dtype):
+/// the input's own expression while it is not computed, rank-1 views of its elements once it is,
+/// or, for a one-element input that broadcasts, that element as a 0-d tensor for every block.
+template <class Tn>
+class lazy_input {
+ public:
+  using backend_type = typename Tn::backend_type;
+  using raw_type = typename Tn::raw_type;
+  using value_type = typename Tn::value_type;
+
+  lazy_input(const Tn& t, std::int64_t out_size) {
+    const auto& expr = lazy_access::expr(t);
+    if (t.size() != out_size) {
+      scalar_.emplace(backend_type::reshape(t.raw(), Shape{}));
+    } else if (expr && !expr->computed()) {
+      expr_ = expr;
+    } else {
+      data_ = backend_type::share_host(t.raw());
+    }
+  }
+
+  [[nodiscard]] int nodes() const noexcept { return expr_ ? expr_->nodes() : 0; }
+  /// Whether the input's elements are computed: its blocks are views of them.
+  [[nodiscard]] bool computed() const noexcept { return data_ != nullptr; }
+
+  void count_uses(block_context& ctx) const {
+    if (expr_ && ctx.use(expr_.get())) expr_->count_uses(ctx);
+  }
+
+  raw_type block(block_context& ctx, std::int64_t begin, std::int64_t len) const {
+    if (scalar_) return *scalar_;
+    if (expr_) return expr_->block(ctx, begin, len);
+    return lazy_expr<backend_type>::view(data_, begin, len);
+  }
+
+ private:
+  std::shared_ptr<const lazy_expr<backend_type>> expr_;
+  std::shared_ptr<value_type> data_;
+  std::optional<raw_type> scalar_;
+};
+
+/// One element-wise op as a node: `f(blocks of the inputs...)` is the block of the result. `f` is
+/// the op's backend function (e.g. `&B::add`), the same function the eager path calls on whole
+/// tensors; as a function pointer, one node type serves every op of one signature.
+template <class B, class F, class... In>
+class lazy_op final : public lazy_expr<B> {
+ public:
+  using raw_type = typename B::raw_type;
+
+  lazy_op(Shape shape, std::optional<map_kind> map, const F& f, lazy_input<In>... in)
+      : lazy_expr<B>(std::move(shape), 1 + (0 + ... + in.nodes())),
+        f_(f),
+        in_(std::move(in)...),
+        map_(map) {}
+
+  void count_uses(block_context& ctx) const override {
+    std::apply([&](const auto&... i) { (i.count_uses(ctx), ...); }, in_);
+  }
+
+  [[nodiscard]] std::optional<map_kind> map() const noexcept override { return map_; }
+  [[nodiscard]] bool map_input_computed() const noexcept override {
+    if constexpr (sizeof...(In) == 1) {
+      return std::get<0>(in_).computed();
+    } else {
+      return false;
+    }
+  }
+  raw_type map_input_block(block_context& ctx, std::int64_t begin,
+                           std::int64_t len) const override {
+    if constexpr (sizeof...(In) == 1 && (std::same_as<typename In::raw_type, raw_type> && ...)) {
+      return std::get<0>(in_).block(ctx, begin, len);
+    } else {
+      return lazy_expr<B>::block(ctx, begin, len);
+    }
+  }
+
+ protected:
+  raw_type compute_block(block_context& ctx, std::int64_t begin, std::int64_t len,
+                         output_target* into) const override {
+    return std::apply(
+        [&](const auto&... i) {
+          auto blocks = std::tuple{i.block(ctx, begin, len)...};  // the inputs first, then this op
+          const output_scope scope(into);
+          return std::apply(f_, blocks);
+        },
+        in_);
+  }
+
+ private:
+  F f_;
+  std::tuple<lazy_input<In>...> in_;
+  std::optional<map_kind> map_;
+};
+
+/// The lazy expression of an element-wise op's result, or nullptr when it is to be computed now:
+/// when its dtypes are not lazy_dtype, when it is small (lazy_min_size), when an input is
+/// stretched by broadcasting (other than a one-element input: a block of the result is then not a
+/// block of the input), or when the expression would grow past max_lazy_nodes (its inputs are then
+/// computed first).
+template <class B, class F, class... In>
+std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call) {
+  if constexpr (!(lazy_dtype<typename B::value_type> && ... &&
+                  (lazy_dtype<typename In::value_type> &&
+                   blocked_backend<typename In::backend_type>))) {
+    return nullptr;
+  } else {
+    return std::apply(
+        [&](const In&... in) -> std::shared_ptr<const lazy_expr<B>> {
+          if (std::max({in.size()...}) < lazy_min_size) [[likely]]
+            return nullptr;
+          // The result's shape: the inputs' shapes broadcast (checked by the op already).
+          Shape shape;
+          bool first = true;
+          ((shape = first ? Shape(in.shape_ref()) : broadcast_shapes(shape, in.shape_ref(), "op"),
+            first = false),
+           ...);
+          const std::int64_t n = shape.numel();
+          if (!((in.size() == n || in.size() == 1) && ...)) return nullptr;
+          const auto pending = [n](const auto& t) {
+            const auto& e = lazy_access::expr(t);
+            return t.size() == n && e && !e->computed() ? e->nodes() : 0;
+          };
+          if (1 + (0 + ... + pending(in)) > max_lazy_nodes) return nullptr;
+          return std::make_shared<const lazy_op<B, F, In...>>(std::move(shape), call.map, call.f,
+                                                              lazy_input<In>(in, n)...);
+        },
+        call.in);
+  }
+}
+
+/// reduce_raw's block reduction (ops/reductions.hpp). A reduced range longer than a block is
+/// reduced block by block into partial results, which `f` then reduces (a sum of sums, a min of
+/// mins). The reduced axes must be one contiguous range and the kept inner extent at most a block.
+template <class Tn, class F>
+std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p, const F& f,
+                                                   std::optional<reduce_kind> kind) {
+  using B = typename Tn::backend_type;
+  using T = typename B::value_type;
+  const lazy_expr<B>& e = *lazy_access::expr(x);
+  const Shape& s = e.shape();
+  const int rank = s.size();
+  int k0 = 0;
+  while (!p.reduces(k0)) ++k0;
+  int k1 = k0;
+  while (k1 < rank && p.reduces(k1)) ++k1;
+  for (int i = k1; i < rank; ++i)
+    if (p.reduces(i)) return std::nullopt;  // not one range
+  std::int64_t outer = 1;
+  std::int64_t red = 1;
+  std::int64_t inner = 1;
+  for (int i = 0; i < k0; ++i) outer *= s[i];
+  for (int i = k0; i < k1; ++i) red *= s[i];
+  for (int i = k1; i < rank; ++i) inner *= s[i];
+  constexpr std::int64_t step = block_elements<T>();
+  if (inner > step) return std::nullopt;
+  std::shared_ptr<T> out = allocate_storage<T>(static_cast<std::size_t>(outer * inner));
+  static constexpr int middle[] = {1};
+  static constexpr int first[] = {0};
+  // A rank-1 block whose last op is a map the backend's reduction takes in (square, abs under a
+  // sum, min or max) is reduced from that op's input: the map is applied as the input is loaded.
+  std::optional<map_kind> map;
+  if constexpr (map_reducible<B>) {
+    if (kind && inner == 1) map = e.map();
+    // Over every element of a map of a computed tensor: one pass, nothing to keep in cache.
+    if (map && outer == 1 && e.map_input_computed()) {
+      block_context ctx = e.context();
+      B::to_data(B::map_reduce(*kind, *map, e.map_input_block(ctx, 0, red)), out.get());
+      return B::from_host_shared(std::move(out), Shape{1});
+    }
+  }
+  // A block of (r, n) elements (inner == 1) or (r, n, inner), reduced over its middle axis. (A
+  // rank-1 block, r == 1 and inner == 1, is reduced as it is: the backends' full reduction.)
+  const auto reduce_middle = [&](block_context& ctx, std::int64_t begin, std::int64_t r,
+                                 std::int64_t n, T* to) {
+    if (r == 1 && inner == 1) {
+      if constexpr (map_reducible<B>) {
+        if (map)
+          return B::to_data(B::map_reduce(*kind, *map, e.map_input_block(ctx, begin, n)), to);
+      }
+      return B::to_data(f(e.block(ctx, begin, n), std::span<const int>(first)), to);
+    }
+    const typename B::raw_type b = e.block(ctx, begin, r * n * inner);
+    B::to_data(f(B::reshape(b, inner == 1 ? Shape{r, n} : Shape{r, n, inner}),
+                 std::span<const int>(middle)),
+               to);
+  };
+  // `body(ctx, i)` for the work items [0, count), over the threads for_blocks gives.
+  const auto in_ranges = [&](std::int64_t count, const auto& body) {
+    for_blocks<B>(count, [&](std::int64_t lo, std::int64_t hi) {
+      block_context ctx = e.context();
+      for (std::int64_t i = lo; i < hi; ++i) body(ctx, i);
+    });
+  };
+  if (red * inner <= step) {
+    // Each block: whole (red, inner) slices.
+    const std::int64_t slices = step / (red * inner);
+    in_ranges((outer + slices - 1) / slices, [&](block_context& ctx, std::int64_t i) {
+      const std::int64_t o = i * slices;
+      reduce_middle(ctx, o * red * inner, std::min(slices, outer - o), red, out.get() + o * inner);
+    });
+  } else {
+    // Each block: rows of `inner` elements of one slice, reduced to one partial row; then the
+    // partial rows, (outer, parts, inner), reduced over their middle axis.
+    const std::int64_t rows = step / inner;
+    const std::int64_t parts = (red + rows - 1) / rows;
+    std::shared_ptr<T> partial =
+        allocate_storage<T>(static_cast<std::size_t>(outer * parts * inner));
+    in_ranges(outer * parts, [&](block_context& ctx, std::int64_t i) {
+      const std::int64_t o = i / parts;
+      const std::int64_t j = i % parts * rows;
+      reduce_middle(ctx, (o * red + j) * inner, 1, std::min(rows, red - j),
+                    partial.get() + i * inner);
+    });
+    const typename B::raw_type all = B::from_host_shared(partial, Shape{outer, parts, inner});
+    B::to_data(f(all, std::span<const int>(middle)), out.get());
+  }
+  return B::from_host_shared(std::move(out), Shape{outer * inner});
+}
+
+}  // namespace ep::detail

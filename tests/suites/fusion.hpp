@@ -1,0 +1,354 @@
+// eagerpp - typed tests of lazy element-wise expressions evaluated in blocks (detail/blocks.hpp)
+// SPDX-License-Identifier: MIT
+//
+// On a backend that evaluates in blocks (ep::detail::blocked_backend: Eigen, xtensor, omp),
+// element-wise ops of large floating tensors (and their bool comparisons) are lazy. Every result
+// must equal the eager one: the oracle of an op is its backend kernel called on the whole tensor
+// (the block path runs the same kernel on blocks whose starts are multiples of 64 elements, so the
+// same SIMD instructions see the same elements: equal results, compared exactly), and chains are
+// checked against scalar math in double. Reductions of a lazy expression sum blocks in another
+// order: compared to 1e-6 (float) and 1e-13 (double). On ep::cuda the same tests check the eager
+// path.
+#pragma once
+
+#include <cmath>        // std::exp, std::sin
+#include <cstdint>      // std::int64_t
+#include <thread>       // std::thread
+#include <type_traits>  // std::is_floating_point_v, std::is_same_v
+#include <vector>       // std::vector
+
+#include <gtest/gtest.h>
+
+#include <eagerpp/autodiff/grad.hpp>
+#include <eagerpp/eagerpp.hpp>
+
+#include "support/support.hpp"
+
+template <class B>
+class Fusion : public ::testing::Test {};
+TYPED_TEST_SUITE_P(Fusion);
+
+namespace fusion_suite {
+using values = std::vector<double>;
+
+/// The size from which ops are lazy (detail/blocks.hpp's lazy_min_size, on every backend).
+inline constexpr std::int64_t lazy_min_size = 16384;
+/// Past that size, and not a whole number of blocks.
+inline constexpr std::int64_t rows = 3;
+inline constexpr std::int64_t cols = lazy_min_size / 2 + 37;
+
+/// Whether an op with a result of backend B is lazy at these sizes: blocked backends, floating and
+/// bool results (integer ops stay eager).
+template <class B>
+constexpr bool lazy = ep::detail::blocked_backend<B> &&
+                      (std::is_floating_point_v<typename B::value_type> ||
+                       std::is_same_v<typename B::value_type, bool>);
+
+template <class B>
+double tolerance() {
+  return sizeof(typename B::value_type) == 4 ? 1e-6 : 1e-13;
+}
+
+template <class B>
+ep::Tensor<B> wrap(typename B::raw_type raw) {
+  return ep::Tensor<B>(std::move(raw));
+}
+}  // namespace fusion_suite
+
+TYPED_TEST_P(Fusion, UnaryOpsEqualTheirKernels) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  const auto v = ep::test::random_values(rows * cols, 0.05, 0.95);
+  const auto x = ep::test::tensor<B>(v, {rows, cols});
+  const auto check = [&](const auto& got, const auto& raw) {
+    using R = typename std::remove_cvref_t<decltype(got)>::backend_type;
+    EXPECT_EQ(got.is_lazy(), lazy<R>);
+    ep::test::expect_close(got, wrap<R>(raw));
+  };
+  const auto& r = x.raw();
+  check(x.abs(), B::abs(r));
+  check(x.sign(), B::sign(r));
+  check(x.sqrt(), B::sqrt(r));
+  check(x.square(), B::square(r));
+  check(x.exp(), B::exp(r));
+  check(x.log(), B::log(r));
+  check(x.log2(), B::log2(r));
+  check(x.log10(), B::log10(r));
+  check(x.log1p(), B::log1p(r));
+  check(x.sin(), B::sin(r));
+  check(x.cos(), B::cos(r));
+  check(x.tan(), B::tan(r));
+  check(x.arcsin(), B::arcsin(r));
+  check(x.arccos(), B::arccos(r));
+  check(x.arctan(), B::arctan(r));
+  check(x.sinh(), B::sinh(r));
+  check(x.cosh(), B::cosh(r));
+  check(x.tanh(), B::tanh(r));
+  check(x.arcsinh(), B::arcsinh(r));
+  check(x.arctanh(), B::arctanh(r));
+  check((x + 1).arccosh(), B::arccosh((x + 1).raw()));
+  check((x * 10).round(), B::round((x * 10).raw()));
+  check((x * 10).ceil(), B::ceil((x * 10).raw()));
+  check((x * 10).floor(), B::floor((x * 10).raw()));
+  check(x.negative(), B::negative(r));
+  using T = typename B::value_type;
+  check(x.clip(T(0.25), T(0.75)), B::clip(r, T(0.25), T(0.75)));
+  check(x.isnan(), B::isnan(r));
+  check(x.isinf(), B::isinf(r));
+  check((x * 100).template astype<std::int64_t>(),
+        B::template astype<std::int64_t>((x * 100).raw()));
+  check(x.template astype<bool>(), B::template astype<bool>(r));
+}
+
+TYPED_TEST_P(Fusion, BinaryOpsComparisonsWhereEqualTheirKernels) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  const auto x = ep::test::tensor<B>(ep::test::random_values(rows * cols, -2, 2, 1), {rows, cols});
+  const auto y = ep::test::tensor<B>(ep::test::random_values(rows * cols, 0.5, 2, 2), {rows, cols});
+  const auto check = [&](const auto& got, const auto& raw) {
+    using R = typename std::remove_cvref_t<decltype(got)>::backend_type;
+    EXPECT_EQ(got.is_lazy(), lazy<R>);
+    ep::test::expect_close(got, wrap<R>(raw));
+  };
+  const auto &a = x.raw(), &b = y.raw();
+  check(x + y, B::add(a, b));
+  check(x - y, B::subtract(a, b));
+  check(x * y, B::multiply(a, b));
+  check(x / y, B::divide(a, b));
+  check(x.floordiv(y), B::floor_divide(a, b));
+  check(x % y, B::mod(a, b));
+  check(y.pow(x), B::power(b, a));
+  check(x.minimum(y), B::minimum(a, b));
+  check(x.maximum(y), B::maximum(a, b));
+  check(x < y, B::less(a, b));
+  check(x <= y, B::less_equal(a, b));
+  check(x > y, B::greater(a, b));
+  check(x >= y, B::greater_equal(a, b));
+  check(x == x, B::equal(a, a));
+  check(x != y, B::not_equal(a, b));
+  check((x > 0).where(x, y), B::where((x > 0).raw(), a, b));
+  check((x > 0).logical_and(y > 1),
+        ep::Tensor<B>::bool_tensor::backend_type::logical_and((x > 0).raw(), (y > 1).raw()));
+  check((x > 0).logical_or(y > 1),
+        ep::Tensor<B>::bool_tensor::backend_type::logical_or((x > 0).raw(), (y > 1).raw()));
+  check((x > 0).logical_not(),
+        ep::Tensor<B>::bool_tensor::backend_type::logical_not((x > 0).raw()));
+}
+
+TYPED_TEST_P(Fusion, ChainsWithScalarsAndBroadcasting) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  const auto v = ep::test::random_values(rows * cols, -2, 2, 3);
+  const auto w = ep::test::random_values(cols, -1, 1, 4);
+  const auto x = ep::test::tensor<B>(v, {rows, cols});
+  const auto row = ep::test::tensor<B>(w, {cols});
+  const auto zero_d = ep::test::tensor<B>(values{0.5}, {});
+  const auto one = ep::test::tensor<B>(values{2}, {1, 1});
+  // The chain of the benchmark, a 0-d and a (1, 1) operand (broadcast as scalars), a row stretched
+  // over the rows (that op runs eagerly: a block of the result is not a block of the row), and a
+  // (1, n) operand against (n,) (no stretch: same elements).
+  const auto y = (-x * x).exp() * x.sin() + 1;
+  const auto z = (y * zero_d - one) * row + x.maximum(0.25);
+  const auto flat = ep::test::tensor<B>(v, {1, rows * cols});
+  const auto f = (flat + ep::test::tensor<B>(v, {rows * cols})) / 2;
+  values ey(v.size()), ez(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    ey[i] = std::exp(-v[i] * v[i]) * std::sin(v[i]) + 1;
+    ez[i] = (ey[i] * 0.5 - 2) * w[i % cols] + std::max(v[i], 0.25);
+  }
+  EXPECT_EQ(y.is_lazy(), lazy<B>);
+  ep::test::expect_near(y, {rows, cols}, ey, 10 * tolerance<B>(), 1e-6);
+  ep::test::expect_near(z, {rows, cols}, ez, 10 * tolerance<B>(), 1e-6);
+  EXPECT_EQ(f.is_lazy(), lazy<B>);
+  ep::test::expect_near(f, {1, rows * cols}, v, tolerance<B>());
+  // Shape and size are known without computing anything.
+  const auto u = x * 2 + 1;
+  EXPECT_EQ(u.shape(), (ep::Shape{rows, cols}));
+  EXPECT_EQ(u.size(), rows * cols);
+  EXPECT_EQ(u.ndim(), 2);
+  EXPECT_EQ(u.is_lazy(), lazy<B>);
+}
+
+TYPED_TEST_P(Fusion, SharedAndRepeatedValues) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  const auto v = ep::test::random_values(rows * cols, -1, 1, 5);
+  const auto x = ep::test::tensor<B>(v, {rows * cols});
+  // A value used twice in one expression, and a chain read by two consumers.
+  const auto t = x.exp();
+  const auto u = t * t + t;
+  const auto y = x * 3 - 1;
+  const auto total = y.sum();
+  values eu(v.size());
+  double ey = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    eu[i] = std::exp(v[i]) * std::exp(v[i]) + std::exp(v[i]);
+    ey += v[i] * 3 - 1;
+  }
+  ep::test::expect_near(u, {rows * cols}, eu, 10 * tolerance<B>());
+  EXPECT_EQ(t.is_lazy(), lazy<B>);  // read through u's blocks, never computed as a whole
+  EXPECT_EQ(y.is_lazy(), lazy<B>);  // the sum took its blocks
+  ep::test::expect_near(total, {}, values{ey}, 1e-4);
+  ep::test::expect_near(y * 1, {rows * cols}, (x * 3 - 1).to_vector(), 0);
+  // A long loop: the expression is bounded (detail::max_lazy_nodes), the values exact.
+  auto z = x;
+  for (int i = 0; i < 100; ++i) z = z * 0.5 + 1;
+  values ez(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    double e = static_cast<typename B::value_type>(v[i]);
+    for (int k = 0; k < 100; ++k)
+      e = static_cast<typename B::value_type>(static_cast<typename B::value_type>(e * 0.5) + 1);
+    ez[i] = e;
+  }
+  ep::test::expect_equal(z, {rows * cols}, ez);
+}
+
+TYPED_TEST_P(Fusion, EvaluatedFromTwoThreads) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  const auto v = ep::test::random_values(rows * cols, -1, 1, 6);
+  const auto x = ep::test::tensor<B>(v, {rows * cols});
+  for (int round = 0; round < 4; ++round) {
+    const auto y = (x * x + 1).sqrt();
+    const auto s = y.sum();  // shares y's inputs, computed on this thread
+    std::vector<double> first, second;
+    std::thread t1([&] {
+      for (auto e : y.to_vector()) first.push_back(static_cast<double>(e));
+    });
+    std::thread t2([&] {
+      for (auto e : (y * 1).to_vector()) second.push_back(static_cast<double>(e));
+    });
+    t1.join();
+    t2.join();
+    ASSERT_EQ(first.size(), v.size());
+    EXPECT_EQ(first, second);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      EXPECT_NEAR(first[i], std::sqrt(v[i] * v[i] + 1), 1e-6) << i;
+    EXPECT_FALSE(y.is_lazy());
+    const auto total = static_cast<double>(y.sum().item());
+    EXPECT_NEAR(static_cast<double>(s.item()), total, 10 * tolerance<B>() * total);
+  }
+}
+
+TYPED_TEST_P(Fusion, ReductionsTakeBlocks) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  using I64 = typename B::template rebind<std::int64_t>;
+  const auto v = ep::test::random_values(6 * 5 * 1400, -3, 3, 7);
+  const auto x = ep::test::tensor<B>(v, {6, 5, 1400});
+  const auto lazy_y = [&] { return (x * x).exp() - x; };
+  const auto y = lazy_y();
+  const auto eager = ep::Tensor<B>(y.raw());  // computed once, then reduced as any tensor
+  // Sums and products of 42000 terms in another order: float keeps about 5 digits of them.
+  const double rtol = sizeof(typename B::value_type) == 4 ? 1e-4 : 1e-11;
+  const auto same = [&](const auto& a, const auto& b, double tol) {
+    ep::test::expect_close(a, b, tol, tol);
+  };
+  for (const ep::Axes& axes : {ep::Axes{}, ep::Axes{0}, ep::Axes{1}, ep::Axes{2}, ep::Axes{0, 1},
+                               ep::Axes{1, 2}, ep::Axes{0, 2}, ep::Axes{-1}}) {
+    for (bool keepdims : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "keepdims " << keepdims);
+      same(lazy_y().sum(axes, keepdims), eager.sum(axes, keepdims), rtol);
+      same(lazy_y().mean(axes, keepdims), eager.mean(axes, keepdims), rtol);
+      same(lazy_y().min(axes, keepdims), eager.min(axes, keepdims), 0);
+      same(lazy_y().max(axes, keepdims), eager.max(axes, keepdims), 0);
+      same((x * 1e-4 + 1).prod(axes, keepdims),
+           (ep::Tensor<B>((x * 1e-4 + 1).raw())).prod(axes, keepdims), rtol * 10);
+      same((lazy_y() > 2).all(axes, keepdims), (eager > 2).all(axes, keepdims), 0);
+      same((lazy_y() > 2).any(axes, keepdims), (eager > 2).any(axes, keepdims), 0);
+      same((lazy_y() > 2).sum(axes, keepdims), (eager > 2).sum(axes, keepdims), 0);
+      // A last map (square, abs) taken into the reduction: of a computed tensor and of a lazy one.
+      same(x.square().sum(axes, keepdims), ep::Tensor<B>(x.square().raw()).sum(axes, keepdims),
+           rtol);
+      same(lazy_y().square().mean(axes, keepdims), eager.square().mean(axes, keepdims), rtol);
+      same((x - 1).abs().max(axes, keepdims),
+           ep::Tensor<B>((x - 1).abs().raw()).max(axes, keepdims), 0);
+      same(lazy_y().abs().min(axes, keepdims), eager.abs().min(axes, keepdims), 0);
+    }
+  }
+  // int64 beyond float's mantissa: squares up to 1e12, a sum of 2.0e15 (exact).
+  std::vector<std::int64_t> w(42000);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w[i] = (static_cast<std::int64_t>(i * 7919 % 2001) - 1000) * 1000;
+  const auto k = ep::from_vector<I64>(w, {42000});
+  std::int64_t expected = 0;
+  for (auto e : w) expected += e * e;
+  ep::test::expect_equal(k.square().sum(), {}, std::vector<std::int64_t>{expected});
+  // NaN propagates through the block reductions, as through the eager ones.
+  auto with_nan = v;
+  with_nan[4321] = std::nan("");
+  const auto n = ep::test::tensor<B>(with_nan, {6 * 5 * 1400});
+  ep::test::expect_equal(n.square().sum(), {}, values{std::nan("")});
+  ep::test::expect_equal(n.abs().max(), {}, values{std::nan("")});
+  ep::test::expect_equal(n.abs().min(), {}, values{std::nan("")});
+  EXPECT_EQ(y.is_lazy(), false);  // `eager` computed it
+}
+
+TYPED_TEST_P(Fusion, SmallEmptyAndZeroDimStayEager) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  constexpr std::int64_t edge = lazy_min_size;
+  const auto below = ep::test::tensor<B>(ep::test::random_values(edge - 1, 0, 1), {edge - 1});
+  const auto at = ep::test::tensor<B>(ep::test::random_values(edge, 0, 1), {edge});
+  EXPECT_FALSE((below + 1).is_lazy());
+  EXPECT_EQ((at + 1).is_lazy(), lazy<B>);
+  const auto eager_sum = static_cast<double>(ep::Tensor<B>((at + 1).raw()).sum().item());
+  EXPECT_NEAR(static_cast<double>((at + 1).sum().item()), eager_sum,
+              tolerance<B>() * 10 * eager_sum);
+  // A stretched operand: computed now.
+  const auto col = ep::test::tensor<B>(ep::test::random_values(edge, 0, 1), {edge, 1});
+  const auto row = ep::test::tensor<B>(values{1, 2}, {2});
+  EXPECT_FALSE((col * row).is_lazy());
+  ep::test::expect_equal(
+      (col * row)(ep::slice(0, 1)), {1, 2},
+      values{static_cast<double>(col(0, 0).item()), 2 * static_cast<double>(col(0, 0).item())});
+  const auto empty = ep::test::tensor<B>(values{}, {0, 5});
+  ep::test::expect_equal((empty.exp() * 2 + 1), {0, 5}, values{});
+  ep::test::expect_equal((empty.exp() * 2 + 1).sum(), {}, values{0});
+  const auto scalar = ep::test::tensor<B>(values{0.5}, {});
+  EXPECT_FALSE((scalar * 2).is_lazy());
+  ep::test::expect_near((scalar * 2 + 1).exp(), {}, values{std::exp(2.0)}, 1e-6);
+  // Errors are raised when the op is called, not when the values are computed.
+  const auto other = ep::test::tensor<B>(ep::test::random_values(edge + 1, 0, 1), {edge + 1});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)(at + other); },
+                                                {"add", std::to_string(edge)});
+}
+
+TYPED_TEST_P(Fusion, GradientsThroughLazyChains) {
+  using namespace fusion_suite;
+  using B = typename TypeParam::template rebind<double>;
+  using T = ep::Tensor<B>;
+  const auto v = ep::test::random_values(rows * cols, -2, 2, 8);
+  const T x = ep::test::tensor<B>(v, {rows * cols});
+  const auto f = [](const T& t) {
+    return ((-t * t).exp() * t.sin() + 1).sum() + t.square().sum().sqrt();
+  };
+  const auto [value, g] = ep::value_and_grad(f, x);
+  double sum = 0, squares = 0;
+  for (double e : v) {
+    sum += std::exp(-e * e) * std::sin(e) + 1;
+    squares += e * e;
+  }
+  const double norm = std::sqrt(squares);
+  values expected(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const double e = v[i];
+    expected[i] = std::exp(-e * e) * (std::cos(e) - 2 * e * std::sin(e)) + e / norm;
+  }
+  ep::test::expect_near(value, {}, values{sum + norm}, 1e-12);
+  ep::test::expect_near(g, {rows * cols}, expected, 1e-12, 1e-12);
+  // The backward pass is element-wise ops too: the L2 norm's gradient x / |x| is an expression
+  // over x (read once when computed), equal to the eager values.
+  const auto [n, gn] = ep::value_and_grad([](const T& t) { return t.square().sum().sqrt(); }, x);
+  EXPECT_EQ(gn.is_lazy(), lazy<B>);
+  values en(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) en[i] = v[i] / norm;
+  ep::test::expect_near(n, {}, values{norm}, 1e-13);
+  ep::test::expect_near(gn, {rows * cols}, en, 1e-12, 1e-15);
+}
+
+REGISTER_TYPED_TEST_SUITE_P(Fusion, UnaryOpsEqualTheirKernels,
+                            BinaryOpsComparisonsWhereEqualTheirKernels,
+                            ChainsWithScalarsAndBroadcasting, SharedAndRepeatedValues,
+                            EvaluatedFromTwoThreads, ReductionsTakeBlocks,
+                            SmallEmptyAndZeroDimStayEager, GradientsThroughLazyChains);
