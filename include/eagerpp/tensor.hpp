@@ -75,6 +75,10 @@ class [[nodiscard]] Tensor {
   template <class F, class... In>
   Tensor(detail::computed_t, detail::elementwise_call<F, In...>& call)
       : Tensor(call, lazy_result(call)) {}
+  /// Holds a computation that a blocked backend may keep as an expression (a strided slice).
+  template <class Now, class Lazy>
+  Tensor(detail::computed_t, detail::deferrable<Now, Lazy>& call)
+      : Tensor(call, lazy_result(call)) {}
 
   // --- conversion and introspection ---------------------------------------------------------
   /// The native tensor, by reference (EagerPy: `t.raw`). The value of a lazy element-wise
@@ -426,13 +430,21 @@ class [[nodiscard]] Tensor {
   friend struct detail::lazy_access;
   using lazy_ptr = std::shared_ptr<const detail::lazy_expr<Backend>>;
 
-  template <class F, class... In>
-  Tensor(detail::elementwise_call<F, In...>& call, lazy_ptr&& lazy)
+  template <class Call>
+  Tensor(Call& call, lazy_ptr&& lazy)
       : raw_(lazy ? placeholder() : call()), lazy_(std::move(lazy)) {}
   template <class F, class... In>
   static lazy_ptr lazy_result(const detail::elementwise_call<F, In...>& call) {
     if constexpr (detail::blocked_backend<Backend>) {
       return detail::lazy_result<Backend>(call);
+    } else {
+      return nullptr;
+    }
+  }
+  template <class Now, class Lazy>
+  static lazy_ptr lazy_result(const detail::deferrable<Now, Lazy>& call) {
+    if constexpr (detail::blocked_backend<Backend>) {
+      return call.lazy();
     } else {
       return nullptr;
     }

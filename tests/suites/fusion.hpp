@@ -347,8 +347,61 @@ TYPED_TEST_P(Fusion, GradientsThroughLazyChains) {
   ep::test::expect_near(gn, {rows * cols}, en, 1e-12, 1e-15);
 }
 
+TYPED_TEST_P(Fusion, SlicesAreLazyLeaves) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  using T = typename B::value_type;
+  using ep::slice;
+  // A strided slice of at least lazy_min_size elements is an expression whose blocks gather their
+  // elements: equal to the backend's slice, also as a leaf of a chain and under reductions.
+  const std::int64_t n = 160;
+  const auto u = ep::test::tensor<B>(ep::test::random_values(n * n, -1, 1, 9), {n, n});
+  const auto uv = u.to_vector();
+  const auto inner = u(slice(1, -1), slice(1, -1));
+  EXPECT_EQ(inner.is_lazy(), lazy<B>);
+  const std::vector<std::int64_t> one{1, 1};
+  ep::test::expect_close(inner, wrap<B>(B::slice(u.raw(), one, one, ep::Shape{n - 2, n - 2})));
+  // The heat step of the stencil benchmark against a plain loop, operation for operation.
+  const auto lap = u(slice(2, {}), slice(1, -1)) + u(slice({}, -2), slice(1, -1)) +
+                   u(slice(1, -1), slice(2, {})) + u(slice(1, -1), slice({}, -2)) - 4 * inner;
+  const auto step = inner + 0.25 * lap;
+  EXPECT_EQ(step.is_lazy(), lazy<B>);
+  values expected;
+  for (std::int64_t i = 1; i + 1 < n; ++i) {
+    for (std::int64_t j = 1; j + 1 < n; ++j) {
+      const T* r = &uv[static_cast<std::size_t>(i * n)];
+      const T l = static_cast<T>(static_cast<T>(static_cast<T>(r[j + n] + r[j - n]) + r[j + 1]) +
+                                 r[j - 1]) -
+                  static_cast<T>(4 * r[j]);
+      expected.push_back(static_cast<T>(r[j] + static_cast<T>(T(0.25) * l)));
+    }
+  }
+  ep::test::expect_equal(step, {n - 2, n - 2}, expected);
+  // Steps, three axes, a slice of a lazy tensor, reductions of a lazy slice, a gradient.
+  const auto w =
+      ep::test::tensor<B>(ep::test::random_values(60 * 50 * 40, -1, 1, 10), {60, 50, 40});
+  const auto s = w(slice(1, 59, 2), slice({}, {}, 3), slice(2, 39));
+  EXPECT_EQ(s.is_lazy(), lazy<B>);
+  const std::vector<std::int64_t> start{1, 0, 2}, steps{2, 3, 1};
+  const auto eager = wrap<B>(B::slice(w.raw(), start, steps, ep::Shape{29, 17, 37}));
+  ep::test::expect_close(s, eager);
+  ep::test::expect_close((w * 2)(slice(1, 59, 2), slice({}, {}, 3), slice(2, 39)), eager * 2);
+  const double rtol = sizeof(T) == 4 ? 1e-4 : 1e-11;
+  ep::test::expect_close(s.sum(2), eager.sum(2), rtol, rtol);
+  ep::test::expect_close(s.max(), eager.max());
+  const auto [v, g] = ep::value_and_grad(
+      [](const auto& t) { return t(slice(1, -1), slice(1, -1)).square().sum(); }, u);
+  values eg(uv.size(), 0.0);
+  for (std::int64_t i = 1; i + 1 < n; ++i)
+    for (std::int64_t j = 1; j + 1 < n; ++j)
+      eg[static_cast<std::size_t>(i * n + j)] = 2 * static_cast<double>(uv[i * n + j]);
+  ep::test::expect_near(g, {n, n}, eg, 1e-6);
+  ep::test::expect_close(v, (inner * inner).sum(), rtol, rtol);
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Fusion, UnaryOpsEqualTheirKernels,
                             BinaryOpsComparisonsWhereEqualTheirKernels,
                             ChainsWithScalarsAndBroadcasting, SharedAndRepeatedValues,
                             EvaluatedFromTwoThreads, ReductionsTakeBlocks,
-                            SmallEmptyAndZeroDimStayEager, GradientsThroughLazyChains);
+                            SmallEmptyAndZeroDimStayEager, GradientsThroughLazyChains,
+                            SlicesAreLazyLeaves);

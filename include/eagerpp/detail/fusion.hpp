@@ -8,6 +8,8 @@
 #include <optional>  // std::optional
 #include <tuple>     // std::tuple, std::apply
 
+#include "eagerpp/shape.hpp"
+
 namespace ep::detail {
 
 // Evaluation stays eager in meaning: every op returns a tensor whose values are those of the op,
@@ -69,6 +71,24 @@ elementwise_call<F, In...> elementwise(F f, const In&... in) {
 /// which every blocked backend includes).
 template <class B, class F, class... In>
 std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call);
+
+/// A computation `now()` of a native tensor that may instead be kept as the expression `lazy()`
+/// returns (nullptr: compute now), e.g. a strided slice as a leaf of element-wise expressions.
+template <class Now, class Lazy>
+struct deferrable {
+  Now now;
+  Lazy lazy;
+  auto operator()() const { return now(); }
+};
+template <class Now, class Lazy>
+deferrable(Now, Lazy) -> deferrable<Now, Lazy>;
+
+/// The strided slice `x[start[d] + k * step[d]]` (step >= 1) of extents `out` as an expression
+/// whose blocks gather their elements, or nullptr to slice now (defined in detail/blocks.hpp).
+template <class B>
+std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, const Shape& in,
+                                               const Shape& start, const Shape& step,
+                                               const Shape& out);
 
 /// Whether F and G are the same function. A template's arguments, not `F == G`: GCC does not take
 /// a comparison of function addresses as a constant expression under -fsanitize=undefined.

@@ -81,10 +81,17 @@ Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape
   using B = typename Tn::backend_type;
   if (out == x.shape()) return x;
   return make_result<Tn>(
-      [&] {
-        return B::slice(x.raw(), std::span<const std::int64_t>(start),
-                        std::span<const std::int64_t>(step), out);
-      },
+      deferrable{[&] {
+                   return B::slice(x.raw(), std::span<const std::int64_t>(start),
+                                   std::span<const std::int64_t>(step), out);
+                 },
+                 [&] {
+                   if constexpr (blocked_backend<B>) {
+                     return lazy_slice<B>(x.raw(), x.shape(), start, step, out);
+                   } else {
+                     return nullptr;
+                   }
+                 }},
       [start, step, out](const auto& g, const auto&, const auto& in) {
         const auto lin = strided_slice(positions(in), start, step, out);
         return put_add_flat(in.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1}))

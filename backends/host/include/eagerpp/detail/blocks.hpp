@@ -40,11 +40,7 @@ inline constexpr std::int64_t lazy_min_size = 16384;
 
 /// A block holds at most this many bytes per node: the block of the op running and the blocks of
 /// its inputs stay in L1/L2 (a 48 KiB L1d, a 512 KiB-2 MiB L2).
-#ifndef EAGERPP_BLOCK_BYTES_EXPERIMENT
 inline constexpr std::int64_t block_bytes = 16384;
-#else
-inline constexpr std::int64_t block_bytes = EAGERPP_BLOCK_BYTES_EXPERIMENT;
-#endif
 
 /// The elements of a block of T: a multiple of 64, so that every block but the last starts at an
 /// address aligned as a fresh buffer is and ends at a whole number of SIMD packets (a block then
@@ -318,6 +314,88 @@ class lazy_op final : public lazy_expr<B> {
   std::tuple<lazy_input<In>...> in_;
   std::optional<map_kind> map_;
 };
+
+/// A strided slice of a computed tensor as an expression: a leaf of the element-wise expressions
+/// that read it, whose blocks gather their elements (rows of the slice copied into the block, in
+/// cache), so that the slice is never written whole (a stencil's shifted slices of a grid).
+template <class B>
+class lazy_gather final : public lazy_expr<B> {
+ public:
+  using raw_type = typename B::raw_type;
+  using value_type = typename B::value_type;
+
+  lazy_gather(const raw_type& x, const Shape& in, const Shape& start, const Shape& step,
+              const Shape& out)
+      : lazy_expr<B>(out, 1), data_(B::share_host(x)), rank_(out.size()) {
+    std::int64_t stride = 1;
+    for (int d = rank_ - 1; d >= 0; --d) {
+      base_ += start[d] * stride;
+      jump_[d] = step[d] * stride;
+      extent_[d] = out[d];
+      stride *= in[d];
+    }
+  }
+
+  void count_uses(block_context& /*ctx*/) const override {}
+
+ protected:
+  raw_type compute_block(block_context& /*ctx*/, std::int64_t begin, std::int64_t len,
+                         output_target* into) const override {
+    std::shared_ptr<value_type> block;
+    {
+      const output_scope scope(into);
+      block = allocate_storage<value_type>(static_cast<std::size_t>(len));
+    }
+    // The source offset of the block's first element, then runs along the last axis.
+    std::int64_t index[max_rank] = {};
+    std::int64_t from = base_;
+    for (std::int64_t d = rank_ - 1, rest = begin; d >= 0; --d) {
+      index[d] = rest % extent_[d];
+      rest /= extent_[d];
+      from += index[d] * jump_[d];
+    }
+    const value_type* source = data_.get();
+    value_type* to = block.get();
+    const int last = rank_ - 1;
+    for (std::int64_t done = 0; done < len;) {
+      const std::int64_t run = std::min(len - done, extent_[last] - index[last]);
+      if (jump_[last] == 1) {
+        std::copy_n(source + from, run, to + done);
+      } else {
+        for (std::int64_t k = 0; k < run; ++k) to[done + k] = source[from + k * jump_[last]];
+      }
+      done += run;
+      from += run * jump_[last];
+      index[last] += run;
+      for (int d = last; d > 0 && index[d] == extent_[d]; --d) {  // carry into the outer axes
+        from += jump_[d - 1] - extent_[d] * jump_[d];
+        index[d] = 0;
+        ++index[d - 1];
+      }
+    }
+    return B::from_host_shared(std::move(block), Shape{len});
+  }
+
+ private:
+  std::shared_ptr<value_type> data_;
+  int rank_;
+  std::int64_t base_ = 0;
+  std::int64_t jump_[max_rank] = {};
+  std::int64_t extent_[max_rank] = {};
+};
+
+template <class B>
+std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, const Shape& in,
+                                               const Shape& start, const Shape& step,
+                                               const Shape& out) {
+  if constexpr (!lazy_dtype<typename B::value_type>) {
+    return nullptr;
+  } else {
+    if (out.numel() < lazy_min_size || out.size() == 0) [[likely]]
+      return nullptr;
+    return std::make_shared<const lazy_gather<B>>(x, in, start, step, out);
+  }
+}
 
 /// The lazy expression of an element-wise op's result, or nullptr when it is to be computed now:
 /// when its dtypes are not lazy_dtype, when it is small (lazy_min_size), when an input is
