@@ -6,4 +6,4 @@
 
 using EigenBackends = ::testing::Types<ep::eigen<float>, ep::eigen<double>>;
 using EigenDouble = ::testing::Types<ep::eigen<double>>;
-EAGERPP_INSTANTIATE_ALL_SUITES(Eigen, EigenBackends, EigenDouble);
+EAGERPP_INSTANTIATE_HOST_SUITES(Eigen, EigenBackends, EigenDouble);

@@ -8,7 +8,7 @@
 
 using OmpBackends = ::testing::Types<ep::omp<float>, ep::omp<double>>;
 using OmpDouble = ::testing::Types<ep::omp<double>>;
-EAGERPP_INSTANTIATE_ALL_SUITES(Omp, OmpBackends, OmpDouble);
+EAGERPP_INSTANTIATE_HOST_SUITES(Omp, OmpBackends, OmpDouble);
 
 // The backend contract, family by family (include/eagerpp/backend.hpp), for every dtype.
 static_assert(ep::complete_backend<ep::omp<float>> && ep::complete_backend<ep::omp<double>> &&

@@ -29,6 +29,11 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Indexing, Types);         \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Extras, Types);           \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Conveniences, Types);     \
-  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Fusion, Types);           \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Autodiff, DoubleTypes);   \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Jacobian, DoubleTypes)
+
+/// EAGERPP_INSTANTIATE_ALL_SUITES and the Fusion suite, for the backends that evaluate element-wise
+/// ops in blocks (Eigen, xtensor, omp; on ep::cuda every op is eager and the other suites cover it).
+#define EAGERPP_INSTANTIATE_HOST_SUITES(Prefix, Types, DoubleTypes) \
+  EAGERPP_INSTANTIATE_ALL_SUITES(Prefix, Types, DoubleTypes);       \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Fusion, Types)

@@ -6,4 +6,4 @@
 
 using XtensorBackends = ::testing::Types<ep::xtensor<float>, ep::xtensor<double>>;
 using XtensorDouble = ::testing::Types<ep::xtensor<double>>;
-EAGERPP_INSTANTIATE_ALL_SUITES(Xtensor, XtensorBackends, XtensorDouble);
+EAGERPP_INSTANTIATE_HOST_SUITES(Xtensor, XtensorBackends, XtensorDouble);

@@ -3,10 +3,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <concepts>  // std::same_as
-#include <memory>    // std::shared_ptr
-#include <optional>  // std::optional
-#include <tuple>     // std::tuple, std::apply
+#include <concepts>     // std::same_as
+#include <memory>       // std::shared_ptr
+#include <optional>     // std::optional
+#include <tuple>        // std::tuple, std::apply
+#include <type_traits>  // std::is_floating_point_v, std::is_same_v
 
 #include "eagerpp/shape.hpp"
 
@@ -39,6 +40,12 @@ template <class B>
 concept blocked_backend = requires {
   requires B::blocked_evaluation;
 };
+
+/// The dtypes whose ops may be lazy: floating results and the bool masks of comparisons and
+/// `where`. Integer ops stay eager (their kernels would be compiled a second time, as nodes, for
+/// little use).
+template <class T>
+inline constexpr bool lazy_dtype = std::is_floating_point_v<T> || std::is_same_v<T, bool>;
 
 /// The value of a tensor of backend B that is an element-wise expression (detail/blocks.hpp).
 template <class B>

@@ -86,7 +86,7 @@ Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape
                                    std::span<const std::int64_t>(step), out);
                  },
                  [&] {
-                   if constexpr (blocked_backend<B>) {
+                   if constexpr (blocked_backend<B> && lazy_dtype<typename B::value_type>) {
                      return lazy_slice<B>(x.raw(), x.shape(), start, step, out);
                    } else {
                      return nullptr;

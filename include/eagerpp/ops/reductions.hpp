@@ -93,7 +93,7 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
                                  std::optional<reduce_kind> kind = std::nullopt) {
   using B = typename Tn::backend_type;
   if (p.mask == 0) return x.raw();
-  if constexpr (blocked_backend<B>) {
+  if constexpr (blocked_backend<B> && lazy_dtype<typename Tn::value_type>) {
     if (x.is_lazy() && p.count > 0) [[unlikely]] {
       if (auto r = reduce_blocks(x, p, f, kind)) {
         const Shape& s = x.shape_ref();

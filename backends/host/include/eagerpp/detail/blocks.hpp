@@ -55,12 +55,6 @@ constexpr std::int64_t block_elements() {
 /// bounds the recursion of a block evaluation and the inputs a loop like `x = x * 0.9 + 1` keeps.
 inline constexpr int max_lazy_nodes = 24;
 
-/// The dtypes whose element-wise ops are lazy: floating results and the bool masks of comparisons
-/// and `where`. Integer ops stay eager (their kernels would be compiled a second time, as nodes,
-/// for little use).
-template <class T>
-inline constexpr bool lazy_dtype = std::is_floating_point_v<T> || std::is_same_v<T, bool>;
-
 /// Runs `fn(first, last)` over the block indices [0, count): in one call, or, on a backend with the
 /// optional hook `B::parallel_blocks(count, fn)` (ep::omp: its OpenMP threads), over contiguous
 /// ranges on several threads at once. Each call evaluates its range with its own block_context.
