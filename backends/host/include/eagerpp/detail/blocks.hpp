@@ -427,7 +427,8 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
   }
 }
 
-/// reduce_raw's block reduction (ops/reductions.hpp). A reduced range longer than a block is
+/// reduce_raw's block reduction (ops/reductions.hpp), for an expression held by `x` alone. A
+/// reduced range longer than a block is
 /// reduced block by block into partial results, which `f` then reduces (a sum of sums, a min of
 /// mins). The reduced axes must be one contiguous range and the kept inner extent at most a block.
 template <class Tn, class F>
@@ -435,6 +436,10 @@ std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_
                                                    std::optional<reduce_kind> kind) {
   using B = typename Tn::backend_type;
   using T = typename B::value_type;
+  // An expression that something else holds too (the tape, another expression, a copy of the
+  // tensor) will be read again: computed once here and reduced, rather than computed once per use.
+  // Only a sole reference (`x.square().sum()`, a temporary) is reduced from its blocks.
+  if (lazy_access::expr(x).use_count() > 1) return std::nullopt;
   const lazy_expr<B>& e = *lazy_access::expr(x);
   const Shape& s = e.shape();
   const int rank = s.size();
