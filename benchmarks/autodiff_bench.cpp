@@ -18,22 +18,15 @@
 #include <eagerpp/xtensor.hpp>
 
 #include "ratio_reporter.hpp"
+#include "workloads.hpp"
 #if EAGERPP_BENCHMARK_TORCH
 #include "torch_reference.hpp"
 #endif
 
 namespace {
 
-template <class B>
-ep::Tensor<B> l2(const ep::Tensor<B>& x) {
-  return x.square().sum().sqrt();
-}
-
-template <class B>
-ep::Tensor<B> logistic_loss(const ep::Tensor<B>& w, const ep::Tensor<B>& X,
-                            const ep::Tensor<B>& y) {
-  return (1 + (-y * X.matmul(w)).exp()).log().mean();
-}
+using ep::bench::l2;
+using ep::bench::logistic_loss;
 
 template <class B>
 void l2_f(benchmark::State& st) {

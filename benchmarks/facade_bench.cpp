@@ -19,26 +19,15 @@
 #include <eagerpp/xtensor.hpp>
 
 #include "ratio_reporter.hpp"
+#include "workloads.hpp"
 
 namespace {
 
-std::vector<float> input(std::int64_t n) {
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < v.size(); ++i)
-    v[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
-  return v;
-}
+using ep::bench::chain;
+using ep::bench::input;
+using ep::bench::l2;
 
-// --- the generic code, written once -------------------------------------------------------------
-template <class B>
-ep::Tensor<B> l2(const ep::Tensor<B>& x) {
-  return x.square().sum().sqrt();
-}
-template <class B>
-ep::Tensor<B> chain(const ep::Tensor<B>& x) {
-  return (-x * x).exp() * x.sin() + 1;
-}
-
+// --- the facade (the generic code: workloads.hpp) ----------------------------------------------
 template <class B>
 void facade_l2(benchmark::State& st) {
   const auto x = ep::from_vector<B>(input(st.range(0)));

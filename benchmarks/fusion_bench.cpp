@@ -30,33 +30,19 @@
 #include <eagerpp/xtensor.hpp>
 
 #include "ratio_reporter.hpp"
+#include "workloads.hpp"
 
 namespace {
 
-std::vector<float> input(std::int64_t n) {
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < v.size(); ++i)
-    v[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
-  return v;
-}
+using ep::bench::chain;
+using ep::bench::input;
+using ep::bench::l2;
+using ep::bench::logistic_loss;
 
 // --- the generic code, written once -------------------------------------------------------------
 template <class B>
-ep::Tensor<B> chain(const ep::Tensor<B>& x) {
-  return (-x * x).exp() * x.sin() + 1;
-}
-template <class B>
 ep::Tensor<B> chain10(const ep::Tensor<B>& x) {
   return ((x * x + 1).sqrt() * x.sin() - x.cos() * 0.5 + 2).log();
-}
-template <class B>
-ep::Tensor<B> l2(const ep::Tensor<B>& x) {
-  return x.square().sum().sqrt();
-}
-template <class B>
-ep::Tensor<B> logistic_loss(const ep::Tensor<B>& w, const ep::Tensor<B>& X,
-                            const ep::Tensor<B>& y) {
-  return (1 + (-y * X.matmul(w)).exp()).log().mean();
 }
 
 template <class B, ep::Tensor<B> (*F)(const ep::Tensor<B>&)>
