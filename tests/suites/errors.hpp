@@ -3,11 +3,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstdint>    // std::int64_t, std::uint64_t
-#include <new>        // std::bad_alloc
-#include <stdexcept>  // std::invalid_argument
-#include <string>     // std::string
-#include <vector>     // std::vector
+#include <cstdint>     // std::int64_t, std::uint64_t
+#include <functional>  // std::function
+#include <new>         // std::bad_alloc
+#include <stdexcept>   // std::invalid_argument
+#include <string>      // std::string
+#include <vector>      // std::vector
 
 #include <gtest/gtest.h>
 
@@ -23,8 +24,8 @@ namespace errors_test {
 
 /// Expects `f` to throw an ep::value_error, which is also an ep::error and a std::invalid_argument,
 /// whose message contains every string in `parts`.
-template <class F>
-void expect_value_error(const F& f, const std::vector<std::string>& parts) {
+inline void expect_value_error(const std::function<void()>& f,
+                               const std::vector<std::string>& parts) {
   ep::test::expect_throws_with<ep::value_error>(f, parts);
   ep::test::expect_throws_with<ep::error>(f, parts);
   ep::test::expect_throws_with<std::invalid_argument>(f, parts);

@@ -5,8 +5,9 @@
 #include <algorithm>    // std::max
 #include <cmath>        // std::abs, std::isfinite
 #include <cstddef>      // std::size_t
+#include <functional>   // std::function
 #include <string>       // std::string
-#include <type_traits>  // std::is_floating_point_v
+#include <type_traits>  // std::is_floating_point_v, std::type_identity_t
 #include <vector>       // std::vector
 
 #include <fmt/format.h>
@@ -22,9 +23,12 @@ namespace ep::test {
 /// Also checks that the value equals f(x) and that the gradient has x's shape. Meant for double
 /// tensors (float's 7 digits leave too little after a difference step of 1e-6). Use it as
 /// `EXPECT_TRUE(ep::test::check_gradient(f, x)) << "what"`; the failure lists each bad element.
-template <class F, class B>
-::testing::AssertionResult check_gradient(F&& f, const Tensor<B>& x, double rtol = 1e-5,
-                                          double atol = 1e-7) {
+/// `f` is a std::function: the check (and value_and_grad under it) is compiled once per backend, not
+/// once per test lambda.
+template <class B>
+::testing::AssertionResult check_gradient(
+    const std::type_identity_t<std::function<Tensor<B>(const Tensor<B>&)>>& f, const Tensor<B>& x,
+    double rtol = 1e-5, double atol = 1e-7) {
   using T = typename B::value_type;
   static_assert(std::is_floating_point_v<T>,
                 "check_gradient: needs a floating tensor (double recommended)");

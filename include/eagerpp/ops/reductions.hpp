@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstdint>   // std::uint32_t, std::int64_t
-#include <limits>    // std::numeric_limits
-#include <optional>  // std::optional
+#include <cstdint>      // std::uint32_t, std::int64_t
+#include <limits>       // std::numeric_limits
+#include <optional>     // std::optional
+#include <span>         // std::span
+#include <type_traits>  // std::remove_reference_t
 
 #include <fmt/format.h>
 
@@ -78,12 +80,22 @@ inline void check_nonempty_reduction(std::string_view op, const Shape& in,
           op, a, in.str()));
 }
 
+/// A backend reduction `f(raw, axes)` passed by reference without its type (as C++26's
+/// std::function_ref): reduce_blocks is then compiled once per tensor type, not once per reduction.
+template <class Raw>
+struct reduction_ref {
+  const void* f;
+  Raw (*call)(const void* f, const Raw& x, std::span<const int> axes);
+  Raw operator()(const Raw& x, std::span<const int> axes) const { return call(f, x, axes); }
+};
+
 /// The reduction `f` (a backend reduction, `f(raw, axes)`) of the lazy tensor `x` over the axes of
 /// `p`, taking the blocks of x's expression so that x is never computed as a whole (a map the
 /// backend's reduction takes in, `kind`, is applied as the input is loaded); std::nullopt where
 /// the axes do not allow it. Defined in detail/blocks.hpp, which every blocked backend includes.
-template <class Tn, class F>
-std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p, const F& f,
+template <class Tn>
+std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p,
+                                                   const reduction_ref<typename Tn::raw_type>& f,
                                                    std::optional<reduce_kind> kind);
 
 /// Runs the backend reduction `f(raw, axes)`, which drops the reduced axes, and gives the result
@@ -95,7 +107,12 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
   if (p.mask == 0) return x.raw();
   if constexpr (blocked_backend<B> && lazy_dtype<typename Tn::value_type>) {
     if (x.is_lazy() && p.count > 0) [[unlikely]] {
-      if (auto r = reduce_blocks(x, p, f, kind)) {
+      using Raw = typename Tn::raw_type;
+      using Fn = std::remove_reference_t<F>;
+      const reduction_ref<Raw> ref{&f, [](const void* fn, const Raw& r, std::span<const int> a) {
+                                     return (*static_cast<const Fn*>(fn))(r, a);
+                                   }};
+      if (auto r = reduce_blocks(x, p, ref, kind)) {
         const Shape& s = x.shape_ref();
         return B::reshape(*r, p.keepdims ? p.kept(s) : p.out(s));
       }

@@ -56,10 +56,10 @@ eigen_mmap<T, N> eigen_mutable_map(T* p, const std::int64_t* dims) {
   return eigen_mmap<T, N>(p, eigen_dims<N>(dims));
 }
 
-template <int Min, int N, class F>
+template <int Max, int N, class F>
 decltype(auto) with_rank_from(int rank, F&& f) {
-  if constexpr (N < max_rank) {
-    if (rank != N) return with_rank_from<Min, N + 1>(rank, std::forward<F>(f));
+  if constexpr (N < Max) {
+    if (rank != N) return with_rank_from<Max, N + 1>(rank, std::forward<F>(f));
   }
   return std::forward<F>(f)(std::integral_constant<int, N>{});
 }
@@ -67,13 +67,14 @@ decltype(auto) with_rank_from(int rank, F&& f) {
 }  // namespace detail
 
 /// Runtime rank to Eigen's compile-time rank, as TensorFlow's kernels do: calls
-/// `f(std::integral_constant<int, N>{})` with N == rank, for rank in [Min, ep::max_rank]. Only the
-/// ranks from Min up are instantiated, so callers that merged dimensions first pass Min = 1 or 2.
-/// A rank outside the range is a bug in the caller (checked by assert); it runs the max_rank case.
-template <int Min = 0, class F>
+/// `f(std::integral_constant<int, N>{})` with N == rank, for rank in [Min, Max]. Only those ranks
+/// are instantiated, so callers that merged dimensions first pass Min = 1 or 2, and callers with a
+/// general loop for high ranks (detail::host_gather) a smaller Max.
+/// A rank outside the range is a bug in the caller (checked by assert); it runs the Max case.
+template <int Min = 0, int Max = max_rank, class F>
 decltype(auto) with_rank(int rank, F&& f) {
-  assert(rank >= Min && rank <= max_rank);
-  return detail::with_rank_from<Min, Min>(rank, std::forward<F>(f));
+  assert(rank >= Min && rank <= Max);
+  return detail::with_rank_from<Max, Min>(rank, std::forward<F>(f));
 }
 
 /// The raw tensor of `ep::eigen<T>`: a shared, immutable, C-order (row-major) buffer and its shape.

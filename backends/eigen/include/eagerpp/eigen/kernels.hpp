@@ -23,7 +23,10 @@
 // Every kernel first merges dimensions that can be merged without changing the result (extent-1
 // axes vanish; neighbouring axes treated alike fuse into one), as TensorFlow's kernels do. That
 // keeps the runtime rank low, and most calls then run the rank-1..3 instantiations; each kernel is
-// instantiated once per dtype and rank, never once per op.
+// instantiated once per dtype and rank, never once per op. Broadcasting, flips and strided slices
+// of any rank, and transpositions of more than three merged axes, are one general strided loop
+// (detail::host_gather) instead: an Eigen expression per rank up to max_rank was 14% of the code of
+// the Eigen test suites' translation unit (Debug), for ranks that merging makes rare.
 namespace ep::detail {
 
 using eigen_extents = std::int64_t[max_rank];
@@ -77,7 +80,7 @@ eigen_array<T> eigen_broadcast_to(const eigen_array<T>& x, const Shape& shape) {
   if (x.shape() == shape) return x;
   if (shape.numel() == 0) return eigen_array<T>(shape);
   if (x.size() == 1) return eigen_full(shape, x.data()[0]);
-  eigen_extents in{}, out{}, factor{};
+  eigen_extents in{}, out{};
   int r = 0;
   bool previous_broadcast = false, any_broadcast = false;
   const int lead = shape.size() - x.ndim();
@@ -90,22 +93,22 @@ eigen_array<T> eigen_broadcast_to(const eigen_array<T>& x, const Shape& shape) {
     if (r > 0 && previous_broadcast == broadcast) {
       in[r - 1] *= di;
       out[r - 1] *= d;
-      factor[r - 1] *= d / di;
     } else {
       in[r] = di;
       out[r] = d;
-      factor[r] = d / di;
       previous_broadcast = broadcast;
       ++r;
     }
   }
   if (!any_broadcast) return x.reshaped(shape);
   eigen_array<T> result(shape);
-  with_rank<1>(r, [&](auto rank) {
-    constexpr int N = decltype(rank)::value;
-    const auto f = eigen_dims<N>(factor);
-    eigen_mutable_map<N>(result.mutable_data(), out) = eigen_map<N>(x.data(), in).broadcast(f);
-  });
+  eigen_extents stride{};  // 0 along the broadcast runs (their input extent is 1)
+  std::int64_t s = 1;
+  for (int d = r - 1; d >= 0; --d) {
+    stride[d] = in[d] == 1 ? 0 : s;
+    s *= in[d];
+  }
+  host_gather(x.data(), 0, stride, out, r, result.mutable_data());
   return result;
 }
 
@@ -455,7 +458,20 @@ eigen_array<T> eigen_transpose(const eigen_array<T>& x, std::span<const int> per
     shuffle[g] = position;
   }
   eigen_array<T> result(out_shape);
-  with_rank<2>(groups, [&](auto rank) {
+  if (groups > 3) {  // rare after merging: the general loop rather than five more Eigen ranks
+    eigen_extents in_stride{}, stride{};
+    std::int64_t s = 1;
+    for (int g = groups - 1; g >= 0; --g) {
+      in_stride[g] = s;
+      s *= in_dims[g];
+    }
+    for (int g = 0; g < groups; ++g) stride[g] = in_stride[shuffle[g]];
+    host_gather(x.data(), 0, stride, out_dims, groups, result.mutable_data());
+    return result;
+  }
+  // Eigen's shuffle is evaluated in cache-sized tiles (TiledEvaluation): a large 2-D transposition
+  // reads each source line once, where a loop over the result would stride through the source.
+  with_rank<2, 3>(groups, [&](auto rank) {
     constexpr int N = decltype(rank)::value;
     eigen_mutable_map<N>(result.mutable_data(), out_dims) =
         eigen_map<N>(x.data(), in_dims).shuffle(eigen_dims<N>(shuffle));
@@ -487,13 +503,15 @@ eigen_array<T> eigen_flip(const eigen_array<T>& x, std::span<const int> axes) {
   }
   if (!any) return x;
   eigen_array<T> result(x.shape());
-  with_rank<1>(r, [&](auto rank) {
-    constexpr int N = decltype(rank)::value;
-    Eigen::array<bool, std::size_t{N}> reverse;
-    for (std::size_t i = 0; i < reverse.size(); ++i) reverse[i] = flipped[i];
-    eigen_mutable_map<N>(result.mutable_data(), dims) =
-        eigen_map<N>(x.data(), dims).reverse(reverse);
-  });
+  eigen_extents stride{};  // negative along the flipped runs, which start at their last element
+  std::int64_t offset = 0;
+  std::int64_t s = 1;
+  for (int d = r - 1; d >= 0; --d) {
+    stride[d] = flipped[d] ? -s : s;
+    if (flipped[d]) offset += (dims[d] - 1) * s;
+    s *= dims[d];
+  }
+  host_gather(x.data(), offset, stride, dims, r, result.mutable_data());
   return result;
 }
 
@@ -563,15 +581,15 @@ eigen_array<T> eigen_slice(const eigen_array<T>& x, std::span<const std::int64_t
     eigen_copy_box(x.data(), in, offset, stride, result.mutable_data(), extent, zero, extent, r);
     return result;
   }
-  eigen_extents span{};
-  for (int i = 0; i < r; ++i) span[i] = (extent[i] - 1) * stride[i] + 1;
-  with_rank<1>(r, [&](auto rank) {
-    constexpr int N = decltype(rank)::value;
-    eigen_mutable_map<N>(result.mutable_data(), extent) =
-        eigen_map<N>(x.data(), in)
-            .slice(eigen_dims<N>(offset), eigen_dims<N>(span))
-            .stride(eigen_dims<N>(stride));
-  });
+  eigen_extents jump{};  // the step of each run in the source's elements
+  std::int64_t first = 0;
+  std::int64_t s = 1;
+  for (int d = r - 1; d >= 0; --d) {
+    jump[d] = stride[d] * s;
+    first += offset[d] * s;
+    s *= in[d];
+  }
+  host_gather(x.data(), first, jump, extent, r, result.mutable_data());
   return result;
 }
 

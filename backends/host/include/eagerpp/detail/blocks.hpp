@@ -431,8 +431,9 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
 /// reduced range longer than a block is
 /// reduced block by block into partial results, which `f` then reduces (a sum of sums, a min of
 /// mins). The reduced axes must be one contiguous range and the kept inner extent at most a block.
-template <class Tn, class F>
-std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p, const F& f,
+template <class Tn>
+std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p,
+                                                   const reduction_ref<typename Tn::raw_type>& f,
                                                    std::optional<reduce_kind> kind) {
   using B = typename Tn::backend_type;
   using T = typename B::value_type;

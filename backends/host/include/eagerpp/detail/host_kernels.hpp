@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>    // std::stable_sort
+#include <algorithm>    // std::stable_sort, std::copy_n, std::fill_n
 #include <cmath>        // std::isnan, std::signbit
 #include <cstdint>      // std::int64_t
 #include <numeric>      // std::iota
@@ -18,6 +18,39 @@ namespace ep::detail {
 template <class T>
 void host_take(const T* x, const std::int64_t* index, std::int64_t n, T* out) {
   for (std::int64_t i = 0; i < n; ++i) out[i] = x[index[i]];
+}
+
+/// Writes to `out`, in C order, the elements `x[offset + i_0 stride[0] + ... + i_{r-1} stride[r-1]]`
+/// for every index i of the box `extent` (rank r >= 1, at least one element). A stride may be 0
+/// (broadcasting), negative (a flip) or a multiple of the source's (a slice's step, a
+/// transposition): one loop, compiled once per dtype for every rank, where a library's expression
+/// would be instantiated once per rank. The last axis runs as a copy (stride 1), a fill (0) or a
+/// strided loop.
+template <class T>
+void host_gather(const T* x, std::int64_t offset, const std::int64_t* stride,
+                 const std::int64_t* extent, int r, T* out) {
+  std::int64_t index[max_rank] = {};
+  const int last = r - 1;
+  const std::int64_t run = extent[last];
+  const std::int64_t step = stride[last];
+  std::int64_t rows = 1;
+  for (int d = 0; d < last; ++d) rows *= extent[d];
+  for (std::int64_t k = 0; k < rows; ++k, out += run) {
+    const T* from = x + offset;
+    if (step == 1) {
+      std::copy_n(from, run, out);
+    } else if (step == 0) {
+      std::fill_n(out, run, *from);
+    } else {
+      for (std::int64_t j = 0; j < run; ++j) out[j] = from[j * step];
+    }
+    for (int d = last - 1; d >= 0; --d) {  // the next row: an odometer over the outer axes
+      offset += stride[d];
+      if (++index[d] < extent[d]) break;
+      offset -= extent[d] * stride[d];
+      index[d] = 0;
+    }
+  }
 }
 
 /// x[index[i]] = values[i] (Add: +=) for i < n, in order, so a repeated index keeps the last write.
