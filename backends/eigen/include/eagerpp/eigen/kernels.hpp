@@ -25,8 +25,9 @@
 // keeps the runtime rank low, and most calls then run the rank-1..3 instantiations; each kernel is
 // instantiated once per dtype and rank, never once per op. Broadcasting, flips and strided slices
 // of any rank, and transpositions of more than three merged axes, are one general strided loop
-// (detail::host_gather) instead: an Eigen expression per rank up to max_rank was 14% of the code of
-// the Eigen test suites' translation unit (Debug), for ranks that merging makes rare.
+// (detail::host_gather) instead: the Eigen expressions of those ops for ranks 2 to 8 were 8.6 of the
+// 43.9 MB of code of the Eigen test suites' translation unit (Debug, ASan), for ranks that merging
+// makes rare.
 namespace ep::detail {
 
 using eigen_extents = std::int64_t[max_rank];
