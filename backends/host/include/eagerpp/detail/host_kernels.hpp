@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>    // std::stable_sort, std::copy_n, std::fill_n
+#include <algorithm>    // std::stable_sort, std::copy_n
 #include <cmath>        // std::isnan, std::signbit
 #include <cstdint>      // std::int64_t
 #include <numeric>      // std::iota
@@ -24,8 +24,8 @@ void host_take(const T* x, const std::int64_t* index, std::int64_t n, T* out) {
 /// for every index i of the box `extent` (rank r >= 1, at least one element). A stride may be 0
 /// (broadcasting), negative (a flip) or a multiple of the source's (a slice's step, a
 /// transposition): one loop, compiled once per dtype for every rank, where a library's expression
-/// would be instantiated once per rank. The last axis runs as a copy (stride 1), a fill (0) or a
-/// strided loop.
+/// would be instantiated once per rank. The last axis runs as a copy (stride 1), a fill (0), a
+/// reversed copy (-1) or a strided loop.
 template <class T>
 void host_gather(const T* x, std::int64_t offset, const std::int64_t* stride,
                  const std::int64_t* extent, int r, T* out) {
@@ -39,8 +39,14 @@ void host_gather(const T* x, std::int64_t offset, const std::int64_t* stride,
     const T* from = x + offset;
     if (step == 1) {
       std::copy_n(from, run, out);
-    } else if (step == 0) {
-      std::fill_n(out, run, *from);
+    } else if (step == 0) {  // a fill in groups of 16, which GCC vectorizes at -O2 too
+      const T v = *from;
+      std::int64_t j = 0;
+      for (; j + 16 <= run; j += 16)
+        for (int u = 0; u < 16; ++u) out[j + u] = v;
+      for (; j < run; ++j) out[j] = v;
+    } else if (step == -1) {  // a constant step, so that the compiler vectorizes it (a permute)
+      for (std::int64_t j = 0; j < run; ++j) out[j] = from[-j];
     } else {
       for (std::int64_t j = 0; j < run; ++j) out[j] = from[j * step];
     }
