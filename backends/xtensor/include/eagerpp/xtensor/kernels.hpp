@@ -354,7 +354,8 @@ struct strided_loop {
 };
 
 /// out (contiguous, row-major, `rank` extents) = the elements of `in` at the given element strides
-/// (any sign, 0 for broadcasting): transpose, broadcast_to, flip and slice in one loop.
+/// (any sign, 0 for broadcasting): transpose, broadcast_to, flip and slice in one loop, the host
+/// backends' detail::host_gather over the merged dimensions.
 template <class T>
 void strided_copy(const T* in, T* out, const std::size_t* shape, const std::ptrdiff_t* strides,
                   std::size_t rank) {
@@ -363,17 +364,16 @@ void strided_copy(const T* in, T* out, const std::size_t* shape, const std::ptrd
   if (n == 0) return;
   strided_loop<1> loop;
   for (std::size_t d = 0; d < rank; ++d) loop.push(shape[d], {strides[d]});
-  loop.for_each_row([&](const std::array<std::ptrdiff_t, 1>& off,
-                        const std::array<std::ptrdiff_t, 1>& s, std::size_t len) {
-    const T* p = in + off[0];
-    if (s[0] == 1)
-      std::copy_n(p, len, out);
-    else if (s[0] == 0)
-      std::fill_n(out, len, *p);
-    else
-      for (std::size_t j = 0; j < len; ++j) out[j] = p[static_cast<std::ptrdiff_t>(j) * s[0]];
-    out += len;
-  });
+  if (loop.rank == 0) {
+    *out = *in;
+    return;
+  }
+  std::int64_t extent[max_rank], step[max_rank];
+  for (std::size_t d = 0; d < loop.rank; ++d) {
+    extent[d] = static_cast<std::int64_t>(loop.shape[d]);
+    step[d] = loop.strides[0][d];
+  }
+  detail::host_gather(in, 0, step, extent, static_cast<int>(loop.rank), out);
 }
 
 // --- the loops of ep::xtensor's ops, over xtensor_array ------------------------------------------
@@ -488,18 +488,23 @@ auto zip(const xtensor_array<T>& a, const xtensor_array<T>& b, F&& f) {
   const auto so = xt_kernels::contiguous_strides(out.shape());
   strided_loop<3> loop;
   for (std::size_t i = 0; i < r; ++i) loop.push(out.shape()[i], {sa[i], sb[i], so[i]});
+  // Each row runs one of the three expressions of the flat paths above, through the same
+  // assign_flat: nothing more is compiled per op for broadcasting (a row of two broadcast operands
+  // is its first element, computed as a one-element flat row, then copied).
   loop.for_each_row([&](const auto& off, const auto& inner, std::size_t len) {
-    auto o = xt_kernels::flat(out.data() + off[2], len);
+    R* o = out.data() + off[2];
     const T* pa = a.data() + off[0];
     const T* pb = b.data() + off[1];
-    if (inner[0] != 0 && inner[1] != 0)
-      xt::noalias(o) = f(xt_kernels::flat(pa, len), xt_kernels::flat(pb, len));
-    else if (inner[1] != 0)
-      xt::noalias(o) = f(xt::xscalar<T>(*pa), xt_kernels::flat(pb, len));
-    else if (inner[0] != 0)
-      xt::noalias(o) = f(xt_kernels::flat(pa, len), xt::xscalar<T>(*pb));
-    else
-      xt::noalias(o) = f(xt::xscalar<T>(*pa), xt::xscalar<T>(*pb));
+    if (inner[0] != 0 && inner[1] != 0) {
+      xt_kernels::assign_flat(o, len, f(xt_kernels::flat(pa, len), xt_kernels::flat(pb, len)));
+    } else if (inner[1] != 0) {
+      xt_kernels::assign_flat(o, len, f(xt::xscalar<T>(*pa), xt_kernels::flat(pb, len)));
+    } else if (inner[0] != 0) {
+      xt_kernels::assign_flat(o, len, f(xt_kernels::flat(pa, len), xt::xscalar<T>(*pb)));
+    } else {
+      xt_kernels::assign_flat(o, 1, f(xt_kernels::flat(pa, 1), xt::xscalar<T>(*pb)));
+      std::fill_n(o + 1, len - 1, o[0]);
+    }
   });
   return out;
 }
