@@ -14,7 +14,7 @@ function(eagerpp_add_target name)
   target_link_libraries(eagerpp_${name} INTERFACE ${arg_LINK})
 endfunction()
 
-# eagerpp_add_compiled(<backend> [SANITIZE_OPTIONS <option>...]): eagerpp::<backend>_compiled
+# eagerpp_add_compiled(<backend>): eagerpp::<backend>_compiled
 # (eagerpp_<backend>_compiled, installed and exported as <backend>_compiled), a static library of the
 # calling folder's src/compiled.cpp: the explicit instantiations of ep::Tensor<ep::<backend><T>> for
 # float and double (include/eagerpp/detail/instantiate.hpp). Linking it instead of eagerpp::<backend>
@@ -22,7 +22,6 @@ endfunction()
 # extern: the same code, compiled once (fmt's compiled-or-header-only model; docs/backends.md).
 # Built only with EAGERPP_BUILD_COMPILED; with EAGERPP_SANITIZE, instrumented as the tests that link it.
 function(eagerpp_add_compiled name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SANITIZE_OPTIONS")
   if(NOT EAGERPP_BUILD_COMPILED)
     return()
   endif()
@@ -33,8 +32,5 @@ function(eagerpp_add_compiled name)
   string(TOUPPER ${name} upper)
   target_compile_definitions(eagerpp_${name}_compiled INTERFACE EAGERPP_${upper}_COMPILED)
   eagerpp_warnings(eagerpp_${name}_compiled)
-  if(EAGERPP_SANITIZE AND arg_SANITIZE_OPTIONS)
-    target_compile_options(eagerpp_${name}_compiled PRIVATE ${arg_SANITIZE_OPTIONS})
-  endif()
   set_property(GLOBAL APPEND PROPERTY EAGERPP_COMPILED ${name})  # for install and the tests
 endfunction()
