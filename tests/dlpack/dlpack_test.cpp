@@ -108,8 +108,7 @@ TYPED_TEST(DLPack, NegativeStridesAndByteOffset) {
 TYPED_TEST(DLPack, ContiguousByteOffsetKeepsItsValues) {
   using T = typename TypeParam::value_type;
   {
-    hand_made<T> h({5}, {},
-                   2 * sizeof(T));  // aligned for T: xtensor wraps it, Eigen copies it (alignment)
+    hand_made<T> h({5}, {}, 2 * sizeof(T));  // aligned for T, not for SIMD: wrapped
     {
       const auto t = ep::from_dlpack<TypeParam>(&h.managed);
       EXPECT_EQ(t.to_vector(), values_at(h, {2, 3, 4, 5, 6}));

@@ -404,9 +404,95 @@ TYPED_TEST_P(Fusion, SlicesAreLazyLeaves) {
   ep::test::expect_close(v, (inner * inner).sum(), rtol, rtol);
 }
 
+TYPED_TEST_P(Fusion, RowBlocksAndPadWriteInPlace) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  using T = typename B::value_type;
+  using ep::slice;
+  // Where a leaf is a slice with unit steps along the last axis and the rows are long (at least a
+  // quarter block: 512 doubles, 1024 floats), blocks lie within rows and the slice's blocks are
+  // views of the sliced tensor at any element; `pad` of an expression writes the expression into
+  // the padded buffer's interior. Rows of 1098 elements (within a block), of 4500 (a block and a
+  // part for float, two and a part for double), against a plain loop with the border.
+  for (const std::int64_t cols : {std::int64_t{1100}, std::int64_t{4502}}) {
+    const std::int64_t n = cols == 1100 ? 20 : 6;
+    const auto u = ep::test::tensor<B>(ep::test::random_values(n * cols, -1, 1, 11), {n, cols});
+    const auto uv = u.to_vector();
+    const auto inner = u(slice(1, -1), slice(1, -1));
+    const auto lap = u(slice(2, {}), slice(1, -1)) + u(slice({}, -2), slice(1, -1)) +
+                     u(slice(1, -1), slice(2, {})) + u(slice(1, -1), slice({}, -2)) - 4 * inner;
+    const auto step = inner + 0.25 * lap;
+    EXPECT_EQ(step.is_lazy(), lazy<B>);
+    values expected(static_cast<std::size_t>(n * cols), 0.0);
+    for (std::int64_t i = 1; i + 1 < n; ++i) {
+      for (std::int64_t j = 1; j + 1 < cols; ++j) {
+        const T* r = &uv[static_cast<std::size_t>(i * cols)];
+        const T l =
+            static_cast<T>(static_cast<T>(static_cast<T>(r[j + cols] + r[j - cols]) + r[j + 1]) +
+                           r[j - 1]) -
+            static_cast<T>(4 * r[j]);
+        expected[static_cast<std::size_t>(i * cols + j)] =
+            static_cast<T>(r[j] + static_cast<T>(T(0.25) * l));
+      }
+    }
+    const auto padded = step.pad({1, 1});
+    ep::test::expect_equal(padded, {n, cols}, expected);
+    // The same values through the computed step and the backend's pad.
+    const std::vector<std::int64_t> one{1, 1};
+    ep::test::expect_close(padded, wrap<B>(B::pad(step.raw(), one, one, T(0))));
+    // A computed operand beside the row views: its blocks start anywhere in its rows.
+    const auto v = ep::test::tensor<B>(ep::test::random_values((n - 2) * (cols - 2), -1, 1, 12),
+                                       {n - 2, cols - 2});
+    const auto mixed = inner * v + u(slice(2, {}), slice({}, -2));
+    EXPECT_EQ(mixed.is_lazy(), lazy<B>);
+    const std::vector<std::int64_t> two_zero{2, 0};
+    const auto shifted = wrap<B>(B::slice(u.raw(), two_zero, one, ep::Shape{n - 2, cols - 2}));
+    const auto eager_inner = wrap<B>(B::slice(u.raw(), one, one, ep::Shape{n - 2, cols - 2}));
+    ep::test::expect_close(mixed,
+                           wrap<B>(B::add(B::multiply(eager_inner.raw(), v.raw()), shifted.raw())));
+    // The same values as the kernels on whole tensors, to the bit, also where a function's SIMD and
+    // scalar versions differ: blocks hold whole SIMD packets (block_grain) except the last.
+    ep::test::expect_close(
+        inner.sin() * inner.exp(),
+        wrap<B>(B::multiply(B::sin(eager_inner.raw()), B::exp(eager_inner.raw()))));
+  }
+  // Uneven paddings of three axes and a value; short rows (40 elements) whose blocks hold several
+  // rows, copied row by row into the interior; rank 1; a bool mask.
+  const auto w =
+      ep::test::tensor<B>(ep::test::random_values(60 * 50 * 40, -1, 1, 13), {60, 50, 40});
+  const std::vector<std::int64_t> before{1, 0, 2}, after{2, 3, 1};
+  const auto chain = w * 2 + 1;
+  const auto expected = wrap<B>(B::pad(chain.raw(), before, after, T(7)));
+  ep::test::expect_close((w * 2 + 1).pad({{1, 2}, {0, 3}, {2, 1}}, "constant", T(7)), expected);
+  const auto x = ep::test::tensor<B>(ep::test::random_values(20000, -1, 1, 14), {20000});
+  const std::vector<std::int64_t> b1{3}, a1{5};
+  ep::test::expect_close((x + 1).pad({3, 5}), wrap<B>(B::pad((x + 1).raw(), b1, a1, T(0))));
+  const auto mask = (x > 0).pad({3, 5});
+  EXPECT_EQ(mask.shape(), ep::Shape{20008});
+  const auto mv = mask.to_vector();
+  const auto xv = x.to_vector();
+  for (std::size_t i = 0; i < mv.size(); ++i)
+    EXPECT_EQ(mv[i], i >= 3 && i < 20003 && xv[i - 3] > 0) << "element " << i;
+  // An expression held twice is padded from its value (computed once, kept); its gradient.
+  const auto y = w * 3;
+  const auto y2 = y;
+  ep::test::expect_close(y.pad({{1, 2}, {0, 3}, {2, 1}}),
+                         wrap<B>(B::pad(y2.raw(), before, after, T(0))));
+  const auto [value, grad] = ep::value_and_grad(
+      [](const auto& t) {
+        return (t * 3).pad({{1, 2}, {0, 3}, {2, 1}}, "constant", 5).sum();
+      },
+      w);
+  const double rtol = sizeof(T) == 4 ? 1e-4 : 1e-11;
+  const double border = 63.0 * 53 * 43 - 60.0 * 50 * 40;
+  EXPECT_NEAR(static_cast<double>(value.item()),
+              static_cast<double>((w * 3).sum().item()) + 5 * border, rtol * 5 * border);
+  ep::test::expect_close(grad, ep::full_like(w, T(3)));
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Fusion, UnaryOpsEqualTheirKernels,
                             BinaryOpsComparisonsWhereEqualTheirKernels,
                             ChainsWithScalarsAndBroadcasting, SharedAndRepeatedValues,
                             EvaluatedFromTwoThreads, ReductionsTakeBlocks,
                             SmallEmptyAndZeroDimStayEager, GradientsThroughLazyChains,
-                            SlicesAreLazyLeaves);
+                            SlicesAreLazyLeaves, RowBlocksAndPadWriteInPlace);

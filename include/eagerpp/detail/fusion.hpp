@@ -6,6 +6,7 @@
 #include <concepts>     // std::same_as
 #include <memory>       // std::shared_ptr
 #include <optional>     // std::optional
+#include <span>         // std::span
 #include <tuple>        // std::tuple, std::apply
 #include <type_traits>  // std::is_floating_point_v, std::is_same_v
 
@@ -96,6 +97,13 @@ template <class B>
 std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, const Shape& in,
                                                const Shape& start, const Shape& step,
                                                const Shape& out);
+
+/// `x.pad(...)` (constant mode) written straight from x's expression where x is an expression held
+/// by x alone, or std::nullopt to pad x's value (defined in detail/blocks.hpp).
+template <class Tn>
+std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::int64_t> before,
+                                              std::span<const std::int64_t> after,
+                                              typename Tn::value_type value);
 
 /// Whether F and G are the same function. A template's arguments, not `F == G`: GCC does not take
 /// a comparison of function addresses as a constant expression under -fsanitize=undefined.

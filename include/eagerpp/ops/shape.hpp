@@ -238,6 +238,10 @@ Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_
     if (none) return *this;
     return detail::make_result<Tensor>(
         [&] {
+          if constexpr (detail::blocked_backend<B> && detail::lazy_dtype<value_type>) {
+            if (auto padded = detail::lazy_pad(*this, before, after, value))
+              return std::move(*padded);
+          }
           return B::pad(raw(), std::span<const std::int64_t>(before),
                         std::span<const std::int64_t>(after), value);
         },

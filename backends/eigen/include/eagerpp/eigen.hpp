@@ -96,12 +96,9 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
 
   /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared.
   static std::shared_ptr<T> share_host(const raw_type& x) { return x.share(); }
-  /// Adopts shared C-order host elements; copies them only if they are less aligned than Eigen's
-  /// vectorized loads need (ep::buffer and ep::allocate_storage always are).
+  /// Adopts shared C-order host elements, at any address (a view into a buffer: the maps are
+  /// unaligned, eigen/array.hpp).
   static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
-    const auto address = reinterpret_cast<std::uintptr_t>(data.get());
-    if (shape.numel() > 0 && address % detail::eigen_required_alignment != 0)
-      return from_data(data.get(), shape);
     return raw_type(std::move(data), shape);
   }
 

@@ -133,10 +133,10 @@ DLManagedTensor* to_dlpack(const Tensor<B>& t) {
 /// C-contiguous elements of B's dtype in CPU memory are wrapped without a copy (strides may be
 /// absent or compact, byte_offset anything that keeps elements aligned for T) and `m`'s deleter
 /// runs when the last tensor sharing them dies; other strides (negative ones too) or a misaligned
-/// byte_offset are copied into a new C-order buffer and the deleter runs before it returns (Eigen
-/// also copies elements less aligned than its vectorized loads need). Throws ep::value_error naming
-/// the mismatch for a null `m`, a negative extent, a dtype other than B's (code, bits and lanes),
-/// or a device other than kDLCPU; then `m` is not consumed and the caller still owns it.
+/// byte_offset are copied into a new C-order buffer and the deleter runs before it returns. Throws
+/// ep::value_error naming the mismatch for a null `m`, a negative extent, a dtype other than B's
+/// (code, bits and lanes), or a device other than kDLCPU; then `m` is not consumed and the caller
+/// still owns it.
 template <dlpack_exchangeable B>
 Tensor<B> from_dlpack(DLManagedTensor* m) {
   using T = typename B::value_type;

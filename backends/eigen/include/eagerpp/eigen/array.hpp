@@ -20,17 +20,16 @@ namespace ep {
 
 namespace detail {
 
-// Eigen's TensorMap counts as aligned only when `(Options & Eigen::Aligned16) == Eigen::Aligned16`
-// (TensorMap.h: IsAligned), and then assumes what it assumes of Eigen::Tensor storage: the base
-// pointer is aligned to EIGEN_MAX_ALIGN_BYTES, so packet loads at multiples of the packet size may
-// use aligned instructions. `Eigen::Aligned64` alone would silently mean "unaligned". Every buffer
-// an eigen_array points at is 64-byte aligned (ep::buffer, ep::allocate_storage) or was checked
-// when a moved-in Eigen::Tensor was adopted, so Aligned16 is the honest flag.
-inline constexpr int eigen_map_options = Eigen::Aligned16;
-
-/// Alignment that eigen_array storage must have for the maps above to be valid.
-inline constexpr std::size_t eigen_required_alignment =
-    EIGEN_MAX_ALIGN_BYTES > 16 ? std::size_t{EIGEN_MAX_ALIGN_BYTES} : std::size_t{16};
+// The maps make no promise of alignment (Eigen::Unaligned: packet loads and stores are `loadu` and
+// `storeu`), so an eigen_array may view any element of a buffer: a block of a lazy expression that
+// lies inside a row of a strided slice is a view of the sliced tensor (detail/blocks.hpp), wherever
+// the row starts. The buffers eagerpp allocates are 64-byte aligned all the same, and on the CPUs
+// eagerpp runs on an unaligned load of aligned data costs what an aligned one does: measured side
+// by side (benchmarks/fusion_bench, facade_bench, g++ 12 -O3, AVX2) every ratio stayed within the
+// runs' noise (logistic regression value_and_grad 63.0-72.9 us with Eigen::Aligned16, 62.9-63.3 us
+// without); the stencil's heat step at 1024^2 went from 3.15x to 2.71x the plain loop (the rows
+// of `u[1:-1, 1:-1]` start at odd elements and were copied to be aligned).
+inline constexpr int eigen_map_options = Eigen::Unaligned;
 
 template <class T, int N>
 using eigen_cmap =
@@ -92,11 +91,10 @@ class eigen_array {
   /// An empty 1-d array, shape (0,), with no storage.
   eigen_array() : shape_{0}, size_(0) {}
 
-  /// Adopts `data`, which must hold at least `shape.numel()` elements, aligned as ep::buffer
-  /// aligns them (or to EIGEN_MAX_ALIGN_BYTES at least).
+  /// Adopts `data`, which must hold at least `shape.numel()` elements.
   eigen_array(buffer<T> data, const Shape& shape) noexcept
       : data_(std::move(data)), shape_(shape), size_(shape.numel()) {}
-  /// Adopts elements owned elsewhere (aligned as above).
+  /// Adopts elements owned elsewhere (at any address aligned for T: the maps are unaligned).
   eigen_array(std::shared_ptr<T> data, const Shape& shape)
       : data_(std::move(data)), shape_(shape), size_(shape.numel()) {}
 
@@ -107,17 +105,10 @@ class eigen_array {
   }
 
   /// Takes over a row-major Eigen::Tensor without copying its elements: the tensor moves into a
-  /// shared holder and the storage aliases its data. (Copies only if the tensor's buffer is less
-  /// aligned than Eigen's vectorized loads need, which Eigen's own allocator never produces.)
+  /// shared holder and the storage aliases its data.
   template <int N>
   explicit eigen_array(Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>&& t)
       : shape_(shape_of(t.dimensions())), size_(shape_.numel()) {
-    const auto address = reinterpret_cast<std::uintptr_t>(t.data());
-    if (shape_.numel() > 0 && address % detail::eigen_required_alignment != 0) {
-      data_ = buffer<T>::allocate(static_cast<std::size_t>(shape_.numel()));
-      std::copy_n(t.data(), shape_.numel(), mutable_data());
-      return;
-    }
     auto holder =
         std::make_shared<Eigen::Tensor<T, N, Eigen::RowMajor, Eigen::Index>>(std::move(t));
     data_ = buffer<T>(std::shared_ptr<T>(holder, holder->data()));

@@ -12,7 +12,7 @@
 #include <optional>   // std::optional
 #include <span>       // std::span
 #include <tuple>      // std::tuple, std::apply
-#include <utility>    // std::move
+#include <utility>    // std::move, std::pair
 #include <vector>     // std::vector
 
 #include "eagerpp/detail/fusion.hpp"
@@ -42,13 +42,18 @@ inline constexpr std::int64_t lazy_min_size = 16384;
 /// its inputs stay in L1/L2 (a 48 KiB L1d, a 512 KiB-2 MiB L2).
 inline constexpr std::int64_t block_bytes = 16384;
 
-/// The elements of a block of T: a multiple of 64, so that every block but the last starts at an
-/// address aligned as a fresh buffer is and ends at a whole number of SIMD packets (a block then
-/// runs exactly the instructions that the same elements run in a whole-tensor kernel, and its
-/// results are the same).
+/// Blocks start at multiples of this many elements and every block but the last holds a multiple
+/// of it: each ends at a whole number of SIMD packets, so a block runs exactly the instructions
+/// that the same elements run in a whole-tensor kernel (whose scalar tail is the tensor's last
+/// elements only), and its results are the same (a transcendental function's SIMD and scalar
+/// versions differ by 1-2 ulp, measured).
+inline constexpr std::int64_t block_grain = 64;
+
+/// The elements of a block of T: a multiple of block_grain.
 template <class T>
 constexpr std::int64_t block_elements() {
-  return std::max<std::int64_t>(64, block_bytes / static_cast<std::int64_t>(sizeof(T)) / 64 * 64);
+  return std::max<std::int64_t>(
+      block_grain, block_bytes / static_cast<std::int64_t>(sizeof(T)) / block_grain * block_grain);
 }
 
 /// An expression that grew past this many nodes is computed before the next op takes it in, which
@@ -104,8 +109,8 @@ class lazy_expr {
   using raw_type = typename B::raw_type;
   using value_type = typename B::value_type;
 
-  lazy_expr(Shape shape, int nodes)
-      : shape_(std::move(shape)), size_(shape_.numel()), nodes_(nodes) {}
+  lazy_expr(Shape shape, int nodes, bool row_views)
+      : shape_(std::move(shape)), size_(shape_.numel()), nodes_(nodes), row_views_(row_views) {}
   lazy_expr(const lazy_expr&) = delete;
   lazy_expr& operator=(const lazy_expr&) = delete;
   virtual ~lazy_expr() = default;
@@ -114,6 +119,9 @@ class lazy_expr {
   [[nodiscard]] std::int64_t size() const noexcept { return size_; }
   /// The nodes of the expression (shared ones counted once per use: an upper bound).
   [[nodiscard]] int nodes() const noexcept { return nodes_; }
+  /// Whether a leaf's block is a view of memory rather than a copy when the block lies within one
+  /// row (the last axis): the evaluation then aligns its blocks to rows (lazy_gather).
+  [[nodiscard]] bool row_views() const noexcept { return row_views_; }
   /// Whether the value was computed already (a consumer then reads it instead of the expression).
   [[nodiscard]] bool computed() const noexcept { return done_.load(std::memory_order_acquire); }
 
@@ -123,11 +131,85 @@ class lazy_expr {
     if (!done_.load(std::memory_order_acquire)) {
       const std::lock_guard<std::mutex> lock(mutex_);
       if (!done_.load(std::memory_order_relaxed)) {
-        value_.emplace(evaluate());
+        std::shared_ptr<value_type> out =
+            allocate_storage<value_type>(static_cast<std::size_t>(size_));
+        Shape strides = shape_;  // C order
+        for (std::int64_t d = shape_.size() - 1, k = 1; d >= 0; --d) strides[d] = k, k *= shape_[d];
+        write(out, 0, strides);
+        value_.emplace(B::from_host_shared(std::move(out), shape_));
         done_.store(true, std::memory_order_release);
       }
     }
     return *value_;
+  }
+
+  /// Computes the value into memory the caller owns, block by block, without keeping it: the
+  /// element at C-order index (i_0, ..., i_{r-1}) goes to `out[offset + sum_d i_d * strides[d]]`,
+  /// where the last stride is 1 (a C-order buffer of the shape: offset 0 and its strides; the
+  /// interior of a padded buffer: `pad` of an expression, lazy_pad).
+  void write(const std::shared_ptr<value_type>& out, std::int64_t offset,
+             const Shape& strides) const {
+    const int rank = shape_.size();
+    const std::int64_t row = rank == 0 ? 1 : shape_[rank - 1];
+    bool dense = offset == 0;
+    for (std::int64_t d = rank - 1, k = 1; d >= 0; --d)
+      dense = dense && strides[d] == k, k *= shape_[d];
+    constexpr std::int64_t step = block_elements<value_type>();
+    constexpr std::int64_t grain = block_grain;
+    // Blocks within rows where a leaf's block is then a view (row_views) or where the rows are
+    // apart in `out`: a block of a row goes straight to its place. Rows shorter than a quarter
+    // block keep whole blocks (a block per short row would cost more than the copies it saves).
+    const bool by_rows = rank >= 2 && row >= step / 4 && (row_views_ || !dense);
+    // Block i is [begin, end). Every block starts at a multiple of the grain and every block but
+    // the last has a whole number of grains (the same values as the eager kernel: detail above).
+    // By rows, row r's slots are its whole grains [a, b) in blocks of at most `step`, then the
+    // elements [b, next row's a) across the row's end, under two grains (gathered, copied).
+    const auto ceil_grain = [](std::int64_t e) { return (e + grain - 1) / grain * grain; };
+    const std::int64_t slots = by_rows ? (row + step - 1) / step + 1 : 1;
+    const std::int64_t count = by_rows ? size_ / row * slots : (size_ + step - 1) / step;
+    const auto bounds = [&](std::int64_t i) -> std::pair<std::int64_t, std::int64_t> {
+      if (!by_rows) return {i * step, std::min(size_, (i + 1) * step)};
+      const std::int64_t r = i / slots;
+      const std::int64_t j = i % slots;
+      const std::int64_t a = ceil_grain(r * row);
+      const std::int64_t b = (r + 1) * row / grain * grain;
+      if (j + 1 < slots) return {a + j * step, std::min(b, a + (j + 1) * step)};
+      return {std::max(a, b), (r + 1) * row == size_ ? size_ : ceil_grain((r + 1) * row)};
+    };
+    // The place of element `e` (C order) in `out`.
+    const auto place = [&](std::int64_t e) {
+      std::int64_t at = offset;
+      for (int d = rank - 1; d >= 0 && e != 0; --d) {
+        at += e % shape_[d] * strides[d];
+        e /= shape_[d];
+      }
+      return at;
+    };
+    for_blocks<B>(count, [&](std::int64_t first, std::int64_t last) {
+      block_context ctx = context();
+      // Each block's last op writes into `out` where its kernel allocates its result once, of the
+      // block's size (the backends' element-wise kernels do); otherwise its block is copied there.
+      output_target into{out, nullptr, 0};
+      for (std::int64_t i = first; i < last; ++i) {
+        const auto [begin, end] = bounds(i);
+        const std::int64_t len = end - begin;
+        if (len <= 0) continue;
+        if (dense || begin / row == (end - 1) / row) {  // contiguous in `out`
+          value_type* to = out.get() + (dense ? begin : place(begin));
+          into.data = to;
+          into.bytes = static_cast<std::size_t>(len) * sizeof(value_type);
+          const raw_type b = block(ctx, begin, len, &into);
+          if (B::share_host(b).get() != to) B::to_data(b, to);
+        } else {  // across rows that are apart in `out`: copied row by row
+          const std::shared_ptr<value_type> b = B::share_host(block(ctx, begin, len));
+          for (std::int64_t k = 0; k < len;) {
+            const std::int64_t n = std::min(len - k, row - (begin + k) % row);
+            std::copy_n(b.get() + k, n, out.get() + place(begin + k));
+            k += n;
+          }
+        }
+      }
+    });
   }
 
   /// A context for evaluating this expression's blocks (block()), with its shared nodes counted.
@@ -178,29 +260,10 @@ class lazy_expr {
                                  output_target* into) const = 0;
 
  private:
-  raw_type evaluate() const {
-    std::shared_ptr<value_type> out = allocate_storage<value_type>(static_cast<std::size_t>(size_));
-    constexpr std::int64_t step = block_elements<value_type>();
-    for_blocks<B>((size_ + step - 1) / step, [&](std::int64_t first, std::int64_t last) {
-      block_context ctx = context();
-      // Each block's last op writes into `out` where its kernel allocates its result once, of the
-      // block's size (the backends' element-wise kernels do); otherwise its block is copied there.
-      output_target into{out, nullptr, 0};
-      for (std::int64_t i = first; i < last; ++i) {
-        const std::int64_t begin = i * step;
-        const std::int64_t len = std::min(step, size_ - begin);
-        into.data = out.get() + begin;
-        into.bytes = static_cast<std::size_t>(len) * sizeof(value_type);
-        const raw_type b = block(ctx, begin, len, &into);
-        if (B::share_host(b).get() != out.get() + begin) B::to_data(b, out.get() + begin);
-      }
-    });
-    return B::from_host_shared(std::move(out), shape_);
-  }
-
   Shape shape_;
   std::int64_t size_;
   int nodes_;
+  bool row_views_;
   mutable std::mutex mutex_;
   mutable std::optional<raw_type> value_;
   mutable std::atomic<bool> done_{false};
@@ -237,6 +300,7 @@ class lazy_input {
   }
 
   [[nodiscard]] int nodes() const noexcept { return expr_ ? expr_->nodes() : 0; }
+  [[nodiscard]] bool row_views() const noexcept { return expr_ && expr_->row_views(); }
   /// Whether the input's elements are computed: its blocks are views of them.
   [[nodiscard]] bool computed() const noexcept { return data_ != nullptr; }
 
@@ -265,7 +329,8 @@ class lazy_op final : public lazy_expr<B> {
   using raw_type = typename B::raw_type;
 
   lazy_op(Shape shape, std::optional<map_kind> map, const F& f, lazy_input<In>... in)
-      : lazy_expr<B>(std::move(shape), 1 + (0 + ... + in.nodes())),
+      : lazy_expr<B>(std::move(shape), 1 + (0 + ... + in.nodes()),
+                     (false || ... || in.row_views())),
         f_(f),
         in_(std::move(in)...),
         map_(map) {}
@@ -294,16 +359,19 @@ class lazy_op final : public lazy_expr<B> {
  protected:
   raw_type compute_block(block_context& ctx, std::int64_t begin, std::int64_t len,
                          output_target* into) const override {
+    // The inputs' blocks are computed as call_into's arguments, before its output_scope opens, and
+    // bound to its reference parameters as they are (no move of a native tensor).
     return std::apply(
-        [&](const auto&... i) {
-          auto blocks = std::tuple{i.block(ctx, begin, len)...};  // the inputs first, then this op
-          const output_scope scope(into);
-          return std::apply(f_, blocks);
-        },
-        in_);
+        [&](const auto&... i) { return call_into(into, i.block(ctx, begin, len)...); }, in_);
   }
 
  private:
+  template <class... Blocks>
+  raw_type call_into(output_target* into, const Blocks&... blocks) const {
+    const output_scope scope(into);
+    return f_(blocks...);
+  }
+
   F f_;
   std::tuple<lazy_input<In>...> in_;
   std::optional<map_kind> map_;
@@ -320,7 +388,9 @@ class lazy_gather final : public lazy_expr<B> {
 
   lazy_gather(const raw_type& x, const Shape& in, const Shape& start, const Shape& step,
               const Shape& out)
-      : lazy_expr<B>(out, 1), data_(B::share_host(x)), rank_(out.size()) {
+      : lazy_expr<B>(out, 1, step[out.size() - 1] == 1),
+        data_(B::share_host(x)),
+        rank_(out.size()) {
     std::int64_t stride = 1;
     for (int d = rank_ - 1; d >= 0; --d) {
       base_ += start[d] * stride;
@@ -335,11 +405,6 @@ class lazy_gather final : public lazy_expr<B> {
  protected:
   raw_type compute_block(block_context& /*ctx*/, std::int64_t begin, std::int64_t len,
                          output_target* into) const override {
-    std::shared_ptr<value_type> block;
-    {
-      const output_scope scope(into);
-      block = allocate_storage<value_type>(static_cast<std::size_t>(len));
-    }
     // The source offset of the block's first element, then runs along the last axis.
     std::int64_t index[max_rank] = {};
     std::int64_t from = base_;
@@ -348,9 +413,16 @@ class lazy_gather final : public lazy_expr<B> {
       rest /= extent_[d];
       from += index[d] * jump_[d];
     }
+    const int last = rank_ - 1;
+    if (jump_[last] == 1 && index[last] + len <= extent_[last])  // within one row: a view
+      return lazy_expr<B>::view(data_, from, len);
+    std::shared_ptr<value_type> block;
+    {
+      const output_scope scope(into);
+      block = allocate_storage<value_type>(static_cast<std::size_t>(len));
+    }
     const value_type* source = data_.get();
     value_type* to = block.get();
-    const int last = rank_ - 1;
     for (std::int64_t done = 0; done < len;) {
       const std::int64_t run = std::min(len - done, extent_[last] - index[last]);
       if (jump_[last] == 1) {
@@ -389,6 +461,53 @@ std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, co
       return nullptr;
     return std::make_shared<const lazy_gather<B>>(x, in, start, step, out);
   }
+}
+
+/// `pad` of an expression held by `x` alone (the rule of reduce_blocks): the padded buffer gets its
+/// border filled with `value` and the expression written into its interior, block by block, without
+/// x's value being computed first (a stencil's update padded back to the grid). std::nullopt where
+/// x is not such an expression.
+template <class Tn>
+std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::int64_t> before,
+                                              std::span<const std::int64_t> after,
+                                              typename Tn::value_type value) {
+  using B = typename Tn::backend_type;
+  using T = typename Tn::value_type;
+  const auto& e = lazy_access::expr(x);
+  if (!e || e->computed() || e.use_count() > 1) return std::nullopt;
+  const Shape& in = e->shape();
+  const int rank = in.size();
+  if (rank == 0) return std::nullopt;
+  Shape out = in;
+  Shape strides = in;
+  std::int64_t offset = 0;
+  for (int d = rank - 1, k = 1; d >= 0; --d) {
+    out[d] = in[d] + before[d] + after[d];
+    strides[d] = k;
+    offset += before[d] * k;
+    k *= out[d];
+  }
+  std::shared_ptr<T> data = allocate_storage<T>(static_cast<std::size_t>(out.numel()));
+  // The border: the rows (along the last axis) outside the interior, and both ends of the others.
+  const std::int64_t row = out[rank - 1];
+  const std::int64_t rows = row == 0 ? 0 : out.numel() / row;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    T* line = data.get() + r * row;
+    bool inside = true;
+    for (std::int64_t d = rank - 2, rest = r; d >= 0 && inside; --d) {
+      const std::int64_t i = rest % out[d];
+      rest /= out[d];
+      inside = i >= before[d] && i < before[d] + in[d];
+    }
+    if (!inside) {
+      std::fill_n(line, row, value);
+    } else {
+      std::fill_n(line, before[rank - 1], value);
+      std::fill_n(line + before[rank - 1] + in[rank - 1], after[rank - 1], value);
+    }
+  }
+  e->write(data, offset, strides);
+  return B::from_host_shared(std::move(data), out);
 }
 
 /// The lazy expression of an element-wise op's result, or nullptr when it is to be computed now:
