@@ -64,6 +64,7 @@ struct elementwise_call {
   F f;
   std::tuple<const In&...> in;
   std::optional<map_kind> map = std::nullopt;  // f is this map (a reduction may take it in)
+  bool exact_tail = false;                     // f is one of the tail_exact functions
   auto operator()() const {
     return std::apply([this](const In&... t) { return f(t.raw()...); }, in);
   }
@@ -111,6 +112,24 @@ template <auto F, auto G>
 inline constexpr bool same_function = false;
 template <auto F>
 inline constexpr bool same_function<F, F> = true;
+
+/// Whether the backend function `Compute` gives an element the same value in a SIMD packet and in
+/// a kernel's scalar tail: the IEEE operations that are correctly rounded (add, subtract,
+/// multiply, divide, sqrt) or exact (negative, abs, square is a multiply, minimum, maximum). A
+/// block evaluation may then end its blocks anywhere (detail/blocks.hpp: row blocks); a
+/// transcendental function's SIMD and scalar versions differ by an ulp or two.
+template <class B, auto Compute>
+constexpr bool tail_exact() {
+  if constexpr (blocked_backend<B> && std::is_floating_point_v<typename B::value_type>) {
+    return same_function<Compute, &B::add> || same_function<Compute, &B::subtract> ||
+           same_function<Compute, &B::multiply> || same_function<Compute, &B::divide> ||
+           same_function<Compute, &B::minimum> || same_function<Compute, &B::maximum> ||
+           same_function<Compute, &B::negative> || same_function<Compute, &B::abs> ||
+           same_function<Compute, &B::square> || same_function<Compute, &B::sqrt>;
+  } else {
+    return false;
+  }
+}
 
 /// The map_kind of the backend function `Compute` (`B::square`, `B::abs`) where B's reductions
 /// take it in; std::nullopt for every other function and backend.

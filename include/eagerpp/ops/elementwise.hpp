@@ -44,7 +44,9 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
 template <auto Compute, class B, class Vjp>
 Tensor<B> binary(std::string_view op, const Tensor<B>& a, const Tensor<B>& b, const Vjp& vjp) {
   check_broadcast(op, a, b);
-  return make_result<Tensor<B>>(elementwise(Compute, a, b), vjp, a, b);
+  auto call = elementwise(Compute, a, b);
+  call.exact_tail = tail_exact<B, Compute>();
+  return make_result<Tensor<B>>(call, vjp, a, b);
 }
 
 /// A binary op with a bool result and no gradient (comparisons, logic): checks that the operands
@@ -75,6 +77,7 @@ template <typename B::raw_type (*Compute)(const typename B::raw_type&), class Vj
 Tensor<B> Tensor<B>::unary(const Vjp& vjp) const {
   auto call = detail::elementwise(Compute, *this);
   call.map = detail::fused_map_of<B, Compute>();
+  call.exact_tail = detail::tail_exact<B, Compute>();
   return detail::make_result<Tensor>(call, vjp, *this);
 }
 

@@ -109,8 +109,12 @@ class lazy_expr {
   using raw_type = typename B::raw_type;
   using value_type = typename B::value_type;
 
-  lazy_expr(Shape shape, int nodes, bool row_views)
-      : shape_(std::move(shape)), size_(shape_.numel()), nodes_(nodes), row_views_(row_views) {}
+  lazy_expr(Shape shape, int nodes, bool row_views, bool exact_tails)
+      : shape_(std::move(shape)),
+        size_(shape_.numel()),
+        nodes_(nodes),
+        row_views_(row_views),
+        exact_tails_(exact_tails) {}
   lazy_expr(const lazy_expr&) = delete;
   lazy_expr& operator=(const lazy_expr&) = delete;
   virtual ~lazy_expr() = default;
@@ -122,6 +126,9 @@ class lazy_expr {
   /// Whether a leaf's block is a view of memory rather than a copy when the block lies within one
   /// row (the last axis): the evaluation then aligns its blocks to rows (lazy_gather).
   [[nodiscard]] bool row_views() const noexcept { return row_views_; }
+  /// Whether every op of the expression is tail_exact (detail/fusion.hpp): its blocks may then end
+  /// inside a SIMD packet and still give the eager values.
+  [[nodiscard]] bool exact_tails() const noexcept { return exact_tails_; }
   /// Whether the value was computed already (a consumer then reads it instead of the expression).
   [[nodiscard]] bool computed() const noexcept { return done_.load(std::memory_order_acquire); }
 
@@ -161,16 +168,20 @@ class lazy_expr {
     // block keep whole blocks (a block per short row would cost more than the copies it saves).
     const bool by_rows = rank >= 2 && row >= step / 4 && (row_views_ || !dense);
     // Block i is [begin, end). Every block starts at a multiple of the grain and every block but
-    // the last has a whole number of grains (the same values as the eager kernel: detail above).
-    // By rows, row r's slots are its whole grains [a, b) in blocks of at most `step`, then the
-    // elements [b, next row's a) across the row's end, under two grains (gathered, copied).
+    // the last has a whole number of grains (the same values as the eager kernel: block_grain),
+    // unless every op is tail_exact: then a row's blocks are its elements in blocks of at most
+    // `step`. Otherwise row r's slots are its whole grains [a, b) in blocks of at most `step`,
+    // then the elements [b, next row's a) across the row's end, under two grains (gathered).
+    const bool ends_anywhere = by_rows && exact_tails_;
     const auto ceil_grain = [](std::int64_t e) { return (e + grain - 1) / grain * grain; };
-    const std::int64_t slots = by_rows ? (row + step - 1) / step + 1 : 1;
+    const std::int64_t slots = by_rows ? (row + step - 1) / step + (ends_anywhere ? 0 : 1) : 1;
     const std::int64_t count = by_rows ? size_ / row * slots : (size_ + step - 1) / step;
     const auto bounds = [&](std::int64_t i) -> std::pair<std::int64_t, std::int64_t> {
       if (!by_rows) return {i * step, std::min(size_, (i + 1) * step)};
       const std::int64_t r = i / slots;
       const std::int64_t j = i % slots;
+      if (ends_anywhere)
+        return {r * row + j * step, std::min((r + 1) * row, r * row + (j + 1) * step)};
       const std::int64_t a = ceil_grain(r * row);
       const std::int64_t b = (r + 1) * row / grain * grain;
       if (j + 1 < slots) return {a + j * step, std::min(b, a + (j + 1) * step)};
@@ -264,6 +275,7 @@ class lazy_expr {
   std::int64_t size_;
   int nodes_;
   bool row_views_;
+  bool exact_tails_;
   mutable std::mutex mutex_;
   mutable std::optional<raw_type> value_;
   mutable std::atomic<bool> done_{false};
@@ -301,6 +313,7 @@ class lazy_input {
 
   [[nodiscard]] int nodes() const noexcept { return expr_ ? expr_->nodes() : 0; }
   [[nodiscard]] bool row_views() const noexcept { return expr_ && expr_->row_views(); }
+  [[nodiscard]] bool exact_tails() const noexcept { return !expr_ || expr_->exact_tails(); }
   /// Whether the input's elements are computed: its blocks are views of them.
   [[nodiscard]] bool computed() const noexcept { return data_ != nullptr; }
 
@@ -328,9 +341,10 @@ class lazy_op final : public lazy_expr<B> {
  public:
   using raw_type = typename B::raw_type;
 
-  lazy_op(Shape shape, std::optional<map_kind> map, const F& f, lazy_input<In>... in)
-      : lazy_expr<B>(std::move(shape), 1 + (0 + ... + in.nodes()),
-                     (false || ... || in.row_views())),
+  lazy_op(Shape shape, std::optional<map_kind> map, bool exact_tail, const F& f,
+          lazy_input<In>... in)
+      : lazy_expr<B>(std::move(shape), 1 + (0 + ... + in.nodes()), (false || ... || in.row_views()),
+                     (exact_tail && ... && in.exact_tails())),
         f_(f),
         in_(std::move(in)...),
         map_(map) {}
@@ -388,7 +402,7 @@ class lazy_gather final : public lazy_expr<B> {
 
   lazy_gather(const raw_type& x, const Shape& in, const Shape& start, const Shape& step,
               const Shape& out)
-      : lazy_expr<B>(out, 1, step[out.size() - 1] == 1),
+      : lazy_expr<B>(out, 1, step[out.size() - 1] == 1, true),
         data_(B::share_host(x)),
         rank_(out.size()) {
     std::int64_t stride = 1;
@@ -539,8 +553,8 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
             return t.size() == n && e && !e->computed() ? e->nodes() : 0;
           };
           if (1 + (0 + ... + pending(in)) > max_lazy_nodes) return nullptr;
-          return std::make_shared<const lazy_op<B, F, In...>>(std::move(shape), call.map, call.f,
-                                                              lazy_input<In>(in, n)...);
+          return std::make_shared<const lazy_op<B, F, In...>>(
+              std::move(shape), call.map, call.exact_tail, call.f, lazy_input<In>(in, n)...);
         },
         call.in);
   }
