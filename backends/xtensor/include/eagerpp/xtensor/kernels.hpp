@@ -452,43 +452,18 @@ xtensor_array<T> map_costly(const xtensor_array<T>& x, F f) {
   return out;
 }
 
-/// a op b with NumPy broadcasting, `f` building the xtensor expression, U the result's element
-/// type (void: T). Equal shapes and one-element operands (which do not raise the rank) take a
-/// flat, vectorized path; other shapes walk the rows of the broadcast result.
-template <class U = void, class T, class F>
-auto zip(const xtensor_array<T>& a, const xtensor_array<T>& b, F&& f) {
-  using R = std::conditional_t<std::is_void_v<U>, T, U>;
-  if (xt_kernels::same_shape(a, b)) {
-    auto out = xt_kernels::empty<R>(a.shape());
-    xt_kernels::assign_flat(
-        out.data(), out.size(),
-        f(xt_kernels::flat(a.data(), a.size()), xt_kernels::flat(b.data(), b.size())));
-    return out;
-  }
-  if (b.size() == 1 && b.dimension() <= a.dimension()) {
-    auto out = xt_kernels::empty<R>(a.shape());
-    xt_kernels::assign_flat(out.data(), out.size(),
-                            f(xt_kernels::flat(a.data(), a.size()), xt::xscalar<T>(b.data()[0])));
-    return out;
-  }
-  if (a.size() == 1 && a.dimension() <= b.dimension()) {
-    auto out = xt_kernels::empty<R>(b.shape());
-    xt_kernels::assign_flat(out.data(), out.size(),
-                            f(xt::xscalar<T>(a.data()[0]), xt_kernels::flat(b.data(), b.size())));
-    return out;
-  }
-  // xtensor's broadcasting assignment steps through dynamic-rank indices (20 ms for
-  // (1000, 1000) + (1000, 1)); instead walk the rows of the broadcast result with merged
-  // dimensions, each row a vectorized 1-D expression (the last stride of an operand is 1 or 0).
-  auto out = xt_kernels::empty<R>(
-      broadcast_shapes(xt_kernels::shape_of(a), xt_kernels::shape_of(b), "binary op"));
-  if (out.size() == 0) return out;
+/// zip's broadcast path: xtensor's broadcasting assignment steps through dynamic-rank indices (20
+/// ms for (1000, 1000) + (1000, 1)); instead walk the rows of the broadcast result with merged
+/// dimensions, each row a vectorized 1-D expression (the last stride of an operand is 1 or 0).
+template <class R, class T, class F>
+void broadcast_rows(xtensor_array<R>& out, const xtensor_array<T>& a, const xtensor_array<T>& b,
+                    F&& f) {
   const std::size_t r = out.dimension();
   const auto sa = xt_kernels::broadcast_strides(a, r), sb = xt_kernels::broadcast_strides(b, r);
   const auto so = xt_kernels::contiguous_strides(out.shape());
   strided_loop<3> loop;
   for (std::size_t i = 0; i < r; ++i) loop.push(out.shape()[i], {sa[i], sb[i], so[i]});
-  // Each row runs one of the three expressions of the flat paths above, through the same
+  // Each row runs one of the three expressions of zip's flat paths (below), through the same
   // assign_flat: nothing more is compiled per op for broadcasting (a row of two broadcast operands
   // is its first element, computed as a one-element flat row, then copied).
   loop.for_each_row([&](const auto& off, const auto& inner, std::size_t len) {
@@ -506,6 +481,38 @@ auto zip(const xtensor_array<T>& a, const xtensor_array<T>& b, F&& f) {
       std::fill_n(o + 1, len - 1, o[0]);
     }
   });
+}
+
+/// a op b with NumPy broadcasting, `f` building the xtensor expression, U the result's element
+/// type (void: T). Equal shapes and one-element operands (which do not raise the rank) take a
+/// flat, vectorized path; other shapes walk the rows of the broadcast result.
+template <class U = void, class T, class F>
+auto zip(const xtensor_array<T>& a, const xtensor_array<T>& b, F&& f) {
+  using R = std::conditional_t<std::is_void_v<U>, T, U>;
+  const bool same = xt_kernels::same_shape(a, b);
+  const bool b_one = !same && b.size() == 1 && b.dimension() <= a.dimension();
+  const bool a_one = !same && !b_one && a.size() == 1 && a.dimension() <= b.dimension();
+  // One result, returned by every path (NRVO: moving a dynamic-rank container swaps its three
+  // small vectors, about 3% of an element-wise op of a block, measured on the stencil).
+  const auto broadcast = [&] {
+    return broadcast_shapes(xt_kernels::shape_of(a), xt_kernels::shape_of(b), "binary op");
+  };
+  auto out = same || b_one ? xt_kernels::empty<R>(a.shape())
+             : a_one       ? xt_kernels::empty<R>(b.shape())
+                           : xt_kernels::empty<R>(broadcast());
+  if (same) {
+    xt_kernels::assign_flat(
+        out.data(), out.size(),
+        f(xt_kernels::flat(a.data(), a.size()), xt_kernels::flat(b.data(), b.size())));
+  } else if (b_one) {
+    xt_kernels::assign_flat(out.data(), out.size(),
+                            f(xt_kernels::flat(a.data(), a.size()), xt::xscalar<T>(b.data()[0])));
+  } else if (a_one) {
+    xt_kernels::assign_flat(out.data(), out.size(),
+                            f(xt::xscalar<T>(a.data()[0]), xt_kernels::flat(b.data(), b.size())));
+  } else if (out.size() != 0) {
+    xt_kernels::broadcast_rows(out, a, b, f);
+  }
   return out;
 }
 
