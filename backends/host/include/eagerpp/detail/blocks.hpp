@@ -140,9 +140,7 @@ class lazy_expr {
       if (!done_.load(std::memory_order_relaxed)) {
         std::shared_ptr<value_type> out =
             allocate_storage<value_type>(static_cast<std::size_t>(size_));
-        Shape strides = shape_;  // C order
-        for (std::int64_t d = shape_.size() - 1, k = 1; d >= 0; --d) strides[d] = k, k *= shape_[d];
-        write(out, 0, strides);
+        write(out, 0, strides_of(shape_));
         value_.emplace(B::from_host_shared(std::move(out), shape_));
         done_.store(true, std::memory_order_release);
       }
@@ -158,9 +156,7 @@ class lazy_expr {
              const Shape& strides) const {
     const int rank = shape_.size();
     const std::int64_t row = rank == 0 ? 1 : shape_[rank - 1];
-    bool dense = offset == 0;
-    for (std::int64_t d = rank - 1, k = 1; d >= 0; --d)
-      dense = dense && strides[d] == k, k *= shape_[d];
+    const bool dense = offset == 0 && strides == strides_of(shape_);
     constexpr std::int64_t step = block_elements<value_type>();
     constexpr std::int64_t grain = block_grain;
     // Blocks within rows where a leaf's block is then a view (row_views) or where the rows are
@@ -493,14 +489,10 @@ std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::
   const int rank = in.size();
   if (rank == 0) return std::nullopt;
   Shape out = in;
-  Shape strides = in;
+  for (int d = 0; d < rank; ++d) out[d] = in[d] + before[d] + after[d];
+  const Shape strides = strides_of(out);
   std::int64_t offset = 0;
-  for (int d = rank - 1, k = 1; d >= 0; --d) {
-    out[d] = in[d] + before[d] + after[d];
-    strides[d] = k;
-    offset += before[d] * k;
-    k *= out[d];
-  }
+  for (int d = 0; d < rank; ++d) offset += before[d] * strides[d];
   std::shared_ptr<T> data = allocate_storage<T>(static_cast<std::size_t>(out.numel()));
   // The border: the rows (along the last axis) outside the interior, and both ends of the others.
   const std::int64_t row = out[rank - 1];
