@@ -127,7 +127,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
     return std::shared_ptr<T>(holder, holder->data());
   }
   /// Adopts shared C-order host elements without copying them.
-  static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
+  [[gnu::flatten]] static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
     const auto n = static_cast<std::size_t>(shape.numel());
     T* p = data.get();
     using buffer = typename raw_type::storage_type;

@@ -6,7 +6,9 @@
 #include <algorithm>  // std::min, std::max
 #include <any>        // std::any, std::any_cast
 #include <atomic>     // std::atomic
+#include <concepts>   // std::convertible_to
 #include <cstdint>    // std::int64_t
+#include <deque>      // std::deque
 #include <memory>     // std::shared_ptr, std::make_shared
 #include <mutex>      // std::mutex, std::lock_guard
 #include <optional>   // std::optional
@@ -72,8 +74,21 @@ void for_blocks(std::int64_t count, const Fn& fn) {
   }
 }
 
+/// The first element of a host backend's native tensor (the backends' raw types have data(); the
+/// hook share_host is the fallback, at the cost of a shared pointer).
+template <class B>
+const typename B::value_type* host_data(const typename B::raw_type& x) {
+  if constexpr (requires {
+                  { x.data() } -> std::convertible_to<const typename B::value_type*>;
+                })
+    return x.data();
+  else
+    return B::share_host(x).get();
+}
+
 /// The state of one evaluation: which nodes are used by more than one node of the expression, and
-/// the last block each of those computed, so that a value used twice is computed once per block.
+/// the last block each of those computed, so that a value used twice is computed once per block;
+/// and the memory the intermediate blocks are computed into.
 /// One per evaluation (on the evaluating thread's stack): the nodes themselves stay immutable.
 class block_context {
  public:
@@ -90,15 +105,45 @@ class block_context {
     entries_.push_back(entry{node, 1, -1, {}});
     return true;
   }
+  /// Once every use is counted: forgets the nodes used once, so that shared() looks through the
+  /// shared ones only (it is asked for every node of every block).
+  void counted() {
+    std::erase_if(entries_, [](const entry& e) { return e.uses < 2; });
+  }
   /// The memo of `node` if it has several uses in this evaluation, else nullptr.
   entry* shared(const void* node) {
     for (entry& e : entries_)
-      if (e.node == node) return e.uses > 1 ? &e : nullptr;
+      if (e.node == node) return &e;
     return nullptr;
+  }
+
+  /// Where the next op's result block of `bytes` bytes (at most block_bytes) goes: a buffer of this
+  /// evaluation that no live block holds (the blocks that hold one share its owner). An op's block
+  /// lives until the op that reads it has run, so a few buffers serve a whole expression, block
+  /// after block, and stay in cache; no block goes through the allocator.
+  /// nullptr for a larger block (the allocator's, then).
+  output_target* scratch(std::size_t bytes) {
+    if (bytes > static_cast<std::size_t>(block_bytes)) return nullptr;
+    output_target* free = nullptr;
+    for (output_target& t : scratch_) {
+      if (t.owner.use_count() == 1) {
+        free = &t;
+        break;
+      }
+    }
+    if (free == nullptr) {
+      std::shared_ptr<storage_block> memory = allocate_storage<storage_block>(
+          static_cast<std::size_t>(block_bytes) / sizeof(storage_block));
+      void* data = memory.get();
+      free = &scratch_.emplace_back(output_target{std::move(memory), data, 0});
+    }
+    free->bytes = bytes;
+    return free;
   }
 
  private:
   std::vector<entry> entries_;
+  std::deque<output_target> scratch_;  // a deque: targets handed out stay where they are
 };
 
 /// A tensor of backend B whose value is an expression over other tensors, computed on first use.
@@ -206,7 +251,7 @@ class lazy_expr {
           into.data = to;
           into.bytes = static_cast<std::size_t>(len) * sizeof(value_type);
           const raw_type b = block(ctx, begin, len, &into);
-          if (B::share_host(b).get() != to) B::to_data(b, to);
+          if (host_data<B>(b) != to) B::to_data(b, to);
         } else {  // across rows that are apart in `out`: copied row by row
           const std::shared_ptr<value_type> b = B::share_host(block(ctx, begin, len));
           for (std::int64_t k = 0; k < len;) {
@@ -224,6 +269,7 @@ class lazy_expr {
     block_context ctx;
     ctx.use(this);
     count_uses(ctx);
+    ctx.counted();
     return ctx;
   }
 
@@ -234,7 +280,10 @@ class lazy_expr {
     if (computed()) return view(B::share_host(*value_), begin, len);
     if (block_context::entry* memo = ctx.shared(this)) {
       if (memo->begin != begin) {
-        memo->value = compute_block(ctx, begin, len, nullptr);
+        if (auto* held = std::any_cast<raw_type>(&memo->value))
+          *held = compute_block(ctx, begin, len, nullptr);  // no new std::any holder per block
+        else
+          memo->value = compute_block(ctx, begin, len, nullptr);
         memo->begin = begin;
       }
       return std::any_cast<const raw_type&>(memo->value);
@@ -372,12 +421,18 @@ class lazy_op final : public lazy_expr<B> {
     // The inputs' blocks are computed as call_into's arguments, before its output_scope opens, and
     // bound to its reference parameters as they are (no move of a native tensor).
     return std::apply(
-        [&](const auto&... i) { return call_into(into, i.block(ctx, begin, len)...); }, in_);
+        [&](const auto&... i) { return call_into(ctx, len, into, i.block(ctx, begin, len)...); },
+        in_);
   }
 
  private:
+  /// f_(blocks...) into `into`, or else (the inputs' blocks computed: the scratch buffers they hold
+  /// are taken) into the evaluation's scratch memory.
   template <class... Blocks>
-  raw_type call_into(output_target* into, const Blocks&... blocks) const {
+  raw_type call_into(block_context& ctx, std::int64_t len, output_target* into,
+                     const Blocks&... blocks) const {
+    if (into == nullptr)
+      into = ctx.scratch(static_cast<std::size_t>(len) * sizeof(typename B::value_type));
     const output_scope scope(into);
     return f_(blocks...);
   }
@@ -413,7 +468,7 @@ class lazy_gather final : public lazy_expr<B> {
   void count_uses(block_context& /*ctx*/) const override {}
 
  protected:
-  raw_type compute_block(block_context& /*ctx*/, std::int64_t begin, std::int64_t len,
+  raw_type compute_block(block_context& ctx, std::int64_t begin, std::int64_t len,
                          output_target* into) const override {
     // The source offset of the block's first element, then runs along the last axis.
     std::int64_t index[max_rank] = {};
@@ -428,7 +483,8 @@ class lazy_gather final : public lazy_expr<B> {
       return lazy_expr<B>::view(data_, from, len);
     std::shared_ptr<value_type> block;
     {
-      const output_scope scope(into);
+      const output_scope scope(
+          into != nullptr ? into : ctx.scratch(static_cast<std::size_t>(len) * sizeof(value_type)));
       block = allocate_storage<value_type>(static_cast<std::size_t>(len));
     }
     const value_type* source = data_.get();

@@ -50,7 +50,7 @@ using strides = std::array<std::ptrdiff_t, max_rank>;
 
 /// An uninitialized row-major array of `shape`, in a buffer from ep::allocate_storage.
 template <class U, class S>
-xtensor_array<U> empty(const S& shape) {
+[[gnu::flatten]] xtensor_array<U> empty(const S& shape) {
   const std::size_t n = storage_elements(shape, sizeof(U));  // ep::memory_error past 2^62 bytes
   shape_type xs(shape.begin(), shape.end());
   std::shared_ptr<U> buf = allocate_storage<U>(n);

@@ -10,13 +10,14 @@
 // First: it configures xsimd before any xtensor header.
 #include "eagerpp/xtensor/array.hpp"
 
-#include <algorithm>    // std::fill_n, std::copy_n
-#include <array>        // std::array
-#include <cmath>        // std::abs
-#include <cstddef>      // std::size_t, std::ptrdiff_t
-#include <cstdint>      // std::int32_t, std::int64_t
-#include <span>         // std::span
-#include <type_traits>  // std::is_floating_point_v, std::is_same_v, std::conditional_t
+#include <algorithm>  // std::fill_n, std::copy_n
+#include <array>      // std::array
+#include <cmath>      // std::abs
+#include <cstddef>    // std::size_t, std::ptrdiff_t
+#include <cstdint>    // std::int32_t, std::int64_t
+#include <span>       // std::span
+#include <tuple>      // std::tuple, std::apply
+#include <type_traits>  // std::is_floating_point_v, std::is_same_v, std::conditional_t, std::remove_cvref_t
 
 #include <xsimd/xsimd.hpp>
 #include <xtensor/xmath.hpp>
@@ -385,12 +386,29 @@ xtensor_array<T> copy(const xtensor_array<T>& x) {
   return out;
 }
 
-/// out[i] = e[i] for i < n, e an expression over flat operands. xtensor's own linear assignment
-/// steps one batch at a time and reloads its operands' data pointers after every store; this
-/// loop takes four batches per step through the expression's own SIMD interface (its xsimd
-/// functors), and keeps xtensor's assignment for expressions without one (bool results, casts).
-template <class U, class E>
-void assign_flat(U* out, std::size_t n, const E& e) {
+/// An operand of assign_flat: `n` elements at `p` as a flat adaptor, or a scalar as it is.
+template <class P>
+[[gnu::flatten]] auto flat_operand(const P* p, std::size_t n) {
+  return flat(p, n);
+}
+template <class T>
+xt::xscalar<T> flat_operand(const xt::xscalar<T>& s, std::size_t /*n*/) {
+  return s;
+}
+
+/// out[i] = f(operands...)[i] for i < n, `f` building an xtensor expression over the operands (flat
+/// adaptors of pointers, or xt::xscalar). xtensor's own linear assignment steps one batch at a
+/// time and reloads its operands' data pointers after every store; this loop takes four batches
+/// per step through the expression's own SIMD interface (its xsimd functors), and keeps xtensor's
+/// assignment for expressions without one (bool results, casts). The operands' adaptors are made
+/// here, as locals nothing else can reach, so that the loop keeps their data pointers in registers
+/// (an expression holds its operands by reference, and a vector store may write any memory whose
+/// address escaped: an adaptor made by the caller was reloaded after every store).
+template <class U, class F, class... P>
+void assign_flat(U* out, std::size_t n, F&& f, const P&... operands) {
+  std::tuple<decltype(flat_operand(operands, n))...> leaves{flat_operand(operands, n)...};
+  const auto e = std::apply(f, leaves);
+  using E = std::remove_cvref_t<decltype(e)>;
   if constexpr (has_batch<U> && std::is_same_v<typename E::value_type, U> &&
                 xt::has_simd_interface<E, U>::value) {
     using batch = xsimd::batch<U>;
@@ -419,7 +437,7 @@ void assign_flat(U* out, std::size_t n, const E& e) {
 template <class T, class F>
 xtensor_array<T> map(const xtensor_array<T>& x, F&& f) {
   auto out = xt_kernels::empty<T>(x.shape());
-  xt_kernels::assign_flat(out.data(), out.size(), f(xt_kernels::flat(x.data(), x.size())));
+  xt_kernels::assign_flat(out.data(), out.size(), f, x.data());
   return out;
 }
 
@@ -471,13 +489,13 @@ void broadcast_rows(xtensor_array<R>& out, const xtensor_array<T>& a, const xten
     const T* pa = a.data() + off[0];
     const T* pb = b.data() + off[1];
     if (inner[0] != 0 && inner[1] != 0) {
-      xt_kernels::assign_flat(o, len, f(xt_kernels::flat(pa, len), xt_kernels::flat(pb, len)));
+      xt_kernels::assign_flat(o, len, f, pa, pb);
     } else if (inner[1] != 0) {
-      xt_kernels::assign_flat(o, len, f(xt::xscalar<T>(*pa), xt_kernels::flat(pb, len)));
+      xt_kernels::assign_flat(o, len, f, xt::xscalar<T>(*pa), pb);
     } else if (inner[0] != 0) {
-      xt_kernels::assign_flat(o, len, f(xt_kernels::flat(pa, len), xt::xscalar<T>(*pb)));
+      xt_kernels::assign_flat(o, len, f, pa, xt::xscalar<T>(*pb));
     } else {
-      xt_kernels::assign_flat(o, 1, f(xt_kernels::flat(pa, 1), xt::xscalar<T>(*pb)));
+      xt_kernels::assign_flat(o, 1, f, pa, xt::xscalar<T>(*pb));
       std::fill_n(o + 1, len - 1, o[0]);
     }
   });
@@ -501,15 +519,11 @@ auto zip(const xtensor_array<T>& a, const xtensor_array<T>& b, F&& f) {
              : a_one       ? xt_kernels::empty<R>(b.shape())
                            : xt_kernels::empty<R>(broadcast());
   if (same) {
-    xt_kernels::assign_flat(
-        out.data(), out.size(),
-        f(xt_kernels::flat(a.data(), a.size()), xt_kernels::flat(b.data(), b.size())));
+    xt_kernels::assign_flat(out.data(), out.size(), f, a.data(), b.data());
   } else if (b_one) {
-    xt_kernels::assign_flat(out.data(), out.size(),
-                            f(xt_kernels::flat(a.data(), a.size()), xt::xscalar<T>(b.data()[0])));
+    xt_kernels::assign_flat(out.data(), out.size(), f, a.data(), xt::xscalar<T>(b.data()[0]));
   } else if (a_one) {
-    xt_kernels::assign_flat(out.data(), out.size(),
-                            f(xt::xscalar<T>(a.data()[0]), xt_kernels::flat(b.data(), b.size())));
+    xt_kernels::assign_flat(out.data(), out.size(), f, xt::xscalar<T>(a.data()[0]), b.data());
   } else if (out.size() != 0) {
     xt_kernels::broadcast_rows(out, a, b, f);
   }
