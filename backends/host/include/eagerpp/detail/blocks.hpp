@@ -219,8 +219,8 @@ class lazy_expr {
     const std::int64_t count = by_rows ? size_ / row * slots : (size_ + step - 1) / step;
     const auto bounds = [&](std::int64_t i) -> std::pair<std::int64_t, std::int64_t> {
       if (!by_rows) return {i * step, std::min(size_, (i + 1) * step)};
-      const std::int64_t r = i / slots;
-      const std::int64_t j = i % slots;
+      const std::int64_t r = slots == 1 ? i : i / slots;  // a row per block: no division
+      const std::int64_t j = i - r * slots;
       if (ends_anywhere)
         return {r * row + j * step, std::min((r + 1) * row, r * row + (j + 1) * step)};
       const std::int64_t a = ceil_grain(r * row);
@@ -231,11 +231,11 @@ class lazy_expr {
     // The place of element `e` (C order) in `out`.
     const auto place = [&](std::int64_t e) {
       std::int64_t at = offset;
-      for (int d = rank - 1; d >= 0 && e != 0; --d) {
+      for (int d = rank - 1; d > 0 && e != 0; --d) {
         at += e % shape_[d] * strides[d];
         e /= shape_[d];
       }
-      return at;
+      return rank == 0 ? at : at + e * strides[0];  // e < shape_[0]: no division for axis 0
     };
     for_blocks<B>(count, [&](std::int64_t first, std::int64_t last) {
       block_context ctx = context();
@@ -473,11 +473,14 @@ class lazy_gather final : public lazy_expr<B> {
     // The source offset of the block's first element, then runs along the last axis.
     std::int64_t index[max_rank] = {};
     std::int64_t from = base_;
-    for (std::int64_t d = rank_ - 1, rest = begin; d >= 0; --d) {
+    std::int64_t rest = begin;
+    for (std::int64_t d = rank_ - 1; d > 0; --d) {
       index[d] = rest % extent_[d];
       rest /= extent_[d];
       from += index[d] * jump_[d];
     }
+    index[0] = rest;  // < extent_[0]: no division for the first axis
+    from += rest * jump_[0];
     const int last = rank_ - 1;
     if (jump_[last] == 1 && index[last] + len <= extent_[last])  // within one row: a view
       return lazy_expr<B>::view(data_, from, len);
