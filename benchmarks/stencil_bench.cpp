@@ -7,9 +7,15 @@
 // Targets (issue 21): a 62 x 62 slice and index_update of a 64 x 64 double grid on Eigen
 // within 1.5x of xtensor's time; the heat step at most 3x the plain loop at 1024 x 1024 on both
 // backends.
+//
+// Unless told otherwise (--benchmark_repetitions), each benchmark runs 5 times in random order
+// and the ratios are of the medians: the loop is bound by memory bandwidth, which on a shared
+// machine drifts by 10-30% within minutes, so one run after the other is not side by side.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -121,7 +127,17 @@ int main(int argc, char** argv) {
         return 1;
       }
   }
-  benchmark::Initialize(&argc, argv);
+  std::vector<char*> args(argv, argv + argc);
+  std::string repetitions = "--benchmark_repetitions=5";
+  std::string interleaving = "--benchmark_enable_random_interleaving=true";
+  std::string aggregates = "--benchmark_report_aggregates_only=true";
+  if (std::none_of(args.begin(), args.end(), [](const char* a) {
+        return std::string_view(a).starts_with("--benchmark_repetitions");
+      })) {
+    args.insert(args.begin() + 1, {repetitions.data(), interleaving.data(), aggregates.data()});
+  }
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
   ep::bench::ratio_reporter rep;
   benchmark::RunSpecifiedBenchmarks(&rep);
   fmt::print("\nratios (median times of this run):\n");

@@ -190,6 +190,16 @@ TYPED_TEST_P(Fusion, SharedAndRepeatedValues) {
   EXPECT_EQ(y.is_lazy(), lazy<B>);  // the sum took its blocks
   ep::test::expect_near(total, {}, values{ey}, 1e-4);
   ep::test::expect_near(y * 1, {rows * cols}, (x * 3 - 1).to_vector(), 0);
+  // A balanced tree: several intermediate blocks alive at once, each in a scratch buffer of the
+  // evaluation (block_context::scratch), and one of them (p's) read twice in every block.
+  const auto p = x * 2 + 1;
+  const auto w = (p * p - (x + 3) * (x - 3)) / (p + (x * x + 2));
+  values ew(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const double pi = v[i] * 2 + 1;
+    ew[i] = (pi * pi - (v[i] + 3) * (v[i] - 3)) / (pi + (v[i] * v[i] + 2));
+  }
+  ep::test::expect_near(w, {rows * cols}, ew, 50 * tolerance<B>());
   // A long loop: the expression is bounded (detail::max_lazy_nodes), the values exact.
   auto z = x;
   for (int i = 0; i < 100; ++i) z = z * 0.5 + 1;

@@ -30,10 +30,11 @@ namespace ep::detail {
 // shape op, printing...), one buffer of 10^6 floats is allocated for y and filled block by block:
 // for the block of elements [0, 4096), every node calls its backend kernel (the same B::exp that
 // the eager op calls on the whole tensor) on rank-1 views of its inputs' blocks [0, 4096), from
-// the leaves up; the intermediate blocks are 16 KiB each, so they stay in L1/L2, and the last op
-// writes straight into y's buffer. Then the block [4096, 8192), and so on: x is read once and y
-// written once, against six reads and six writes of 4 MB eagerly. A reduction of a lazy tensor
-// (`y.sum()`, `y.max(1)`) reduces each block as it is computed and never writes y at all.
+// the leaves up; the intermediate blocks are 16 KiB each, so they stay in L1/L2 (the evaluation's
+// scratch buffers, block_context::scratch), and the last op writes straight into y's buffer. Then
+// the block [4096, 8192), and so on: x is read once and y written once, against six reads and six
+// writes of 4 MB eagerly. A reduction of a lazy tensor (`y.sum()`, `y.max(1)`) reduces each block
+// as it is computed and never writes y at all.
 
 /// Results with fewer elements are computed at once: the bookkeeping of an expression (a node, a
 /// shared state, the block loop) costs about what a pass over 10^4 floats costs (measured:
