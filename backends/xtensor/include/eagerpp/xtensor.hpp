@@ -127,11 +127,9 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
     return std::shared_ptr<T>(holder, holder->data());
   }
   /// Adopts shared C-order host elements without copying them.
-  [[gnu::flatten]] static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
-    const auto n = static_cast<std::size_t>(shape.numel());
-    T* p = data.get();
-    using buffer = typename raw_type::storage_type;
-    return raw_type(buffer(p, n, std::move(data)), shape_type(shape.begin(), shape.end()));
+  static raw_type from_host_shared(std::shared_ptr<T> data, const Shape& shape) {
+    return detail::xt_kernels::adopt<T>(std::move(data), static_cast<std::size_t>(shape.numel()),
+                                        shape.begin(), shape.end());
   }
 
   /// Wraps a native xtensor container or expression. A row-major container of T passed as an
