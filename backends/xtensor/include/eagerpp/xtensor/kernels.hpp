@@ -10,14 +10,14 @@
 // First: it configures xsimd before any xtensor header.
 #include "eagerpp/xtensor/array.hpp"
 
-#include <algorithm>  // std::fill_n, std::copy_n
-#include <array>      // std::array
-#include <cmath>      // std::abs
-#include <cstddef>    // std::size_t, std::ptrdiff_t
-#include <cstdint>    // std::int32_t, std::int64_t
-#include <span>       // std::span
-#include <tuple>      // std::tuple, std::apply
-#include <type_traits>  // std::is_floating_point_v, std::is_same_v, std::conditional_t, std::remove_cvref_t
+#include <algorithm>    // std::fill_n, std::copy_n
+#include <array>        // std::array
+#include <cmath>        // std::abs
+#include <cstddef>      // std::size_t, std::ptrdiff_t
+#include <cstdint>      // std::int32_t, std::int64_t
+#include <span>         // std::span
+#include <tuple>        // std::tuple, std::apply
+#include <type_traits>  // std::is_floating_point_v, std::conditional_t, std::remove_cvref_t
 
 #include <xsimd/xsimd.hpp>
 #include <xtensor/xmath.hpp>
@@ -386,7 +386,8 @@ xtensor_array<T> copy(const xtensor_array<T>& x) {
   return out;
 }
 
-/// An operand of assign_flat: `n` elements at `p` as a flat adaptor, or a scalar as it is.
+/// An operand of assign_flat: `n` elements at `p` as a flat adaptor (its construction inlined:
+/// called out of line, 4% of a stencil step on xtensor), or a scalar as it is.
 template <class P>
 [[gnu::flatten]] auto flat_operand(const P* p, std::size_t n) {
   return flat(p, n);
