@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>        // std::array
 #include <cmath>        // std::isfinite
 #include <cstdint>      // std::int64_t
 #include <type_traits>  // std::is_same_v, std::type_identity
@@ -94,6 +95,23 @@ TYPED_TEST_P(Linalg, BackendMatmulReadsTransposedOperands) {
              {2, 3, 5}, expected);
     products(tensor<B2>(pattern(180, 3), {2, 10, 9}), tensor<B2>(pattern(18, 5), {2, 9, 1}),
              {2, 10, 1}, expected_column);
+    // More extents, against the product computed here from its definition: a row vector (n = 1:
+    // the other matrix-vector path) and products past the size where a backend calls its GEMM
+    // (Eigen: n + k + m >= 20), one of them over several of its register blocks.
+    for (const std::array<std::int64_t, 3> nkm :
+         {std::array<std::int64_t, 3>{1, 9, 7}, std::array<std::int64_t, 3>{7, 9, 11},
+          std::array<std::int64_t, 3>{33, 17, 29}}) {
+      const auto [n, k, m] = nkm;
+      const values va = pattern(static_cast<int>(n * k), 3),
+                   vb = pattern(static_cast<int>(k * m), 5);
+      values want(static_cast<std::size_t>(n * m), 0.0);
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < m; ++j)
+          for (std::int64_t p = 0; p < k; ++p)
+            want[static_cast<std::size_t>(i * m + j)] +=
+                va[static_cast<std::size_t>(i * k + p)] * vb[static_cast<std::size_t>(p * m + j)];
+      products(tensor<B2>(va, {1, n, k}), tensor<B2>(vb, {1, k, m}), {1, n, m}, want);
+    }
   };
   check(std::type_identity<TypeParam>{});
   check(std::type_identity<typename TypeParam::template rebind<std::int64_t>>{});

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>    // std::copy_n, std::fill_n
+#include <algorithm>    // std::copy_n, std::fill_n, std::transform
 #include <array>        // Eigen::array (std::array)
 #include <cmath>        // std::isnan
 #include <cstdint>      // std::int64_t
@@ -10,6 +10,7 @@
 #include <span>         // std::span
 #include <type_traits>  // std::is_floating_point_v
 #include <utility>      // std::pair
+#include <vector>       // std::vector
 
 #include <Eigen/Core>
 #include <unsupported/Eigen/CXX11/Tensor>
@@ -658,8 +659,79 @@ eigen_array<T> eigen_concatenate(std::span<const eigen_array<T>> parts, int axis
 
 // --- linear algebra -------------------------------------------------------------------------
 
-/// Batched matrix product op(a) op(b) with Eigen's GEMM on row-major Matrix maps of each 2-D block;
-/// a transposed operand is the map's `.transpose()` view, which the GEMM reads in place.
+/// C = op(A) op(B) into the row-major (n, m) `c`, where op(A) is (n, k) and op(B) is (k, m), each
+/// a row-major block as stored or its transpose: Eigen's own GEMM and GEMV kernels, called directly
+/// with the storage order each operand has. That is what Eigen's product expression ends in after
+/// it has chosen among them; the expression instantiates all of its paths (GEMM, two GEMVs, a
+/// coefficient loop) once per transposition, for the same kernels: the compile-time probe went
+/// from 21.1 to 17.7 s (g++ 12 -O2, docs/benchmarks.md, compile_time).
+/// With EIGEN_USE_BLAS these templates are Eigen's BLAS specializations, as the expression's are.
+template <class T>
+void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, Eigen::Index k,
+                Eigen::Index m) {
+  namespace ei = Eigen::internal;
+  using Eigen::ColMajor;
+  using Eigen::Index;
+  using Eigen::RowMajor;
+  if (n + k + m < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
+    // A tiny product, a loop (as Eigen's expression does): the kernels' packing would cost more.
+    const Index ai = ta ? 1 : k, ap = ta ? n : 1, bp = tb ? 1 : m, bj = tb ? k : 1;
+    for (Index i = 0; i < n; ++i)
+      for (Index j = 0; j < m; ++j) {
+        T sum{0};
+        for (Index p = 0; p < k; ++p) sum += a[i * ai + p * ap] * b[p * bp + j * bj];
+        c[i * m + j] = sum;
+      }
+    return;
+  }
+  std::fill_n(c, n * m, T{0});  // the kernels accumulate into c
+  // A matrix times a contiguous vector v into the contiguous c: the (rows, cols) matrix `lhs`,
+  // stored row-major with leading dimension `ld` or column-major (its transpose row-major).
+  const auto gemv = [](const T* lhs, bool row_major, Index ld, Index rows, Index cols, const T* v,
+                       T* out) {
+    if (row_major) {
+      ei::general_matrix_vector_product<
+          Index, T, ei::const_blas_data_mapper<T, Index, RowMajor>, RowMajor, false, T,
+          ei::const_blas_data_mapper<T, Index, ColMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
+                                                                      out, 1, T{1});
+    } else {
+      ei::general_matrix_vector_product<
+          Index, T, ei::const_blas_data_mapper<T, Index, ColMajor>, ColMajor, false, T,
+          ei::const_blas_data_mapper<T, Index, RowMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
+                                                                      out, 1, T{1});
+    }
+  };
+  if (m == 1) return gemv(a, !ta, ta ? n : k, n, k, b, c);  // c = op(A) b
+  if (n == 1) return gemv(b, tb, tb ? k : m, m, k, a, c);   // c^T = op(B)^T a^T
+  // Column-major, c^T (m, n) = op(B)^T (m, k) op(A)^T (k, n): op(B)^T is b as stored, row-major,
+  // when tb, else its transpose (column-major); the same for op(A)^T. Through Eigen's
+  // parallelize_gemm, as the expression goes: with OpenMP, Eigen's threads share the product.
+  using blocking_type =
+      ei::gemm_blocking_space<ColMajor, T, T, Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>;
+  blocking_type blocking(m, n, k, 1, true);
+  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, ColMajor>> dest(c, m, n);
+  const auto run = [&]<int LhsOrder, int RhsOrder>() {
+    using lhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, LhsOrder>>;
+    using rhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, RhsOrder>>;
+    using product = ei::general_matrix_matrix_product<Index, T, LhsOrder, false, T, RhsOrder, false,
+                                                      ColMajor, 1>;
+    const lhs_map lhs(b, m, k);
+    const rhs_map rhs(a, k, n);
+    ei::parallelize_gemm<true>(
+        ei::gemm_functor<T, Index, product, lhs_map, rhs_map, decltype(dest), blocking_type>(
+            lhs, rhs, dest, T{1}, blocking),
+        m, n, k, false);
+  };
+  if (tb) {
+    if (ta) return run.template operator()<RowMajor, RowMajor>();
+    return run.template operator()<RowMajor, ColMajor>();
+  }
+  if (ta) return run.template operator()<ColMajor, RowMajor>();
+  run.template operator()<ColMajor, ColMajor>();
+}
+
+/// Batched matrix product op(a) op(b) with Eigen's GEMM (eigen_gemm) on each 2-D block; a
+/// transposed operand is read in place.
 template <class T>
 eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b, bool transpose_a,
                             bool transpose_b) {
@@ -675,31 +747,20 @@ eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b, bo
   if (k == 0) return eigen_full(out_shape, T{0});
   const std::int64_t batch = eigen_product(sa, 0, r - 2);
   eigen_array<T> result(out_shape);
-  using row_major = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  for (std::int64_t i = 0; i < batch; ++i) {
-    // The blocks as stored: (n, k) or (k, n) for a, (k, m) or (m, k) for b.
-    Eigen::Map<const row_major> ma(a.data() + i * n * k, transpose_a ? k : n, transpose_a ? n : k);
-    Eigen::Map<const row_major> mb(b.data() + i * k * m, transpose_b ? m : k, transpose_b ? k : m);
-    Eigen::Map<row_major> mc(result.mutable_data() + i * n * m, n, m);
-    const auto multiply = [&mc](const auto& x, const auto& y) {
-      if constexpr (std::is_same_v<T, bool>) {
-        // NumPy's bool matmul is the OR of ANDs: a positive count of true products.
-        using float_matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-        const float_matrix count = x.template cast<float>() * y.template cast<float>();
-        mc = (count.array() > 0.0F).matrix();
-      } else {
-        mc.noalias() = x * y;
-      }
-    };
-    if (transpose_a && transpose_b) {
-      multiply(ma.transpose(), mb.transpose());
-    } else if (transpose_a) {
-      multiply(ma.transpose(), mb);
-    } else if (transpose_b) {
-      multiply(ma, mb.transpose());
-    } else {
-      multiply(ma, mb);
+  T* out = result.mutable_data();
+  if constexpr (std::is_same_v<T, bool>) {
+    // NumPy's bool matmul is the OR of ANDs: a positive count of true products.
+    const std::vector<float> fa(a.data(), a.data() + a.size()), fb(b.data(), b.data() + b.size());
+    std::vector<float> count(static_cast<std::size_t>(n * m));
+    for (std::int64_t i = 0; i < batch; ++i) {
+      eigen_gemm(fa.data() + i * n * k, transpose_a, fb.data() + i * k * m, transpose_b,
+                 count.data(), n, k, m);
+      std::transform(count.begin(), count.end(), out + i * n * m, [](float v) { return v > 0; });
     }
+  } else {
+    for (std::int64_t i = 0; i < batch; ++i)
+      eigen_gemm(a.data() + i * n * k, transpose_a, b.data() + i * k * m, transpose_b,
+                 out + i * n * m, n, k, m);
   }
   return result;
 }
