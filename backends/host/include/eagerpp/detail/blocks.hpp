@@ -295,7 +295,7 @@ class lazy_expr {
   /// Elements [begin, begin + len) of `data` as a rank-1 native tensor, sharing them.
   static raw_type view(const std::shared_ptr<value_type>& data, std::int64_t begin,
                        std::int64_t len) {
-    return B::from_host_shared(std::shared_ptr<value_type>(data, data.get() + begin), Shape{len});
+    return B::from_host_shared(std::shared_ptr<value_type>(data, data.get() + begin), Shape(len));
   }
 
   /// Counts, in `ctx`, the uses of the expressions this one reads.
@@ -509,7 +509,7 @@ class lazy_gather final : public lazy_expr<B> {
         ++index[d - 1];
       }
     }
-    return B::from_host_shared(std::move(block), Shape{len});
+    return B::from_host_shared(std::move(block), Shape(len));
   }
 
  private:
