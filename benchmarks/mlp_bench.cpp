@@ -12,6 +12,8 @@
 //                          or BLAS with -DEAGERPP_EIGEN_USE_BLAS=ON), OpenBLAS's
 //                          cblas_sgemm for xtensor and omp (target: at least 90% of its
 //                          throughput).
+//   gemm_mlp/eigen_gemm, gemm_mlp/openblas_sgemm  the first layer's product, (128, 784) x (784,
+//                          256), called directly: most of each step is two products of that cost.
 // Everything runs on one thread: Eigen, OpenBLAS, OpenMP and libtorch are all set to 1.
 #include <cstdint>  // std::int64_t
 #include <string>   // std::string
@@ -96,33 +98,34 @@ void matmul_facade(benchmark::State& st) {
   for (auto _ : st) benchmark::DoNotOptimize(a.matmul(b));
 }
 
-std::vector<float> random_matrix(std::uint64_t seed) {
+std::vector<float> random_matrix(std::uint64_t seed, std::int64_t size) {
   ep::generator gen(seed);
-  const auto u = gen.uniform01(mm * mm);
+  const auto u = gen.uniform01(size);
   return {u.begin(), u.end()};
 }
 
-/// Eigen's product on row-major maps, as the eigen backend calls it: Eigen's own GEMM, or BLAS
-/// where EIGEN_USE_BLAS is defined (EAGERPP_EIGEN_USE_BLAS).
-void matmul_eigen_native(benchmark::State& st) {
+/// Eigen's product on row-major maps, (n, k) x (k, m): Eigen's own GEMM, or BLAS where
+/// EIGEN_USE_BLAS is defined (EAGERPP_EIGEN_USE_BLAS).
+void matmul_eigen_native(benchmark::State& st, std::int64_t n, std::int64_t k, std::int64_t m) {
   using matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const auto va = random_matrix(3), vb = random_matrix(4);
-  const Eigen::Map<const matrix> a(va.data(), mm, mm), b(vb.data(), mm, mm);
-  matrix c(mm, mm);
+  const auto va = random_matrix(3, n * k), vb = random_matrix(4, k * m);
+  const Eigen::Map<const matrix> a(va.data(), n, k), b(vb.data(), k, m);
+  matrix c(n, m);
   for (auto _ : st) {
     c.noalias() = a * b;
     benchmark::DoNotOptimize(c.data());
   }
 }
 
-/// OpenBLAS's sgemm, as the xtensor and omp backends call it.
-void matmul_openblas(benchmark::State& st) {
-  const auto a = random_matrix(3), b = random_matrix(4);
-  std::vector<float> c(static_cast<std::size_t>(mm * mm));
-  const auto n = static_cast<blasint>(mm);
+/// OpenBLAS's sgemm, as the xtensor and omp backends (and libtorch) call it, (n, k) x (k, m).
+void matmul_openblas(benchmark::State& st, std::int64_t n, std::int64_t k, std::int64_t m) {
+  const auto a = random_matrix(3, n * k), b = random_matrix(4, k * m);
+  std::vector<float> c(static_cast<std::size_t>(n * m));
+  const auto bn = static_cast<blasint>(n), bk = static_cast<blasint>(k),
+             bm = static_cast<blasint>(m);
   for (auto _ : st) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0F, a.data(), n, b.data(), n,
-                0.0F, c.data(), n);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, bn, bm, bk, 1.0F, a.data(), bk, b.data(),
+                bm, 0.0F, c.data(), bm);
     benchmark::DoNotOptimize(c.data());
   }
 }
@@ -157,10 +160,14 @@ int main(int argc, char** argv) {
   register_backend<ep::omp<float>>("omp");
   backends.emplace_back("omp");
 #endif
-  benchmark::RegisterBenchmark("matmul_1024/eigen_gemm", matmul_eigen_native)
+  benchmark::RegisterBenchmark("matmul_1024/eigen_gemm", matmul_eigen_native, mm, mm, mm)
       ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("matmul_1024/openblas_sgemm", matmul_openblas)
+  benchmark::RegisterBenchmark("matmul_1024/openblas_sgemm", matmul_openblas, mm, mm, mm)
       ->Unit(benchmark::kMillisecond);
+  // The product of the MLP's first layer (its gradient's has the same cost): what bounds each
+  // step, read beside the ratios to libtorch (which calls OpenBLAS).
+  benchmark::RegisterBenchmark("gemm_mlp/eigen_gemm", matmul_eigen_native, batch, inputs, hidden);
+  benchmark::RegisterBenchmark("gemm_mlp/openblas_sgemm", matmul_openblas, batch, inputs, hidden);
 #if EAGERPP_BENCHMARK_TORCH
   ep::bench::register_mlp_torch_benchmarks();
 #endif
@@ -186,6 +193,8 @@ int main(int argc, char** argv) {
                                "matmul_1024/openblas_sgemm", 1 / 0.9);
   for (const auto& b : backends)
     print_info(rep, fmt::format("MLP {}: step / forward", b), "mlp_step/" + b, "mlp_forward/" + b);
+  print_info(rep, "GEMM (128, 784) x (784, 256): Eigen's / OpenBLAS's", "gemm_mlp/eigen_gemm",
+             "gemm_mlp/openblas_sgemm");
   if (rep.time("mlp_step/torch") > 0) {
     fmt::print("\nAgainst libtorch (time / libtorch's time; 0.714 = 1.4x faster):\n");
     ok &= ep::bench::print_ratio(rep, "MLP step eigen / libtorch", "mlp_step/eigen",
