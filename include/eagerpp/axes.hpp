@@ -103,7 +103,7 @@ inline axis_list normalize_axes(std::string_view op, const Axes& axes, const Sha
   const auto repeated = [&] {
     return value_error(
         fmt::format("{}: repeated axis in ({}) for a tensor of shape {}; expected each axis once",
-                    op, fmt::join(axes.list(), ", "), shape.str()));
+                    op, detail::join_ints(axes.list()), shape.str()));
   };
   if (too_many) throw repeated();
   std::sort(out.begin(), out.end());

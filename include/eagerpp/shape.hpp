@@ -185,6 +185,22 @@ inline Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view o
 
 }  // namespace ep
 
+namespace ep::detail {
+
+/// "1, -2, 3": a list of integers as error messages print it. (fmt::join compiles fmt's integer
+/// formatting with format specs into every translation unit that can report a bad axis.)
+template <class Range>
+std::string join_ints(const Range& values) {
+  std::string s;
+  for (const auto v : values) {
+    if (!s.empty()) s += ", ";
+    s += std::to_string(v);
+  }
+  return s;
+}
+
+}  // namespace ep::detail
+
 template <>
 struct fmt::formatter<ep::Shape> : fmt::formatter<std::string_view> {
   template <class Ctx>

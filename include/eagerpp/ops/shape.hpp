@@ -84,7 +84,7 @@ Tensor<B> Tensor<B>::transpose(const std::vector<int>& perm) const {
   if (p.size() != identity.size() || !std::is_permutation(p.begin(), p.end(), identity.begin()))
     throw value_error(fmt::format(
         "transpose: axes ({}) are not a permutation of the {} axes of a tensor of shape {}",
-        fmt::join(perm, ", "), s.size(), s.str()));
+        detail::join_ints(perm), s.size(), s.str()));
   if (p == identity) return *this;
   std::vector<int> inverse(p.size());
   for (std::size_t i = 0; i < p.size(); ++i)
@@ -160,7 +160,7 @@ Tensor<B> Tensor<B>::tile(const std::vector<std::int64_t>& multiples) const {
   if (multiples.size() != static_cast<std::size_t>(s.size()))
     throw value_error(
         fmt::format("tile: got {} multiples ({}) for a tensor of shape {}; expected one per axis",
-                    multiples.size(), fmt::join(multiples, ", "), s.str()));
+                    multiples.size(), detail::join_ints(multiples), s.str()));
   Tensor r = *this;
   Shape cur = s;
   for (int i = 0; i < s.size(); ++i) {
