@@ -105,7 +105,7 @@ Tensor<B> linspace(double start, double stop, std::int64_t num = 50, bool endpoi
     data[static_cast<std::size_t>(i)] =
         static_cast<typename B::value_type>(start + static_cast<double>(i) * step);
   if (endpoint && num > 1) data.back() = static_cast<typename B::value_type>(stop);
-  return from_vector<B>(data, Shape{num});
+  return from_vector<B>(data, Shape(num));
 }
 
 // --- EagerPy's forms: the first tensor supplies the backend -------------------------------------

@@ -181,7 +181,7 @@ Tensor<typename B::template rebind<std::int64_t>> permutation(generator& gen, st
     const auto j = static_cast<std::int64_t>(gen.below(static_cast<std::uint64_t>(i + 1), 1)[0]);
     std::swap(p[static_cast<std::size_t>(i)], p[static_cast<std::size_t>(j)]);
   }
-  return from_vector<typename B::template rebind<std::int64_t>>(p, Shape{n});
+  return from_vector<typename B::template rebind<std::int64_t>>(p, Shape(n));
 }
 
 /// `x` with its first axis shuffled (NumPy: `Generator.permutation(x)`); differentiable like

@@ -107,7 +107,7 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static raw_type full(const Shape& shape, T value) { return detail::eigen_full(shape, value); }
 
   static raw_type arange(T start, T step, std::int64_t n) requires numeric_dtype<T> {
-    raw_type out(Shape{n});
+    raw_type out{Shape(n)};
     T* p = out.mutable_data();
     for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(start + static_cast<T>(i) * step);
     return out;

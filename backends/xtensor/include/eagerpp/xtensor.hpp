@@ -168,7 +168,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
   }
 
   static raw_type arange(T start, T step, std::int64_t n) requires numeric_dtype<T> {
-    raw_type out = empty(Shape{n});
+    raw_type out = empty(Shape(n));
     T* p = out.data();
     for (std::int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(start + static_cast<T>(i) * step);
     return out;

@@ -85,7 +85,7 @@ struct thrust_backend {
   static raw_type full(const Shape& shape, T value) { return thrust_full<S>(shape, value, "full"); }
 
   static raw_type arange(T start, T step, std::int64_t n) requires numeric_dtype<T> {
-    raw_type out(Shape{n}, "arange");
+    raw_type out(Shape(n), "arange");
     if (n > 0)
       S::guard("arange", [&] {
         S::write_n(n, out.mutable_data(), thrust_fn::arange_fn<T>{start, step});

@@ -414,7 +414,7 @@ thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int
   if (x.size() == 0) return thrust_full<S, std::int64_t>(shape, 0, name);
   const auto [src, length] = thrust_segments<S, T>(x, axes, name);
   using pair = thrust_fn::arg_pair<T>;
-  thrust_array<S, pair> best(Shape{segments}, name);
+  thrust_array<S, pair> best(Shape(segments), name);
   const auto in = thrust::make_transform_iterator(
       thrust_count(), thrust_fn::arg_candidate_fn<T>{src.data(), length});
   S::segmented_reduce(in, best.mutable_data(), segments, length, thrust_fn::arg_op<T, IsMax>{},
@@ -499,8 +499,8 @@ thrust_array<S, T> thrust_put(const thrust_array<S, T>& x,
   if (x.size() > 0) S::copy(out.mutable_data(), x.data(), x.size(), copy_kind::within, name);
   const std::int64_t n = index.size();
   if (n == 0) return out;
-  thrust_array<S, std::int64_t> keys(Shape{n}, name);
-  thrust_array<S, std::int64_t> pos(Shape{n}, name);
+  thrust_array<S, std::int64_t> keys(Shape(n), name);
+  thrust_array<S, std::int64_t> pos(Shape(n), name);
   std::int64_t* k = keys.mutable_data();
   std::int64_t* p = pos.mutable_data();
   S::copy(k, index.data(), n, copy_kind::within, name);
@@ -510,8 +510,8 @@ thrust_array<S, T> thrust_put(const thrust_array<S, T>& x,
     if constexpr (!Add) {
       S::for_n(n, put_last_fn<T>{k, p, values.data(), out.mutable_data(), n});
     } else {
-      thrust_array<S, std::int64_t> unique(Shape{n}, name);
-      thrust_array<S, T> sums(Shape{n}, name);
+      thrust_array<S, std::int64_t> unique(Shape(n), name);
+      thrust_array<S, T> sums(Shape(n), name);
       const auto in = thrust::make_permutation_iterator(values.data(), p);
       const auto ends = thrust::reduce_by_key(S::policy(), k, k + n, in, unique.mutable_data(),
                                               sums.mutable_data());
@@ -565,7 +565,7 @@ auto thrust_sort(const thrust_array<S, T>& x, int axis, std::string_view name) {
   const thrust_array<S, T> src =
       sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
   const std::int64_t n = x.size();
-  thrust_array<S, std::int64_t> order(Shape{n}, name);
+  thrust_array<S, std::int64_t> order(Shape(n), name);
   std::int64_t* o = order.mutable_data();
   thrust_array<S, Out> sorted(src.shape(), name);
   S::guard(name, [&] {
