@@ -18,6 +18,23 @@
 
 namespace ep {
 
+namespace detail {
+
+/// "1, -2, 3": a list of integers as error messages and Shape::str print it. (fmt::join compiles
+/// fmt's integer formatting with format specs into every translation unit that can report a bad
+/// axis.)
+template <class Range>
+std::string join_ints(const Range& values) {
+  std::string s;
+  for (const auto v : values) {
+    if (!s.empty()) s += ", ";
+    s += std::to_string(v);
+  }
+  return s;
+}
+
+}  // namespace detail
+
 /// The largest rank a tensor may have.
 inline constexpr int max_rank = 8;
 
@@ -102,13 +119,8 @@ class Shape {
 
   /// NumPy's spelling: `(2, 3)`, `(4,)`, `()`.
   [[nodiscard]] std::string str() const {
-    std::string s = "(";
-    for (int i = 0; i < rank_; ++i) {
-      if (i) s += ", ";
-      s += std::to_string(dims_[static_cast<std::size_t>(i)]);
-    }
-    if (rank_ == 1) s += ",";
-    return s + ")";
+    return "(" + detail::join_ints(std::span<const std::int64_t>(*this)) +
+           (rank_ == 1 ? ",)" : ")");
   }
   friend std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.str(); }
 
@@ -184,22 +196,6 @@ inline Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view o
 }
 
 }  // namespace ep
-
-namespace ep::detail {
-
-/// "1, -2, 3": a list of integers as error messages print it. (fmt::join compiles fmt's integer
-/// formatting with format specs into every translation unit that can report a bad axis.)
-template <class Range>
-std::string join_ints(const Range& values) {
-  std::string s;
-  for (const auto v : values) {
-    if (!s.empty()) s += ", ";
-    s += std::to_string(v);
-  }
-  return s;
-}
-
-}  // namespace ep::detail
 
 template <>
 struct fmt::formatter<ep::Shape> : fmt::formatter<std::string_view> {
