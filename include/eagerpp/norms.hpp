@@ -12,6 +12,21 @@
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
+
+namespace detail {
+/// The gradient of the L2 norm: x / l2(x), and 0 where the norm is 0 (`kept`: the norm's shape
+/// with the reduced axes kept).
+template <class Tn>
+struct l2_rule : takes<Tn> {
+  Shape kept;
+  Tn operator()(const Tn& g, const Tn& out, const Tn& x) const {
+    const Tn n = out.reshape(kept);
+    const Tn safe = (n == 0).where(n.ones_like(), n);
+    return (n == 0).where(x.zeros_like(), g.reshape(kept) * x / safe);
+  }
+};
+}  // namespace detail
+
 namespace norms {
 
 /// The number of non-zero elements, in x's dtype (EagerPy: `norms.l0`).
@@ -37,14 +52,8 @@ Tensor<B> l2(const Tensor<B>& x, Axes axis = {}, bool keepdims = false) {
     return x.square().sum(axis, keepdims).sqrt();
   }();
   const Shape kept = detail::plan_reduction("l2", x.shape(), axis, keepdims).kept(x.shape());
-  return detail::make_result<Tensor<B>>(
-      typename B::raw_type(value.raw()),
-      [kept](const auto& g, const auto& out, const auto& in) {
-        const Tensor<B> n = out.reshape(kept);
-        const Tensor<B> safe = (n == 0).where(n.ones_like(), n);
-        return (n == 0).where(in.zeros_like(), g.reshape(kept) * in / safe);
-      },
-      x);
+  return detail::make_result<Tensor<B>>(typename B::raw_type(value.raw()),
+                                        detail::l2_rule<Tensor<B>>{{}, kept}, x);
 }
 
 /// The largest absolute value (EagerPy: `norms.linf`).

@@ -423,9 +423,9 @@ class [[nodiscard]] Tensor {
     return *this;
   }
 
-  /// `Compute(raw())` with the gradient rule `vjp`: every unary op (ops/elementwise.hpp).
-  template <raw_type (*Compute)(const raw_type&), class Vjp>
-  Tensor unary(const Vjp& vjp) const;
+  /// `Compute(raw())` with the gradient rule `rule`: every unary op (ops/elementwise.hpp).
+  template <raw_type (*Compute)(const raw_type&), class Rule>
+  Tensor unary(const Rule& rule) const;
 
   friend struct detail::lazy_access;
   using lazy_ptr = std::shared_ptr<const detail::lazy_expr<Backend>>;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "eagerpp/astensor.hpp"
+#include "eagerpp/autodiff/rules.hpp"
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/tensor.hpp"
 
@@ -37,8 +38,8 @@ Tensor<B> watch_one(const Tensor<B>& x, tape& t) {
   static_assert(floating_dtype<typename B::value_type>,
                 "ep::value_and_grad: can only differentiate with respect to floating tensors "
                 "(float or double)");
-  Tensor<B> w = make_result<Tensor<B>>(
-      typename B::raw_type(x.raw()), [](const auto& g, const auto&, const auto&) { return g; }, x);
+  Tensor<B> w =
+      make_result<Tensor<B>>(typename B::raw_type(x.raw()), identity_rule<Tensor<B>>{}, x);
   if (w.node() == 0) w.set_node(new_node_id());
   t.watched.insert(w.node());
   return w;
@@ -112,7 +113,7 @@ auto run_and_differentiate(F&& f, const X& x, Args&&... args) {
   grad_map grads;
   if (loss.node() != 0) {
     grads.emplace(loss.node(), loss.ones_like());
-    for (auto step = t.steps.rbegin(); step != t.steps.rend(); ++step) (*step)(grads);
+    walk_backwards<X>(t, grads);
   }
   return std::pair{std::move(result), gradients(w, grads)};
 }

@@ -14,6 +14,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/autodiff/grad.hpp"
+#include "eagerpp/autodiff/rules.hpp"
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/functions.hpp"
@@ -47,8 +48,7 @@ class pullback {
     detail::grad_map grads;
     if (y.node() != 0 && r_->tape.watched.contains(y.node())) {
       grads.emplace(y.node(), g);
-      for (auto step = r_->tape.steps.rbegin(); step != r_->tape.steps.rend(); ++step)
-        (*step)(grads);
+      detail::walk_backwards<X>(r_->tape, grads);
     }
     return detail::gradients(r_->inputs, grads);
   }

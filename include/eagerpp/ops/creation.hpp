@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>   // std::ceil
-#include <memory>  // std::unique_ptr
-#include <vector>  // std::vector
+#include <cmath>        // std::ceil
+#include <concepts>     // std::same_as
+#include <memory>       // std::unique_ptr
+#include <type_traits>  // std::conditional_t
+#include <vector>       // std::vector
 
 #include <fmt/format.h>
 
@@ -39,6 +41,19 @@ auto Tensor<B>::to_vector() const -> std::vector<value_type> {
   }
 }
 
+namespace detail {
+/// The gradient of a cast between float and double: g cast back to the other floating type.
+template <class Tn>
+using other_floating = typename Tn::template rebind<
+    std::conditional_t<std::same_as<typename Tn::value_type, float>, double, float>>;
+template <class Tn>
+struct astype_rule : takes<other_floating<Tn>> {
+  other_floating<Tn> operator()(const Tn& g, const Tn&, const other_floating<Tn>&) const {
+    return g.template astype<typename other_floating<Tn>::value_type>();
+  }
+};
+}  // namespace detail
+
 template <backend B>
 template <ep::dtype U>
 auto Tensor<B>::astype() const -> rebind<U> {
@@ -46,10 +61,8 @@ auto Tensor<B>::astype() const -> rebind<U> {
   if constexpr (std::same_as<U, value_type>) {
     return *this;
   } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
-    return detail::make_result<Out>(
-        detail::elementwise(&B::template astype<U>, *this),
-        [](const auto& g, const auto&, const auto&) { return g.template astype<value_type>(); },
-        *this);
+    return detail::make_result<Out>(detail::elementwise(&B::template astype<U>, *this),
+                                    detail::astype_rule<Out>{}, *this);
   } else {
     return detail::make_constant<Out>(detail::elementwise(&B::template astype<U>, *this));
   }

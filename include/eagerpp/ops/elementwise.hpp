@@ -40,13 +40,13 @@ void check_broadcast(std::string_view op, const A& a, const C& b) {
 }
 
 /// The one definition of a binary op of two tensors: checks that they broadcast (the error names
-/// `op`), computes `Compute(a, b)` and records the gradient rule `vjp(g, out, a, b)`.
-template <auto Compute, class B, class Vjp>
-Tensor<B> binary(std::string_view op, const Tensor<B>& a, const Tensor<B>& b, const Vjp& vjp) {
+/// `op`), computes `Compute(a, b)` and records the gradient rule `rule`.
+template <auto Compute, class B, class Rule>
+Tensor<B> binary(std::string_view op, const Tensor<B>& a, const Tensor<B>& b, const Rule& rule) {
   check_broadcast(op, a, b);
   auto call = elementwise(Compute, a, b);
   call.exact_tail = tail_exact<B, Compute>();
-  return make_result<Tensor<B>>(call, vjp, a, b);
+  return make_result<Tensor<B>>(call, rule, a, b);
 }
 
 /// A binary op with a bool result and no gradient (comparisons, logic): checks that the operands
@@ -73,33 +73,61 @@ typename Tensor<B>::bool_tensor boolean(std::string_view op, const Tensor<B>& a,
 // --- unary ---------------------------------------------------------------------------------------
 
 template <backend B>
-template <typename B::raw_type (*Compute)(const typename B::raw_type&), class Vjp>
-Tensor<B> Tensor<B>::unary(const Vjp& vjp) const {
+template <typename B::raw_type (*Compute)(const typename B::raw_type&), class Rule>
+Tensor<B> Tensor<B>::unary(const Rule& rule) const {
   auto call = detail::elementwise(Compute, *this);
   call.map = detail::fused_map_of<B, Compute>();
   call.exact_tail = detail::tail_exact<B, Compute>();
-  return detail::make_result<Tensor>(call, vjp, *this);
+  return detail::make_result<Tensor>(call, rule, *this);
 }
 
+// The gradient rules of the unary ops (ops/unary_list.hpp): `grad`, an element-wise rule.
+namespace detail {
+#define EAGERPP_UNARY_RULE(name, dtypes, grad)                                \
+  template <class Tn>                                                         \
+  struct name##_rule : takes<Tn> {                                            \
+    static constexpr bool elementwise = true;                                 \
+    using value_type = typename Tn::value_type;                               \
+    Tn operator()([[maybe_unused]] const Tn& g, [[maybe_unused]] const Tn& y, \
+                  [[maybe_unused]] const Tn& x) const {                       \
+      return grad;                                                            \
+    }                                                                         \
+  };
+EAGERPP_UNARY_OPS(EAGERPP_UNARY_RULE)
+#undef EAGERPP_UNARY_RULE
+
+/// -g keeps g's shape, which may be smaller than x's: not an element-wise rule.
+template <class Tn>
+struct negative_rule : takes<Tn> {
+  Tn operator()(const Tn& g, const Tn&, const Tn&) const { return -g; }
+};
+
+/// g where min <= x <= max, 0 elsewhere.
+template <class Tn>
+struct clip_rule : takes<Tn> {
+  typename Tn::value_type min, max;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    return ((x >= min).logical_and(x <= max)).where(g, g.zeros_like());
+  }
+};
+}  // namespace detail
+
 // The methods of the unary ops (ops/unary_list.hpp): `Tensor<B>::name()` needs a FLOAT or NUMERIC
-// tensor, computes `B::name` and records the gradient `grad` (detail::elementwise_vjp). A macro,
-// because the static_assert of each op must name it in a literal.
-#define EAGERPP_UNARY(name, dtypes, grad)                                                          \
-  template <backend B>                                                                             \
-  Tensor<B> Tensor<B>::name() const {                                                              \
-    EAGERPP_REQUIRE_##dtypes(#name);                                                               \
-    return unary<&B::name>(                                                                        \
-        detail::elementwise_vjp{[]([[maybe_unused]] const auto& g, [[maybe_unused]] const auto& y, \
-                                   [[maybe_unused]] const auto& x) { return grad; }});             \
+// tensor, computes `B::name` and records the rule `detail::name_rule`. A macro, because the
+// static_assert of each op must name it in a literal.
+#define EAGERPP_UNARY(name, dtypes, grad)                  \
+  template <backend B>                                     \
+  Tensor<B> Tensor<B>::name() const {                      \
+    EAGERPP_REQUIRE_##dtypes(#name);                       \
+    return unary<&B::name>(detail::name##_rule<Tensor>{}); \
   }
 EAGERPP_UNARY_OPS(EAGERPP_UNARY)
 #undef EAGERPP_UNARY
 
-// -g keeps g's shape, which may be smaller than x's: not an element-wise rule.
 template <backend B>
 Tensor<B> Tensor<B>::negative() const {
   EAGERPP_REQUIRE_NUMERIC("negative");
-  return unary<&B::negative>([](const auto& g, const auto&, const auto&) { return -g; });
+  return unary<&B::negative>(detail::negative_rule<Tensor>{});
 }
 
 template <backend B>
@@ -108,10 +136,7 @@ Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
   return detail::make_result<Tensor>(
       detail::elementwise([min_, max_](const raw_type& x) { return B::clip(x, min_, max_); },
                           *this),
-      [min_, max_](const auto& g, const auto&, const auto& x) {
-        return ((x >= min_).logical_and(x <= max_)).where(g, g.zeros_like());
-      },
-      *this);
+      detail::clip_rule<Tensor>{{}, min_, max_}, *this);
 }
 
 template <backend B>
@@ -134,34 +159,106 @@ Tensor<B> Tensor<B>::logical_not() const {
 
 // --- binary --------------------------------------------------------------------------------------
 
+namespace detail {
+// The gradient rules of the binary ops: each operand's gradient summed back to its shape.
+template <class Tn>
+struct add_rule : takes<Tn, Tn> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
+    return {unbroadcast(g, x.shape()), unbroadcast(g, y.shape())};
+  }
+};
+template <class Tn>
+struct subtract_rule : takes<Tn, Tn> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
+    return {unbroadcast(g, x.shape()), unbroadcast(-g, y.shape())};
+  }
+};
+template <class Tn>
+struct multiply_rule : takes<Tn, Tn> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
+    return {unbroadcast(g * y, x.shape()), unbroadcast(g * x, y.shape())};
+  }
+};
+template <class Tn>
+struct divide_rule : takes<Tn, Tn> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& out, const Tn& x, const Tn& y) const {
+    return {unbroadcast(g / y, x.shape()), unbroadcast(-(g * out / y), y.shape())};
+  }
+};
+template <class Tn>
+struct mod_rule : takes<Tn, Tn> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
+    return {unbroadcast(g, x.shape()), unbroadcast(-(g * x.floordiv(y)), y.shape())};
+  }
+};
+template <class Tn>
+struct floordiv_rule : takes<Tn, Tn> {
+  std::tuple<Tn, Tn> operator()(const Tn&, const Tn&, const Tn& x, const Tn& y) const {
+    return {x.zeros_like(), y.zeros_like()};
+  }
+};
+/// d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
+template <class Tn>
+struct power_rule : takes<Tn, Tn> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& y, const Tn& x, const Tn& e) const {
+    const Tn dx = g * e * x.pow(e - 1);
+    const Tn de = (x == 0).where(g.zeros_like(), g * y * x.log());
+    return {unbroadcast(dx, x.shape()), unbroadcast(de, e.shape())};
+  }
+};
+/// The gradient of element-wise minimum and maximum: to the selected operand, split evenly on ties.
+/// Only for the operands that need it (a ReLU `maximum(x, 0)` never needs its 0's), and with a 0-d
+/// zero rather than a zero-filled tensor: five passes over g's size for a ReLU instead of the
+/// twelve that computing both operands' gradients with `zeros_like` takes.
+template <class Tn>
+struct minmax_rule : takes<Tn, Tn> {
+  static constexpr bool reads_needed = true;
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& out, const needed_grads<2>& needed,
+                                const Tn& x, const Tn& y) const {
+    const Tn zero = g.full_scalar(0);
+    const auto tie = x == y;
+    const Tn half = g * 0.5;
+    const auto grad_of = [&](const Tn& operand) {
+      return unbroadcast(tie.where(half, (operand == out).where(g, zero)), operand.shape());
+    };
+    // An operand that is not needed gets a placeholder (itself), never accumulated.
+    return {needed[0] ? grad_of(x) : x, needed[1] ? grad_of(y) : y};
+  }
+};
+/// g to the operand that `cond` selected; the condition is a constant the rule holds.
+template <class Tn>
+struct where_rule : takes<Tn, Tn> {
+  static constexpr bool reads_needed = true;
+  typename Tn::bool_tensor cond;
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const needed_grads<2>& needed, const Tn& a,
+                                const Tn& b) const {
+    const Tn zero = g.full_scalar(0);  // 0-d: broadcast, never filled
+    // An operand that is not needed gets a placeholder (itself), never accumulated.
+    return {needed[0] ? unbroadcast(cond.where(g, zero), a.shape()) : a,
+            needed[1] ? unbroadcast(cond.where(zero, g), b.shape()) : b};
+  }
+};
+}  // namespace detail
+
 template <backend B>
 Tensor<B> operator+(const Tensor<B>& a, const Tensor<B>& b) {
   static_assert(numeric_dtype<typename B::value_type>,
                 "ep::add: needs numeric tensors, not bool; use logical_or");
-  return detail::binary<&B::add>(
-      "add", a, b, [](const auto& g, const auto&, const auto& x, const auto& y) {
-        return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(g, y.shape())};
-      });
+  return detail::binary<&B::add>("add", a, b, detail::add_rule<Tensor<B>>{});
 }
 
 template <backend B>
 Tensor<B> operator-(const Tensor<B>& a, const Tensor<B>& b) {
   static_assert(numeric_dtype<typename B::value_type>,
                 "ep::subtract: needs numeric tensors, not bool");
-  return detail::binary<&B::subtract>(
-      "subtract", a, b, [](const auto& g, const auto&, const auto& x, const auto& y) {
-        return std::tuple{detail::unbroadcast(g, x.shape()), detail::unbroadcast(-g, y.shape())};
-      });
+  return detail::binary<&B::subtract>("subtract", a, b, detail::subtract_rule<Tensor<B>>{});
 }
 
 template <backend B>
 Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
   static_assert(numeric_dtype<typename B::value_type>,
                 "ep::multiply: needs numeric tensors, not bool; use logical_and");
-  return detail::binary<
-      &B::multiply>("multiply", a, b, [](const auto& g, const auto&, const auto& x, const auto& y) {
-    return std::tuple{detail::unbroadcast(g * y, x.shape()), detail::unbroadcast(g * x, y.shape())};
-  });
+  return detail::binary<&B::multiply>("multiply", a, b, detail::multiply_rule<Tensor<B>>{});
 }
 
 // Integer tensors are divided in float64 (NumPy's true division).
@@ -173,11 +270,7 @@ auto operator/(const Tensor<B>& a, const Tensor<B>& b) {
     detail::check_broadcast("divide", a, b);
     return a.template astype<double>() / b.template astype<double>();
   } else {
-    return detail::binary<&B::divide>(
-        "divide", a, b, [](const auto& g, const auto& out, const auto& x, const auto& y) {
-          return std::tuple{detail::unbroadcast(g / y, x.shape()),
-                            detail::unbroadcast(-(g * out / y), y.shape())};
-        });
+    return detail::binary<&B::divide>("divide", a, b, detail::divide_rule<Tensor<B>>{});
   }
 }
 
@@ -189,63 +282,32 @@ Tensor<B> operator%(const Tensor<B>& a, const Tensor<B>& b) {
 template <backend B>
 Tensor<B> Tensor<B>::mod(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("mod");
-  return detail::binary<&B::mod>(
-      "mod", *this, other, [](const auto& g, const auto&, const auto& x, const auto& y) {
-        return std::tuple{detail::unbroadcast(g, x.shape()),
-                          detail::unbroadcast(-(g * x.floordiv(y)), y.shape())};
-      });
+  return detail::binary<&B::mod>("mod", *this, other, detail::mod_rule<Tensor>{});
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::floordiv(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("floordiv");
-  return detail::binary<&B::floor_divide>(
-      "floordiv", *this, other, [](const auto&, const auto&, const auto& x, const auto& y) {
-        return std::tuple{x.zeros_like(), y.zeros_like()};
-      });
+  return detail::binary<&B::floor_divide>("floordiv", *this, other,
+                                          detail::floordiv_rule<Tensor>{});
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::pow(const Tensor& exponent) const {
   EAGERPP_REQUIRE_NUMERIC("pow");
-  return detail::binary<&B::power>(
-      "pow", *this, exponent, [](const auto& g, const auto& y, const auto& x, const auto& e) {
-        // d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
-        const Tensor dx = g * e * x.pow(e - 1);
-        const Tensor de = (x == 0).where(g.zeros_like(), g * y * x.log());
-        return std::tuple{detail::unbroadcast(dx, x.shape()), detail::unbroadcast(de, e.shape())};
-      });
+  return detail::binary<&B::power>("pow", *this, exponent, detail::power_rule<Tensor>{});
 }
-
-namespace detail {
-/// The gradient of element-wise minimum and maximum: to the selected operand, split evenly on ties.
-/// Only for the operands that need it (a ReLU `maximum(x, 0)` never needs its 0's), and with a 0-d
-/// zero rather than a zero-filled tensor: five passes over g's size for a ReLU instead of the
-/// twelve that computing both operands' gradients with `zeros_like` takes.
-inline constexpr vjp_with_needed minmax_vjp{
-    [](const auto& g, const auto& out, const auto& needed, const auto& x, const auto& y) {
-      using Tn = std::remove_cvref_t<decltype(g)>;
-      const Tn zero = g.full_scalar(0);
-      const auto tie = x == y;
-      const Tn half = g * 0.5;
-      const auto grad_of = [&](const Tn& operand) {
-        return unbroadcast(tie.where(half, (operand == out).where(g, zero)), operand.shape());
-      };
-      // An operand that is not needed gets a placeholder (itself), never accumulated.
-      return std::tuple{needed[0] ? grad_of(x) : x, needed[1] ? grad_of(y) : y};
-    }};
-}  // namespace detail
 
 template <backend B>
 Tensor<B> Tensor<B>::minimum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("minimum");
-  return detail::binary<&B::minimum>("minimum", *this, other, detail::minmax_vjp);
+  return detail::binary<&B::minimum>("minimum", *this, other, detail::minmax_rule<Tensor>{});
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::maximum(const Tensor& other) const {
   EAGERPP_REQUIRE_NUMERIC("maximum");
-  return detail::binary<&B::maximum>("maximum", *this, other, detail::minmax_vjp);
+  return detail::binary<&B::maximum>("maximum", *this, other, detail::minmax_rule<Tensor>{});
 }
 
 template <backend B>
@@ -261,19 +323,11 @@ Tensor<B2> Tensor<B>::where(const Tensor<B2>& x, const Tensor<B2>& y) const {
   const Shape sy = y.shape();
   if (!(sc == sx && sx == sy))
     (void)broadcast_shapes(broadcast_shapes(sc, sx, "where"), sy, "where");
-  const Tensor cond = *this;
   return detail::make_result<Tensor<B2>>(
       detail::elementwise([](const raw_type& c, const typename B2::raw_type& a,
                              const typename B2::raw_type& b) { return B2::where(c, a, b); },
                           *this, x, y),
-      detail::vjp_with_needed{
-          [cond](const auto& g, const auto&, const auto& needed, const auto& a, const auto& b) {
-            const Tensor<B2> zero = g.full_scalar(0);  // 0-d: broadcast, never filled
-            // An operand that is not needed gets a placeholder (itself), never accumulated.
-            return std::tuple{needed[0] ? detail::unbroadcast(cond.where(g, zero), a.shape()) : a,
-                              needed[1] ? detail::unbroadcast(cond.where(zero, g), b.shape()) : b};
-          }},
-      x, y);
+      detail::where_rule<Tensor<B2>>{{}, *this}, x, y);
 }
 
 template <backend B>

@@ -32,16 +32,39 @@ I wrap_indices(std::string_view op, const I& index, std::int64_t n, std::string_
 
 template <class Tn, class I>
 Tn put_add_flat(const Tn& x, const I& index, const Tn& values);
+template <class Tn, class I>
+Tn take_flat(const Tn& x, const I& index);
+template <class Tn, class I>
+Tn put_flat(const Tn& x, const I& index, const Tn& values);
+
+// The gradient rules of the flat gathers and scatters; `index` (int64) is a constant they hold.
+template <class Tn>
+struct take_rule : takes<Tn> {
+  typename Tn::index_tensor index;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    return put_add_flat(x.zeros_like(), index.reshape({-1}), g.reshape({-1}));
+  }
+};
+template <class Tn>
+struct put_add_rule : takes<Tn, Tn> {
+  typename Tn::index_tensor index;
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn&, const Tn&) const {
+    return {g, take_flat(g, index)};
+  }
+};
+template <class Tn>
+struct put_rule : takes<Tn, Tn> {
+  typename Tn::index_tensor index;
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn&, const Tn& v) const {
+    return {put_flat(g, index, v.zeros_like()), take_flat(g, index)};
+  }
+};
 
 /// x (1-D) gathered at `index` (int64, any shape, in range): differentiable.
 template <class Tn, class I>
 Tn take_flat(const Tn& x, const I& index) {
   using B = typename Tn::backend_type;
-  return make_result<Tn>([&] { return B::take(x.raw(), index.raw()); },
-                         [index](const auto& g, const auto&, const auto& in) {
-                           return put_add_flat(in.zeros_like(), index.reshape({-1}),
-                                               g.reshape({-1}));
-                         },
+  return make_result<Tn>([&] { return B::take(x.raw(), index.raw()); }, take_rule<Tn>{{}, index},
                          x);
 }
 
@@ -50,22 +73,15 @@ template <class Tn, class I>
 Tn put_add_flat(const Tn& x, const I& index, const Tn& values) {
   using B = typename Tn::backend_type;
   return make_result<Tn>([&] { return B::put_add(x.raw(), index.raw(), values.raw()); },
-                         [index](const auto& g, const auto&, const auto&, const auto&) {
-                           return std::tuple{g, take_flat(g, index)};
-                         },
-                         x, values);
+                         put_add_rule<Tn>{{}, index}, x, values);
 }
 
 /// A copy of x (1-D) with values (1-D) written at `index` (1-D): differentiable.
 template <class Tn, class I>
 Tn put_flat(const Tn& x, const I& index, const Tn& values) {
   using B = typename Tn::backend_type;
-  return make_result<Tn>(
-      [&] { return B::put(x.raw(), index.raw(), values.raw()); },
-      [index](const auto& g, const auto&, const auto&, const auto& v) {
-        return std::tuple{put_flat(g, index, v.zeros_like()), take_flat(g, index)};
-      },
-      x, values);
+  return make_result<Tn>([&] { return B::put(x.raw(), index.raw(), values.raw()); },
+                         put_rule<Tn>{{}, index}, x, values);
 }
 
 /// The C-order positions of x's elements, as an int64 tensor of x's shape.
@@ -74,6 +90,20 @@ typename Tn::index_tensor positions(const Tn& x) {
   using I = typename Tn::index_tensor;
   return I(I::backend_type::arange(0, 1, x.size())).reshape(x.shape());
 }
+
+template <class Tn>
+Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape& out);
+
+/// g scattered back to the positions of x that the strided slice read.
+template <class Tn>
+struct strided_slice_rule : takes<Tn> {
+  Shape start, step, out;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    const auto lin = strided_slice(positions(x), start, step, out);
+    return put_add_flat(x.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1}))
+        .reshape(x.shape());
+  }
+};
 
 /// x[start[i] + k * step[i]] along each axis (step >= 1), `out` extents: differentiable.
 template <class Tn>
@@ -92,12 +122,7 @@ Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape
                      return nullptr;
                    }
                  }},
-      [start, step, out](const auto& g, const auto&, const auto& in) {
-        const auto lin = strided_slice(positions(in), start, step, out);
-        return put_add_flat(in.zeros_like().reshape({-1}), lin.reshape({-1}), g.reshape({-1}))
-            .reshape(in.shape());
-      },
-      x);
+      strided_slice_rule<Tn>{{}, start, step, out}, x);
 }
 
 }  // namespace detail
@@ -453,21 +478,25 @@ Tensor<B> Tensor<B>::take_along_axis(const Tensor<I>& index, int axis) const {
   return detail::take_flat(xb.reshape({-1}), lin);
 }
 
+namespace detail {
+/// d sort(x) = take_along_axis(dx, argsort(x)): g scattered back to where each element came from.
+template <class Tn>
+struct sort_rule : takes<Tn> {
+  int axis;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    const auto perm = x.argsort(axis);
+    const auto order = positions(x).take_along_axis(perm, axis);
+    return put_add_flat(x.zeros_like().reshape({-1}), order.reshape({-1}), g.reshape({-1}))
+        .reshape(x.shape());
+  }
+};
+}  // namespace detail
+
 template <backend B>
 Tensor<B> Tensor<B>::sort(int axis) const {
   const int a = detail::normalize_axis("sort", axis, shape());
-  return detail::make_result<Tensor>(
-      [&] { return B::sort(raw(), a); },
-      [a](const auto& g, const auto&, const auto& x) {
-        // d sort(x) = take_along_axis(dx, argsort(x)): scatter g back to where each element came
-        // from.
-        const auto perm = x.argsort(a);
-        const auto order = detail::positions(x).take_along_axis(perm, a);
-        return detail::put_add_flat(x.zeros_like().reshape({-1}), order.reshape({-1}),
-                                    g.reshape({-1}))
-            .reshape(x.shape());
-      },
-      *this);
+  return detail::make_result<Tensor>([&] { return B::sort(raw(), a); },
+                                     detail::sort_rule<Tensor>{{}, a}, *this);
 }
 
 template <backend B>

@@ -29,23 +29,43 @@ Tn swap_last(const Tn& x) {
 template <class Tn>
 Tn matmul_batched(const Tn& a, const Tn& b, bool ta, bool tb) {
   using B = typename Tn::backend_type;
-  return make_result<Tn>(
-      [&] { return B::matmul(a.raw(), b.raw(), ta, tb); },
-      vjp_with_needed{
-          [ta, tb](const auto& g, const auto&, const auto& needed, const auto& x, const auto& y) {
-            // C = op(A) op(B), so dop(A) = g op(B)^T and dop(B) = op(A)^T g; an operand stored
-            // transposed takes the transpose of its gradient, written as the product in the other
-            // order. An operand that is not needed gets a placeholder (x or y itself), never
-            // accumulated.
-            Tn ga = x, gb = y;
-            if (needed[0])
-              ga = ta ? matmul_batched(y, g, tb, true) : matmul_batched(g, y, false, !tb);
-            if (needed[1])
-              gb = tb ? matmul_batched(g, x, true, ta) : matmul_batched(x, g, !ta, false);
-            return std::tuple{ga, gb};
-          }},
-      a, b);
+  return make_result<Tn>([&] { return B::matmul(a.raw(), b.raw(), ta, tb); },
+                         matmul_rule<Tn>{{}, ta, tb}, a, b);
 }
+
+template <class Tn>
+struct matmul_rule : takes<Tn, Tn> {
+  static constexpr bool reads_needed = true;
+  bool ta, tb;
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const needed_grads<2>& needed, const Tn& x,
+                                const Tn& y) const {
+    // C = op(A) op(B), so dop(A) = g op(B)^T and dop(B) = op(A)^T g; an operand stored transposed
+    // takes the transpose of its gradient, written as the product in the other order. An operand
+    // that is not needed gets a placeholder (x or y itself), never accumulated.
+    Tn ga = x, gb = y;
+    if (needed[0]) ga = ta ? matmul_batched(y, g, tb, true) : matmul_batched(g, y, false, !tb);
+    if (needed[1]) gb = tb ? matmul_batched(g, x, true, ta) : matmul_batched(x, g, !ta, false);
+    return {ga, gb};
+  }
+};
+
+/// d inv(x) = -inv(x)^T g inv(x)^T.
+template <class Tn>
+struct inv_rule : takes<Tn> {
+  Tn operator()(const Tn& g, const Tn& y, const Tn&) const {
+    const Tn yt = swap_last(y);
+    return -(yt.matmul(g).matmul(yt));
+  }
+};
+
+/// d log|det x| = inv(x)^T, per matrix of the batch (`kept`: the batch shape, then (1, 1)).
+template <class Tn>
+struct slogdet_rule : takes<Tn> {
+  Shape kept;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    return g.reshape(kept) * swap_last(x.inv());
+  }
+};
 }  // namespace detail
 
 template <backend B>
@@ -175,13 +195,8 @@ Tensor<B> Tensor<B>::inv() const {
     }
   }
   const Tensor r = from_vector<B>(out, s);
-  return detail::make_result<Tensor>(
-      typename B::raw_type(r.raw()),
-      [](const auto& g, const auto& y, const auto&) {
-        const Tensor yt = detail::swap_last(y);
-        return -(yt.matmul(g).matmul(yt));
-      },
-      *this);
+  return detail::make_result<Tensor>(typename B::raw_type(r.raw()), detail::inv_rule<Tensor>{},
+                                     *this);
 }
 
 template <backend B>
@@ -214,12 +229,9 @@ auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
   Shape kept = batch;
   kept.push_back(1);
   kept.push_back(1);
-  return {from_vector<B>(signs, batch), detail::make_result<Tensor>(
-                                            typename B::raw_type(logabs.raw()),
-                                            [kept](const auto& g, const auto&, const auto& x) {
-                                              return g.reshape(kept) * detail::swap_last(x.inv());
-                                            },
-                                            *this)};
+  return {from_vector<B>(signs, batch),
+          detail::make_result<Tensor>(typename B::raw_type(logabs.raw()),
+                                      detail::slogdet_rule<Tensor>{{}, kept}, *this)};
 }
 
 }  // namespace ep

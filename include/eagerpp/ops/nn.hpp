@@ -8,6 +8,18 @@
 
 namespace ep {
 
+namespace detail {
+/// The gradient of the cross-entropy of logits x: (softmax(x) - onehot) * g, per row; the one-hot
+/// matrix of the labels is a constant the rule holds.
+template <class Tn>
+struct crossentropy_rule : takes<Tn> {
+  Tn onehot;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    return (x.softmax(1) - onehot) * g.reshape({-1, 1});
+  }
+};
+}  // namespace detail
+
 template <backend B>
 Tensor<B> Tensor<B>::softmax(int axis) const {
   static_assert(floating_dtype<value_type>,
@@ -55,12 +67,8 @@ Tensor<B> Tensor<B>::crossentropy(const Tensor<I>& labels) const {
       detail::no_record_scope quiet;
       return logsumexp(1) - (onehot * *this).sum(1);
     }();
-    return detail::make_result<Tensor>(
-        typename B::raw_type(loss.raw()),
-        [onehot](const auto& g, const auto&, const auto& x) {
-          return (x.softmax(1) - onehot) * g.reshape({-1, 1});
-        },
-        *this);
+    return detail::make_result<Tensor>(typename B::raw_type(loss.raw()),
+                                       detail::crossentropy_rule<Tensor>{{}, onehot}, *this);
   }
 }
 

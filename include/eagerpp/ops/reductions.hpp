@@ -125,6 +125,32 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
 
 }  // namespace detail
 
+namespace detail {
+/// The gradient of a sum, unbroadcast (reshaped to the result's shape with the reduced axes kept):
+/// the next rule broadcasts it, or materializes it only if it must (tape.hpp: `elementwise`).
+template <class Tn>
+struct sum_rule : takes<Tn> {
+  reduction_plan p;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const { return g.reshape(p.kept(x.shape())); }
+};
+/// d prod / d x_i = prod / x_i (undefined where x_i == 0, as in the plain formula).
+template <class Tn>
+struct prod_rule : takes<Tn> {
+  reduction_plan p;
+  Tn operator()(const Tn& g, const Tn& out, const Tn& x) const {
+    return (g * out).reshape(p.kept(x.shape())).broadcast_to(x.shape()) / x;
+  }
+};
+/// The gradient of a cumulative sum: the reversed cumulative sum of g.
+template <class Tn>
+struct cumsum_rule : takes<Tn> {
+  int axis;
+  Tn operator()(const Tn& g, const Tn&, const Tn&) const {
+    return g.flip(axis).cumsum(axis).flip(axis);
+  }
+};
+}  // namespace detail
+
 template <backend B>
 auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
   if constexpr (std::same_as<value_type, bool>) {
@@ -137,10 +163,7 @@ auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
               *this, p, [](const auto& r, std::span<const int> a) { return B::sum(r, a); },
               detail::reduce_kind::sum);
         },
-        // Unbroadcast: the next vjp broadcasts it, or materializes it only if it must
-        // (elementwise_vjp).
-        [p](const auto& g, const auto&, const auto& x) { return g.reshape(p.kept(x.shape())); },
-        *this);
+        detail::sum_rule<Tensor>{{}, p}, *this);
   }
 }
 
@@ -155,11 +178,7 @@ auto Tensor<B>::prod(Axes axis, bool keepdims) const -> count_tensor {
           return detail::reduce_raw(
               *this, p, [](const auto& r, std::span<const int> a) { return B::prod(r, a); });
         },
-        // d prod / d x_i = prod / x_i (undefined where x_i == 0, as in the plain formula).
-        [p](const auto& g, const auto& out, const auto& x) {
-          return (g * out).reshape(p.kept(x.shape())).broadcast_to(x.shape()) / x;
-        },
-        *this);
+        detail::prod_rule<Tensor>{{}, p}, *this);
   }
 }
 
@@ -175,15 +194,19 @@ Tensor<B> Tensor<B>::mean(Axes axis, bool keepdims) const {
 namespace detail {
 /// The gradient of min/max: to the elements equal to the result, split evenly among ties.
 template <class Tn>
-Tn extremum_vjp(const Tn& g, const Tn& out, const Tn& x, const Shape& kept) {
-  const Shape xs = x.shape();
-  const Tn mask = (x == out.reshape(kept)).template astype<typename Tn::value_type>();
-  std::vector<int> axes;
-  for (int i = 0; i < xs.size(); ++i)
-    if (kept[i] == 1 && xs[i] != 1) axes.push_back(i);
-  const Tn ties = axes.empty() ? mask : mask.sum(Axes(axes), true);
-  return g.reshape(kept) * mask / ties;
-}
+struct extremum_rule : takes<Tn> {
+  reduction_plan p;
+  Tn operator()(const Tn& g, const Tn& out, const Tn& x) const {
+    const Shape xs = x.shape();
+    const Shape kept = p.kept(xs);  // the result's shape with the reduced axes kept
+    const Tn mask = (x == out.reshape(kept)).template astype<typename Tn::value_type>();
+    std::vector<int> axes;
+    for (int i = 0; i < xs.size(); ++i)
+      if (kept[i] == 1 && xs[i] != 1) axes.push_back(i);
+    const Tn ties = axes.empty() ? mask : mask.sum(Axes(axes), true);
+    return g.reshape(kept) * mask / ties;
+  }
+};
 }  // namespace detail
 
 namespace detail {
@@ -194,10 +217,7 @@ Tn extremum_reduction(std::string_view op, const Tn& x, const Axes& axis, bool k
   const auto p = plan_reduction(op, x.shape_ref(), axis, keepdims);
   check_nonempty_reduction(op, x.shape(), p);
   const auto reduce = [](const auto& r, std::span<const int> a) { return Reduce(r, a); };
-  return make_result<Tn>([&] { return reduce_raw(x, p, reduce, Kind); },
-                         [p](const auto& g, const auto& out, const auto& in) {
-                           return extremum_vjp(g, out, in, p.kept(in.shape()));
-                         },
+  return make_result<Tn>([&] { return reduce_raw(x, p, reduce, Kind); }, extremum_rule<Tn>{{}, p},
                          x);
 }
 }  // namespace detail
@@ -276,10 +296,8 @@ auto Tensor<B>::cumsum(int axis) const -> count_tensor {
     return astype<std::int64_t>().cumsum(axis);
   } else {
     const int a = detail::normalize_axis("cumsum", axis, shape());
-    return detail::make_result<Tensor>(
-        [&] { return B::cumsum(raw(), a); },
-        [a](const auto& g, const auto&, const auto&) { return g.flip(a).cumsum(a).flip(a); },
-        *this);
+    return detail::make_result<Tensor>([&] { return B::cumsum(raw(), a); },
+                                       detail::cumsum_rule<Tensor>{{}, a}, *this);
   }
 }
 

@@ -15,6 +15,68 @@
 
 namespace ep {
 
+namespace detail {
+template <class Tn>
+Tn slice_axis(const Tn& x, int axis, std::int64_t start, std::int64_t stop);
+
+// The gradient rules of the shape ops: the inverse op applied to g.
+template <class Tn>
+struct reshape_rule : takes<Tn> {
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const { return g.reshape(x.shape()); }
+};
+template <class Tn>
+struct transpose_rule : takes<Tn> {
+  std::vector<int> inverse;  // the inverse permutation
+  Tn operator()(const Tn& g, const Tn&, const Tn&) const { return g.transpose(inverse); }
+};
+template <class Tn>
+struct broadcast_to_rule : takes<Tn> {
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const { return unbroadcast(g, x.shape()); }
+};
+template <class Tn>
+struct flip_rule : takes<Tn> {
+  axis_list axes;
+  Tn operator()(const Tn& g, const Tn&, const Tn&) const { return g.flip(Axes(axes)); }
+};
+/// x[start:stop] along `axis`: g padded back to x's extent with zeros.
+template <class Tn>
+struct slice_axis_rule : takes<Tn> {
+  int axis;
+  std::int64_t start, stop;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    Paddings p(static_cast<std::size_t>(x.ndim()), {0, 0});
+    p[static_cast<std::size_t>(axis)] = {start, x.shape()[axis] - stop};
+    return g.pad(p);
+  }
+};
+/// Constant padding: the slice of g where x lies (`before`: the padding before each axis).
+template <class Tn>
+struct pad_rule : takes<Tn> {
+  Shape before;
+  Tn operator()(const Tn& g, const Tn&, const Tn& x) const {
+    Tn r = g;
+    const Shape xs = x.shape();
+    for (int i = 0; i < xs.size(); ++i) r = slice_axis(r, i, before[i], before[i] + xs[i]);
+    return r;
+  }
+};
+/// Each input's slice of g along the concatenation axis (`extents`: the inputs' extents on it).
+template <class Tn>
+struct concatenate_rule : takes_list<Tn> {
+  int axis;
+  std::vector<std::int64_t> extents;
+  std::vector<Tn> operator()(const Tn& g, const Tn&, const std::vector<Tn>&) const {
+    std::vector<Tn> grads;
+    std::int64_t offset = 0;
+    for (auto e : extents) {
+      grads.push_back(slice_axis(g, axis, offset, offset + e));
+      offset += e;
+    }
+    return grads;
+  }
+};
+}  // namespace detail
+
 template <backend B>
 Tensor<B> Tensor<B>::reshape(const Shape& new_shape) const {
   const Shape s = shape();
@@ -48,9 +110,8 @@ Tensor<B> Tensor<B>::reshape(const Shape& new_shape) const {
                     "expected {} elements",
                     s.str(), s.numel(), new_shape.str(), s.numel()));
   if (target == s) return *this;
-  return detail::make_result<Tensor>(
-      [&] { return B::reshape(raw(), target); },
-      [](const auto& g, const auto&, const auto& x) { return g.reshape(x.shape()); }, *this);
+  return detail::make_result<Tensor>([&] { return B::reshape(raw(), target); },
+                                     detail::reshape_rule<Tensor>{}, *this);
 }
 
 template <backend B>
@@ -89,9 +150,8 @@ Tensor<B> Tensor<B>::transpose(const std::vector<int>& perm) const {
   std::vector<int> inverse(p.size());
   for (std::size_t i = 0; i < p.size(); ++i)
     inverse[static_cast<std::size_t>(p[i])] = static_cast<int>(i);
-  return detail::make_result<Tensor>(
-      [&] { return B::transpose(raw(), std::span<const int>(p)); },
-      [inverse](const auto& g, const auto&, const auto&) { return g.transpose(inverse); }, *this);
+  return detail::make_result<Tensor>([&] { return B::transpose(raw(), std::span<const int>(p)); },
+                                     detail::transpose_rule<Tensor>{{}, std::move(inverse)}, *this);
 }
 
 template <backend B>
@@ -148,10 +208,8 @@ Tensor<B> Tensor<B>::broadcast_to(const Shape& target) const {
   if (!ok)
     throw value_error(fmt::format("broadcast_to: cannot broadcast a tensor of shape {} to shape {}",
                                   s.str(), target.str()));
-  return detail::make_result<Tensor>(
-      [&] { return B::broadcast_to(raw(), target); },
-      [](const auto& g, const auto&, const auto& x) { return detail::unbroadcast(g, x.shape()); },
-      *this);
+  return detail::make_result<Tensor>([&] { return B::broadcast_to(raw(), target); },
+                                     detail::broadcast_to_rule<Tensor>{}, *this);
 }
 
 template <backend B>
@@ -184,9 +242,8 @@ template <backend B>
 Tensor<B> Tensor<B>::flip(Axes axis) const {
   const auto axes = detail::normalize_axes("flip", axis, shape());
   if (axes.empty()) return *this;
-  return detail::make_result<Tensor>(
-      [&] { return B::flip(raw(), std::span<const int>(axes)); },
-      [axes](const auto& g, const auto&, const auto&) { return g.flip(Axes(axes)); }, *this);
+  return detail::make_result<Tensor>([&] { return B::flip(raw(), std::span<const int>(axes)); },
+                                     detail::flip_rule<Tensor>{{}, axes}, *this);
 }
 
 namespace detail {
@@ -207,12 +264,7 @@ Tn slice_axis(const Tn& x, int axis, std::int64_t start, std::int64_t stop) {
         return B::slice(x.raw(), std::span<const std::int64_t>(starts),
                         std::span<const std::int64_t>(steps), out);
       },
-      [axis, start, stop](const auto& g, const auto&, const auto& in) {
-        Paddings p(static_cast<std::size_t>(in.ndim()), {0, 0});
-        p[static_cast<std::size_t>(axis)] = {start, in.shape()[axis] - stop};
-        return g.pad(p);
-      },
-      x);
+      slice_axis_rule<Tn>{{}, axis, start, stop}, x);
 }
 }  // namespace detail
 
@@ -245,14 +297,7 @@ Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_
           return B::pad(raw(), std::span<const std::int64_t>(before),
                         std::span<const std::int64_t>(after), value);
         },
-        [before, after](const auto& g, const auto&, const auto& x) {
-          Tensor r = g;
-          const Shape xs = x.shape();
-          for (int i = 0; i < xs.size(); ++i)
-            r = detail::slice_axis(r, i, before[i], before[i] + xs[i]);
-          return r;
-        },
-        *this);
+        detail::pad_rule<Tensor>{{}, before}, *this);
   }
   if (mode == "reflect") {
     // NumPy's reflect (the edge is not repeated), one axis at a time: flipped slices on each side.
@@ -307,16 +352,7 @@ Tensor<B> concatenate(const std::vector<Tensor<B>>& tensors, int axis = 0) {
   if (tensors.size() == 1) return tensors.front();
   return detail::make_result_n<Tensor<B>>(
       [&] { return B::concatenate(std::span<const typename B::raw_type>(raws), a); },
-      [a, extents](const auto& g, const auto&, const auto&) {
-        std::vector<Tensor<B>> grads;
-        std::int64_t offset = 0;
-        for (auto e : extents) {
-          grads.push_back(detail::slice_axis(g, a, offset, offset + e));
-          offset += e;
-        }
-        return grads;
-      },
-      tensors);
+      detail::concatenate_rule<Tensor<B>>{{}, a, std::move(extents)}, tensors);
 }
 
 /// The tensors (all of one shape) joined along a new `axis` (NumPy: `stack`).
