@@ -53,8 +53,31 @@ void run_rule(recorded& r, grad_map& grads) {
   }
 }
 
+/// The backward step of each rule for tensor type `Tn`, one static function per rule_id, defined
+/// out of the class so that the compiled libraries can instantiate them once
+/// (detail/instantiate.hpp: `extern template struct rule_steps<...>` elsewhere).
+template <class Tn>
+struct rule_steps {
+#define EAGERPP_RULE_STEP(name) static void name(recorded& r, grad_map& grads);
+#define EAGERPP_UNARY_RULE_STEP(name, dtypes, grad) EAGERPP_RULE_STEP(name)
+  EAGERPP_TAPE_RULES(EAGERPP_RULE_STEP)
+  EAGERPP_UNARY_OPS(EAGERPP_UNARY_RULE_STEP)
+#undef EAGERPP_UNARY_RULE_STEP
+#undef EAGERPP_RULE_STEP
+};
+#define EAGERPP_RULE_STEP(name)                             \
+  template <class Tn>                                       \
+  void rule_steps<Tn>::name(recorded& r, grad_map& grads) { \
+    run_rule<name##_rule<Tn>, Tn>(r, grads);                \
+  }
+#define EAGERPP_UNARY_RULE_STEP(name, dtypes, grad) EAGERPP_RULE_STEP(name)
+EAGERPP_TAPE_RULES(EAGERPP_RULE_STEP)
+EAGERPP_UNARY_OPS(EAGERPP_UNARY_RULE_STEP)
+#undef EAGERPP_UNARY_RULE_STEP
+#undef EAGERPP_RULE_STEP
+
 /// The rule table of tensor type `Tn`: one entry per rule_id, in its order.
-#define EAGERPP_RULE_ENTRY(name) &run_rule<name##_rule<Tn>, Tn>,
+#define EAGERPP_RULE_ENTRY(name) &rule_steps<Tn>::name,
 #define EAGERPP_UNARY_RULE_ENTRY(name, dtypes, grad) EAGERPP_RULE_ENTRY(name)
 template <class Tn>
 inline constexpr std::array rule_table{EAGERPP_TAPE_RULES(EAGERPP_RULE_ENTRY)
