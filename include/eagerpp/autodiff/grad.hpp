@@ -11,7 +11,6 @@
 #include <fmt/format.h>
 
 #include "eagerpp/astensor.hpp"
-#include "eagerpp/autodiff/rules.hpp"
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/tensor.hpp"
 
@@ -29,6 +28,12 @@ Tensor<B> stop_gradient(const Tensor<B>& x) {
 }
 
 namespace detail {
+
+/// The gradient of a watched input's copy (watch_one): g itself.
+template <class Tn>
+struct identity_rule : takes<Tn> {
+  Tn operator()(const Tn& g, const Tn&, const Tn&) const { return g; }
+};
 
 /// A fresh node for `x` on tape `t`. Where `x` is already recorded on an outer tape, the new node
 /// is linked to it by an identity op, so that the outer tape differentiates through this call
@@ -113,7 +118,7 @@ auto run_and_differentiate(F&& f, const X& x, Args&&... args) {
   grad_map grads;
   if (loss.node() != 0) {
     grads.emplace(loss.node(), loss.ones_like());
-    walk_backwards<X>(t, grads);
+    walk_backwards(t, grads);
   }
   return std::pair{std::move(result), gradients(w, grads)};
 }

@@ -14,7 +14,6 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/autodiff/grad.hpp"
-#include "eagerpp/autodiff/rules.hpp"
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/functions.hpp"
@@ -48,7 +47,7 @@ class pullback {
     detail::grad_map grads;
     if (y.node() != 0 && r_->tape.watched.contains(y.node())) {
       grads.emplace(y.node(), g);
-      detail::walk_backwards<X>(r_->tape, grads);
+      detail::walk_backwards(r_->tape, grads);
     }
     return detail::gradients(r_->inputs, grads);
   }

@@ -11,13 +11,11 @@
 #include <cstdint>        // std::uint64_t
 #include <memory>         // std::unique_ptr
 #include <tuple>          // std::tuple, std::apply
-#include <type_traits>    // std::is_floating_point_v
+#include <type_traits>    // std::is_floating_point_v, std::is_empty_v, std::conditional_t
 #include <unordered_map>  // std::unordered_map
 #include <unordered_set>  // std::unordered_set
-#include <utility>        // std::move, std::exchange
+#include <utility>        // std::move, std::exchange, std::index_sequence
 #include <vector>         // std::vector
-
-#include "eagerpp/ops/unary_list.hpp"
 
 namespace ep::detail {
 
@@ -32,26 +30,6 @@ inline node_id new_node_id() noexcept {
 /// Gradients by node, type-erased because one function may mix dtypes (astype) on its way.
 using grad_map = std::unordered_map<node_id, std::any>;
 
-// The gradient rules of the facade's ops, one row each: `name_rule<Tn>` is defined beside its op;
-// the rule table (autodiff/rules.hpp) has one entry per row, in this order. Unary ops have theirs
-// from ops/unary_list.hpp.
-// clang-format off
-#define EAGERPP_TAPE_RULES(X)                                                                   \
-  X(identity) X(negative) X(clip) X(add) X(subtract) X(multiply) X(divide) X(mod) X(floordiv)  \
-  X(power) X(minmax) X(where) X(astype) X(matmul) X(inv) X(slogdet) X(reshape) X(transpose)    \
-  X(broadcast_to) X(flip) X(slice_axis) X(pad) X(concatenate) X(sum) X(prod) X(extremum)       \
-  X(cumsum) X(take) X(put_add) X(put) X(strided_slice) X(sort) X(crossentropy) X(l2)
-// clang-format on
-
-/// Which rule a step runs: its row in EAGERPP_TAPE_RULES, then the unary ops'.
-enum class rule_id : std::uint16_t {
-#define EAGERPP_RULE_ID(name) name,
-#define EAGERPP_UNARY_RULE_ID(name, dtypes, grad) name,
-  EAGERPP_TAPE_RULES(EAGERPP_RULE_ID) EAGERPP_UNARY_OPS(EAGERPP_UNARY_RULE_ID)
-#undef EAGERPP_UNARY_RULE_ID
-#undef EAGERPP_RULE_ID
-};
-
 /// What a step of the tape holds: the values its gradient reads (a rule_record or a
 /// closure_record), behind one virtual destructor.
 struct recorded {
@@ -62,16 +40,12 @@ struct recorded {
 /// per op, in execution order (a linear tape needs no graph sort: walk it backwards).
 struct tape {
   std::unordered_set<node_id> watched;
-  /// One recorded op. An op of the facade records which gradient rule it ran (`rule`, an index in
-  /// the rule table) and for which tensor type (`type`), with the values the rule reads; the walk
-  /// (autodiff/rules.hpp) looks the rule up, so that the rules are compiled only where a gradient
-  /// is taken, not in every translation unit that calls an op. custom_gradient and checkpoint
-  /// record a closure instead (`run`), compiled where they are called.
+  /// One recorded op: the values its gradient reads and the backward step that reads them (an
+  /// op's rule, run_rule, or a closure of custom_gradient and checkpoint). What is compiled per
+  /// op is the rule: the records of rules that capture nothing are shared by signature.
   struct step {
     std::unique_ptr<recorded> data;
-    void (*run)(recorded&, grad_map&) = nullptr;  // a closure's backward step, or null for a rule
-    const void* type = nullptr;                   // &type_tag<Out> of a rule's output
-    rule_id rule{};
+    void (*run)(recorded&, grad_map&) = nullptr;
   };
   std::vector<step> steps;
 };
@@ -154,9 +128,9 @@ struct needed_grads {
   bool operator[](std::size_t i) const { return input[i]; }
 };
 
-/// The base of a gradient rule: the types of the op's differentiable inputs, in argument order. A
-/// rule is a class template over the op's output tensor type `Tn` (listed in EAGERPP_TAPE_RULES)
-/// holding what the op captured (axes, shapes, index tensors), whose `operator()(g, out, in...)`
+/// The base of a gradient rule: the type of the op's differentiable inputs and their number. A
+/// rule is a class template over the op's output tensor type `Tn`, named `<op>_rule`, holding what
+/// the op captured (axes, shapes, index tensors), whose `operator()(g, out, in...)`
 /// returns the gradient of each input (a tuple for several), written with facade ops so that it
 /// runs on every backend and can itself be differentiated. It may also declare
 /// - `static constexpr bool elementwise = true`: it accepts an incoming gradient of any shape that
@@ -168,15 +142,17 @@ struct needed_grads {
 /// - `static constexpr bool reads_needed = true`: it is called as `(g, out, needed, in...)` so
 ///   that it can skip the gradients nobody reads (matmul's gradient for a constant operand costs
 ///   as much as the product), returning a placeholder (the input itself) for those.
-template <class... In>
+template <class In, std::size_t N = 1>
 struct takes {
-  using inputs = std::tuple<In...>;
+  using input = In;
+  static constexpr std::size_t arity = N;
 };
 /// The base of the rule of an op over a list of tensors (concatenate): `operator()(g, out, ins)`
 /// returns one gradient per input, as a std::vector.
 template <class In>
 struct takes_list {
-  using inputs = std::vector<In>;
+  using input = In;
+  static constexpr std::size_t arity = 0;  // any number
 };
 
 template <class Rule>
@@ -188,46 +164,51 @@ inline constexpr bool reads_needed = requires {
   requires Rule::reads_needed;
 };
 
+/// A gradient rule (derived from takes or takes_list), as opposed to a closure.
 template <class Rule>
-inline constexpr bool is_rule = false;
-template <class Rule>
-inline constexpr rule_id rule_id_of{};
-#define EAGERPP_DECLARE_RULE(name)                       \
-  template <class Tn>                                    \
-  struct name##_rule;                                    \
-  template <class Tn>                                    \
-  inline constexpr bool is_rule<name##_rule<Tn>> = true; \
-  template <class Tn>                                    \
-  inline constexpr rule_id rule_id_of<name##_rule<Tn>> = rule_id::name;
-#define EAGERPP_DECLARE_UNARY_RULE(name, dtypes, grad) EAGERPP_DECLARE_RULE(name)
-EAGERPP_TAPE_RULES(EAGERPP_DECLARE_RULE)
-EAGERPP_UNARY_OPS(EAGERPP_DECLARE_UNARY_RULE)
-#undef EAGERPP_DECLARE_UNARY_RULE
-#undef EAGERPP_DECLARE_RULE
+inline constexpr bool is_rule = requires {
+  typename Rule::input;
+  Rule::arity;
+};
 
-/// A distinct address per type: which tensor type a step's rule runs on.
-template <class T>
-inline constexpr char type_tag = 0;
+/// The values a rule reads: the output and the inputs (io_record), and what the rule captured
+/// (rule_record). Rules that capture nothing (most) share the io_record of their signature, so that
+/// an op compiles no record type of its own.
+template <class Out, class In, std::size_t N>
+struct io_record : recorded {
+  io_record(const Out& o, needed_grads<N> n, const std::array<const In*, N>& i)
+      : out(o), needed(n), in(copies(i, std::make_index_sequence<N>{})) {}
+  Out out;
+  needed_grads<N> needed;
+  std::array<In, N> in;
 
-/// The values a rule reads: the rule (with what the op captured), the output and the inputs.
-template <class Rule, class Out, class Inputs = typename Rule::inputs>
-struct rule_record;
-template <class Rule, class Out, class... In>
-struct rule_record<Rule, Out, std::tuple<In...>> final : recorded {
-  rule_record(const Rule& r, const Out& o, needed_grads<sizeof...(In)> n, const In&... i)
-      : rule(r), out(o), needed(n), in(i...) {}
+ private:
+  template <std::size_t... K>
+  static std::array<In, N> copies(const std::array<const In*, N>& i, std::index_sequence<K...>) {
+    return {*i[K]...};
+  }
+};
+template <class Rule, class Out>
+struct rule_record final : io_record<Out, typename Rule::input, Rule::arity> {
+  rule_record(const Rule& r, const Out& o, needed_grads<Rule::arity> n,
+              const std::array<const typename Rule::input*, Rule::arity>& i)
+      : io_record<Out, typename Rule::input, Rule::arity>(o, n, i), rule(r) {}
+  Rule rule;
+};
+/// The record of a rule over a list of inputs (concatenate).
+template <class Rule, class Out>
+struct list_record final : recorded {
+  list_record(const Rule& r, const Out& o, const std::vector<Out>& i) : rule(r), out(o), in(i) {}
   Rule rule;
   Out out;
-  needed_grads<sizeof...(In)> needed;
-  std::tuple<In...> in;
+  std::vector<Out> in;
 };
-template <class Rule, class Out, class In>
-struct rule_record<Rule, Out, std::vector<In>> final : recorded {
-  rule_record(const Rule& r, const Out& o, const std::vector<In>& i) : rule(r), out(o), in(i) {}
-  Rule rule;
-  Out out;
-  std::vector<In> in;
-};
+/// What a step of `Rule` holds.
+template <class Rule, class Out>
+using record_of = std::conditional_t<
+    Rule::arity == 0, list_record<Rule, Out>,
+    std::conditional_t<std::is_empty_v<Rule>, io_record<Out, typename Rule::input, Rule::arity>,
+                       rule_record<Rule, Out>>>;
 
 /// A closure's backward step (custom_gradient, checkpoint).
 template <class F>
@@ -264,25 +245,94 @@ void accumulate_inputs(grad_map& grads, const needed_grads<N>& needed, Grads&& g
   }
 }
 
-/// Records `out = op(in...)` on every active tape on which some input depends: a step naming the
-/// rule (rule_record), or, for a callable that is not a rule (custom_gradient's `backward`,
-/// checkpoint's), a closure compiled here that calls it as `vjp(g, out, in...)`.
-template <class Out, class Rule, class... In>
-void record_on_tapes(Out& out, const Rule& rule, const In&... in) {
+/// One recorded step of rule `Rule` with output `Out`: the gradient of each input from the
+/// incoming gradient of the output, added to the inputs' gradients.
+template <class Rule, class Out>
+void run_rule(recorded& r, grad_map& grads) {
+  auto& rec = static_cast<record_of<Rule, Out>&>(r);
+  auto it = grads.find(rec.out.node());
+  if (it == grads.end()) return;
+  const Out g = incoming_gradient<Rule>(it->second, rec.out);
+  const Rule& rule = [&]() -> const Rule& {
+    if constexpr (std::is_empty_v<Rule>) {
+      static constexpr Rule stateless{};  // what a rule that captures nothing has recorded
+      return stateless;
+    } else {
+      return rec.rule;
+    }
+  }();
+  if constexpr (Rule::arity == 0) {
+    auto gs = rule(g, rec.out, rec.in);
+    for (std::size_t i = 0; i < rec.in.size(); ++i)
+      accumulate(grads, rec.in[i].node(), std::move(gs[i]));
+  } else {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      if constexpr (reads_needed<Rule>) {
+        accumulate_inputs(grads, rec.needed, rule(g, rec.out, rec.needed, rec.in[K]...),
+                          rec.in[K]...);
+      } else {
+        accumulate_inputs(grads, rec.needed, rule(g, rec.out, rec.in[K]...), rec.in[K]...);
+      }
+    }
+    (std::make_index_sequence<Rule::arity>{});
+  }
+}
+
+/// Runs the steps of tape `t` backwards, from the gradients already in `grads`.
+inline void walk_backwards(const tape& t, grad_map& grads) {
+  for (auto step = t.steps.rbegin(); step != t.steps.rend(); ++step) step->run(*step->data, grads);
+}
+
+/// Records a step running `run` on every active tape on which some input depends, holding `state`
+/// (a rule that captures something) or only the output and the inputs (`std::nullptr_t`). One
+/// instantiation serves every rule of one signature that captures nothing.
+template <class Out, class In, std::size_t N, class State>
+void record_rule(Out& out, void (*run)(recorded&, grad_map&), const State& state,
+                 const std::array<const In*, N>& in) {
   for (tape* t : active_tapes()) {
-    const needed_grads<sizeof...(In)> needed{
-        {(in.node() != 0 && t->watched.contains(in.node()))...}};
-    if (std::find(needed.input.begin(), needed.input.end(), true) == needed.input.end()) continue;
+    needed_grads<N> needed{};
+    bool any = false;
+    for (std::size_t i = 0; i < N; ++i) {
+      needed.input[i] = in[i]->node() != 0 && t->watched.contains(in[i]->node());
+      any = any || needed.input[i];
+    }
+    if (!any) continue;
     if (out.node() == 0) out.set_node(new_node_id());
     t->watched.insert(out.node());
     tape::step s;
-    if constexpr (is_rule<Rule>) {
-      static_assert(std::same_as<typename Rule::inputs, std::tuple<In...>>,
-                    "eagerpp: a rule's `takes<...>` must list the types of the op's inputs");
-      s.data = std::make_unique<rule_record<Rule, Out>>(rule, out, needed, in...);
-      s.type = &type_tag<Out>;
-      s.rule = rule_id_of<Rule>;
+    if constexpr (std::is_same_v<State, std::nullptr_t>) {
+      s.data = std::make_unique<io_record<Out, In, N>>(out, needed, in);
     } else {
+      s.data = std::make_unique<rule_record<State, Out>>(state, out, needed, in);
+    }
+    s.run = run;
+    t->steps.push_back(std::move(s));
+  }
+}
+
+/// Records `out = op(in...)` on every active tape on which some input depends: a step naming the
+/// rule (record_rule), or, for a callable that is not a rule (custom_gradient's `backward`,
+/// checkpoint's), a closure compiled here that calls it as `vjp(g, out, in...)`.
+template <class Out, class Rule, class... In>
+void record_on_tapes(Out& out, const Rule& rule, const In&... in) {
+  if constexpr (is_rule<Rule>) {
+    using Input = typename Rule::input;
+    static_assert(sizeof...(In) == Rule::arity && (std::is_same_v<In, Input> && ...),
+                  "eagerpp: a rule's `takes<In, N>` must name the type and number of its op's "
+                  "inputs");
+    const std::array<const Input*, sizeof...(In)> ins{&in...};
+    if constexpr (std::is_empty_v<Rule>) {
+      record_rule(out, &run_rule<Rule, Out>, nullptr, ins);
+    } else {
+      record_rule(out, &run_rule<Rule, Out>, rule, ins);
+    }
+  } else {
+    for (tape* t : active_tapes()) {
+      const needed_grads<sizeof...(In)> needed{
+          {(in.node() != 0 && t->watched.contains(in.node()))...}};
+      if (std::find(needed.input.begin(), needed.input.end(), true) == needed.input.end()) continue;
+      if (out.node() == 0) out.set_node(new_node_id());
+      t->watched.insert(out.node());
       auto f = [out, vjp = rule, needed, in...](grad_map& grads) {
         auto it = grads.find(out.node());
         if (it == grads.end()) return;
@@ -290,10 +340,11 @@ void record_on_tapes(Out& out, const Rule& rule, const In&... in) {
         accumulate_inputs(grads, needed, vjp(g, out, in...), in...);
       };
       using F = decltype(f);
+      tape::step s;
       s.data = std::make_unique<closure_record<F>>(std::move(f));
       s.run = [](recorded& r, grad_map& grads) { static_cast<closure_record<F>&>(r).f(grads); };
+      t->steps.push_back(std::move(s));
     }
-    t->steps.push_back(std::move(s));
   }
 }
 
@@ -359,9 +410,8 @@ Out make_result_n(Raw&& raw, const Rule& rule, const std::vector<Out>& ins) {
       if (out.node() == 0) out.set_node(new_node_id());
       t->watched.insert(out.node());
       tape::step s;
-      s.data = std::make_unique<rule_record<Rule, Out>>(rule, out, ins);
-      s.type = &type_tag<Out>;
-      s.rule = rule_id_of<Rule>;
+      s.data = std::make_unique<list_record<Rule, Out>>(rule, out, ins);
+      s.run = &run_rule<Rule, Out>;
       t->steps.push_back(std::move(s));
     }
   }

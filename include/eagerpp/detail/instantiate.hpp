@@ -5,20 +5,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "eagerpp/autodiff/rules.hpp"
 #include "eagerpp/tensor.hpp"
 
 // Every member of the class except the member templates (astype, to, the bool-only ops, the
 // overloads taking a C++ scalar), and the operators whose result type is written in their
 // declaration (+ - * %; `/` and the comparisons deduce theirs, so a translation unit using them
-// compiles their few lines, which call the instantiated ops), and the backward steps of the
-// gradient rules (autodiff/rules.hpp), which value_and_grad and its family would compile otherwise.
-#define EAGERPP_INSTANTIATE(EXTERN, ...)                                      \
-  EXTERN template class ::ep::Tensor<__VA_ARGS__>;                            \
-  EXTERN template struct ::ep::detail::rule_steps<::ep::Tensor<__VA_ARGS__>>; \
-  EAGERPP_INSTANTIATE_OPERATOR(EXTERN, +, __VA_ARGS__)                        \
-  EAGERPP_INSTANTIATE_OPERATOR(EXTERN, -, __VA_ARGS__)                        \
-  EAGERPP_INSTANTIATE_OPERATOR(EXTERN, *, __VA_ARGS__)                        \
+// compiles their few lines, which call the instantiated ops).
+#define EAGERPP_INSTANTIATE(EXTERN, ...)               \
+  EXTERN template class ::ep::Tensor<__VA_ARGS__>;     \
+  EAGERPP_INSTANTIATE_OPERATOR(EXTERN, +, __VA_ARGS__) \
+  EAGERPP_INSTANTIATE_OPERATOR(EXTERN, -, __VA_ARGS__) \
+  EAGERPP_INSTANTIATE_OPERATOR(EXTERN, *, __VA_ARGS__) \
   EAGERPP_INSTANTIATE_OPERATOR(EXTERN, %, __VA_ARGS__)
 
 #define EAGERPP_INSTANTIATE_OPERATOR(EXTERN, op, ...)                     \

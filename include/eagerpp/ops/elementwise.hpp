@@ -162,44 +162,44 @@ Tensor<B> Tensor<B>::logical_not() const {
 namespace detail {
 // The gradient rules of the binary ops: each operand's gradient summed back to its shape.
 template <class Tn>
-struct add_rule : takes<Tn, Tn> {
+struct add_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
     return {unbroadcast(g, x.shape()), unbroadcast(g, y.shape())};
   }
 };
 template <class Tn>
-struct subtract_rule : takes<Tn, Tn> {
+struct subtract_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
     return {unbroadcast(g, x.shape()), unbroadcast(-g, y.shape())};
   }
 };
 template <class Tn>
-struct multiply_rule : takes<Tn, Tn> {
+struct multiply_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
     return {unbroadcast(g * y, x.shape()), unbroadcast(g * x, y.shape())};
   }
 };
 template <class Tn>
-struct divide_rule : takes<Tn, Tn> {
+struct divide_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& out, const Tn& x, const Tn& y) const {
     return {unbroadcast(g / y, x.shape()), unbroadcast(-(g * out / y), y.shape())};
   }
 };
 template <class Tn>
-struct mod_rule : takes<Tn, Tn> {
+struct mod_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& x, const Tn& y) const {
     return {unbroadcast(g, x.shape()), unbroadcast(-(g * x.floordiv(y)), y.shape())};
   }
 };
 template <class Tn>
-struct floordiv_rule : takes<Tn, Tn> {
+struct floordiv_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn&, const Tn&, const Tn& x, const Tn& y) const {
     return {x.zeros_like(), y.zeros_like()};
   }
 };
 /// d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
 template <class Tn>
-struct power_rule : takes<Tn, Tn> {
+struct power_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& y, const Tn& x, const Tn& e) const {
     const Tn dx = g * e * x.pow(e - 1);
     const Tn de = (x == 0).where(g.zeros_like(), g * y * x.log());
@@ -211,7 +211,7 @@ struct power_rule : takes<Tn, Tn> {
 /// zero rather than a zero-filled tensor: five passes over g's size for a ReLU instead of the
 /// twelve that computing both operands' gradients with `zeros_like` takes.
 template <class Tn>
-struct minmax_rule : takes<Tn, Tn> {
+struct minmax_rule : takes<Tn, 2> {
   static constexpr bool reads_needed = true;
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& out, const needed_grads<2>& needed,
                                 const Tn& x, const Tn& y) const {
@@ -227,7 +227,7 @@ struct minmax_rule : takes<Tn, Tn> {
 };
 /// g to the operand that `cond` selected; the condition is a constant the rule holds.
 template <class Tn>
-struct where_rule : takes<Tn, Tn> {
+struct where_rule : takes<Tn, 2> {
   static constexpr bool reads_needed = true;
   typename Tn::bool_tensor cond;
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const needed_grads<2>& needed, const Tn& a,

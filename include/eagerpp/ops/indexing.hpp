@@ -46,14 +46,14 @@ struct take_rule : takes<Tn> {
   }
 };
 template <class Tn>
-struct put_add_rule : takes<Tn, Tn> {
+struct put_add_rule : takes<Tn, 2> {
   typename Tn::index_tensor index;
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn&, const Tn&) const {
     return {g, take_flat(g, index)};
   }
 };
 template <class Tn>
-struct put_rule : takes<Tn, Tn> {
+struct put_rule : takes<Tn, 2> {
   typename Tn::index_tensor index;
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn&, const Tn& v) const {
     return {put_flat(g, index, v.zeros_like()), take_flat(g, index)};

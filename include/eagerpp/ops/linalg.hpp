@@ -27,6 +27,9 @@ Tn swap_last(const Tn& x) {
 /// gradient is four such products again, transposes included, so the backward pass of `x.matmul(w)`
 /// copies no matrix, and computes nothing for an operand that is not differentiated.
 template <class Tn>
+struct matmul_rule;
+
+template <class Tn>
 Tn matmul_batched(const Tn& a, const Tn& b, bool ta, bool tb) {
   using B = typename Tn::backend_type;
   return make_result<Tn>([&] { return B::matmul(a.raw(), b.raw(), ta, tb); },
@@ -34,7 +37,7 @@ Tn matmul_batched(const Tn& a, const Tn& b, bool ta, bool tb) {
 }
 
 template <class Tn>
-struct matmul_rule : takes<Tn, Tn> {
+struct matmul_rule : takes<Tn, 2> {
   static constexpr bool reads_needed = true;
   bool ta, tb;
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const needed_grads<2>& needed, const Tn& x,
