@@ -30,8 +30,8 @@ inline node_id new_node_id() noexcept {
 /// Gradients by node, type-erased because one function may mix dtypes (astype) on its way.
 using grad_map = std::unordered_map<node_id, std::any>;
 
-/// What a step of the tape holds: the values its gradient reads (a rule_record or a
-/// closure_record), behind one virtual destructor.
+/// What a step of the tape holds: the values its gradient reads (an io_record, rule_record or
+/// list_record of a rule, or a closure_record), behind one virtual destructor.
 struct recorded {
   virtual ~recorded() = default;
 };
@@ -108,7 +108,8 @@ class no_record_scope {
 };
 
 /// Adds `g` to the gradient of node `id`. Gradients may be stored at a shape that broadcasts to
-/// the node's (an `elementwise` rule's input, takes); their sum broadcasts too.
+/// the node's (what a reduction hands to an `elementwise` rule, see takes); their sum broadcasts
+/// too.
 template <class Tensor>
 void accumulate(grad_map& grads, node_id id, Tensor g) {
   if (id == 0) return;

@@ -11,8 +11,9 @@
 //   `x` (ep::Tensor ops, so it runs on every backend and can be differentiated again), of x's
 //   shape (an `elementwise` rule, autodiff/tape.hpp); `value_type` is the dtype.
 // The list is expanded where an op needs a line per unary op: ops/elementwise.hpp (the methods and
-// their gradient rules), backend.hpp (the contract each backend fulfils), functions.hpp (ep::name(x)), any.hpp (the
-// run-time dispatched tensor) and the Thrust backend (its FLOAT ops, one functor each). So adding
+// their gradient rules), backend.hpp (the contract each backend fulfils), functions.hpp
+// (ep::name(x)), any.hpp (the run-time dispatched tensor) and the Thrust backend (its FLOAT ops,
+// one functor each). So adding
 // a unary op is a row here, its declaration in tensor.hpp, a static function per backend, a test
 // and a row in docs/api.md. negative is not listed: its gradient, -g, keeps g's shape (not an
 // element-wise rule).
