@@ -249,6 +249,8 @@ struct eigen_packets {
   static constexpr bool vectorized = size > 1 && traits::PacketAccess;
   /// Pairwise halves above a leaf size, for the accuracy of long floating sums (Eigen's tree).
   static constexpr bool tree = !traits::IsStateful && !traits::IsExactlyAssociative;
+  /// The longest run reduced in one pass, below the tree (Eigen's kLeafSize, in packets or scalars).
+  static constexpr Eigen::Index leaf = vectorized ? size * 1024 : 1024;
 };
 
 /// The map applied to each element as it is loaded: none, square (x * x) or abs.
@@ -309,7 +311,7 @@ inline T eigen_reduce_leaf(const T* in, Eigen::Index n, const Reducer& reducer) 
 template <int Map, class T, class Reducer>
 T eigen_reduce_run(const T* base, Eigen::Index first, Eigen::Index n, const Reducer& reducer) {
   using P = eigen_packets<T, Reducer>;
-  constexpr Eigen::Index leaf = P::vectorized ? P::size * 1024 : 1024;  // Eigen's kLeafSize
+  constexpr Eigen::Index leaf = P::leaf;
   if (!P::tree || n <= leaf) [[likely]]
     return eigen_reduce_leaf<Map>(base + first, n, reducer);
   // Split on a packet boundary of the whole array, as Eigen does.
@@ -384,7 +386,8 @@ void eigen_reduce_rows(const T* in, T* out, std::int64_t outer, std::int64_t red
 
 /// reducer(map(x)) over every element of x, one vectorized pass; the result has shape ().
 template <class T, class Reducer>
-eigen_array<T> eigen_map_reduce(const eigen_array<T>& x, map_kind map, Reducer reducer) {
+[[gnu::noinline]] eigen_array<T> eigen_map_reduce(const eigen_array<T>& x, map_kind map,
+                                                  Reducer reducer) {
   eigen_array<T> out(Shape{});
   out.mutable_data()[0] = map == map_kind::square
                               ? eigen_reduce_run<1>(x.data(), 0, x.size(), reducer)
@@ -421,9 +424,12 @@ eigen_array<T> eigen_full_reduce(const eigen_array<T>& x, T identity, Reducer re
 }
 
 /// Reduces `axes` (sorted, unique) with an Eigen reducer; `identity` fills results of empty inputs.
+/// Out of line, as the executor it replaces was: inlined into the facade's reductions, its loops
+/// changed g++'s inlining elsewhere in the translation unit (autodiff_bench's ten ops at n = 1:
+/// 400 -> 450 ns, with the reduction itself faster).
 template <class T, class Reducer>
-eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, T identity,
-                            Reducer reducer) {
+[[gnu::noinline]] eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes,
+                                              T identity, Reducer reducer) {
   if (axes.size() == static_cast<std::size_t>(x.ndim()))
     return eigen_full_reduce(x, identity, reducer);
   const Shape out_shape = eigen_remove_axes(x.shape(), axes);
@@ -435,7 +441,11 @@ eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes, 
     const auto [outer, reduced, inner] = steps[i];
     eigen_array<T> next(Shape{outer * inner});
     T* to = next.mutable_data();
-    if (inner == 1) {  // the reduced run is innermost: each result is a vectorized run
+    if (inner == 1 &&
+        reduced <= eigen_packets<T, Reducer>::leaf) {  // innermost runs, one pass each
+      for (std::int64_t o = 0; o < outer; ++o)
+        to[o] = eigen_reduce_leaf<0>(current.data() + o * reduced, reduced, reducer);
+    } else if (inner == 1) {  // long innermost runs: Eigen's tree
       for (std::int64_t o = 0; o < outer; ++o)
         to[o] = eigen_reduce_run<0>(current.data(), o * reduced, reduced, reducer);
     } else {  // kept rows: combined row by row, as NumPy does
