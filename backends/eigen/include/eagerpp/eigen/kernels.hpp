@@ -26,9 +26,9 @@
 // keeps the runtime rank low, and most calls then run the rank-1..3 instantiations; each kernel is
 // instantiated once per dtype and rank, never once per op. Broadcasting, flips and strided slices
 // of any rank, and transpositions of more than three merged axes, are one general strided loop
-// (detail::host_gather) instead: the Eigen expressions of those ops for ranks 2 to 8 were 8.6 of the
-// 43.9 MB of code of the Eigen test suites' translation unit (Debug, ASan), for ranks that merging
-// makes rare.
+// (detail::host_gather) instead: the Eigen expressions of those ops for ranks 2 to 8 were 8.6 of
+// the 43.9 MB of code of the Eigen test suites' translation unit (Debug, ASan), for ranks that
+// merging makes rare.
 namespace ep::detail {
 
 using eigen_extents = std::int64_t[max_rank];
@@ -249,7 +249,7 @@ struct eigen_packets {
   static constexpr bool vectorized = size > 1 && traits::PacketAccess;
   /// Pairwise halves above a leaf size, for the accuracy of long floating sums (Eigen's tree).
   static constexpr bool tree = !traits::IsStateful && !traits::IsExactlyAssociative;
-  /// The longest run reduced in one pass, below the tree (Eigen's kLeafSize, in packets or scalars).
+  /// The longest run reduced in one pass, below the tree: Eigen's kLeafSize packets (or scalars).
   static constexpr Eigen::Index leaf = vectorized ? size * 1024 : 1024;
 };
 
