@@ -441,11 +441,11 @@ template <class T, class Reducer>
     const auto [outer, reduced, inner] = steps[i];
     eigen_array<T> next(Shape{outer * inner});
     T* to = next.mutable_data();
-    if (inner == 1 &&
-        reduced <= eigen_packets<T, Reducer>::leaf) {  // innermost runs, one pass each
+    // Innermost runs: each result is one pass over its run, or Eigen's tree over a long run.
+    if (inner == 1 && reduced <= eigen_packets<T, Reducer>::leaf) {
       for (std::int64_t o = 0; o < outer; ++o)
         to[o] = eigen_reduce_leaf<0>(current.data() + o * reduced, reduced, reducer);
-    } else if (inner == 1) {  // long innermost runs: Eigen's tree
+    } else if (inner == 1) {
       for (std::int64_t o = 0; o < outer; ++o)
         to[o] = eigen_reduce_run<0>(current.data(), o * reduced, reduced, reducer);
     } else {  // kept rows: combined row by row, as NumPy does
