@@ -22,13 +22,13 @@ Tn swap_last(const Tn& x) {
   return x.transpose(perm);
 }
 
+template <class Tn>
+struct matmul_rule;
+
 /// op(a) op(b) for operands of rank >= 2 with equal batch axes, where op transposes the last two
 /// axes when its flag is set: one backend call, which reads a transposed operand in place. Its
 /// gradient is four such products again, transposes included, so the backward pass of `x.matmul(w)`
 /// copies no matrix, and computes nothing for an operand that is not differentiated.
-template <class Tn>
-struct matmul_rule;
-
 template <class Tn>
 Tn matmul_batched(const Tn& a, const Tn& b, bool ta, bool tb) {
   using B = typename Tn::backend_type;

@@ -13,10 +13,9 @@
 // The list is expanded where an op needs a line per unary op: ops/elementwise.hpp (the methods and
 // their gradient rules), backend.hpp (the contract each backend fulfils), functions.hpp
 // (ep::name(x)), any.hpp (the run-time dispatched tensor) and the Thrust backend (its FLOAT ops,
-// one functor each). So adding
-// a unary op is a row here, its declaration in tensor.hpp, a static function per backend, a test
-// and a row in docs/api.md. negative is not listed: its gradient, -g, keeps g's shape (not an
-// element-wise rule).
+// one functor each). So adding a unary op is a row here, its declaration in tensor.hpp, a static
+// function per backend, a test and a row in docs/api.md. negative is not listed: its gradient, -g,
+// keeps g's shape (not an element-wise rule).
 //
 // No includes: the core's backend.hpp includes this list before ep::Tensor exists.
 // clang-format would read `g * x` in a macro argument as a declaration, `g* x`.
