@@ -25,13 +25,30 @@ enum class map_kind : unsigned char { square, abs };
 /// The reductions that can take in a map.
 enum class reduce_kind : unsigned char { sum, min, max };
 
-/// A backend whose full reductions take in a map: `B::map_reduce(reduce, map, x)` is
+/// A backend whose full reductions take in a map: `B::map_reduce<reduce>(map, x)` is
 /// `reduce(map(x))` over every element of a non-empty x, a 0-d result, in one pass. Optional: with
 /// it, a reduction of a lazy square or abs (`x.square().sum()`) reads the op's input once.
 template <class B>
 concept map_reducible = requires(const typename B::raw_type& x) {
-  { B::map_reduce(reduce_kind::sum, map_kind::square, x) } -> std::same_as<typename B::raw_type>;
+  {
+    B::template map_reduce<reduce_kind::sum>(map_kind::square, x)
+    } -> std::same_as<typename B::raw_type>;
 };
+
+/// A full reduction that takes in a map, `f(map, x)`, passed as a pointer.
+template <class Raw>
+using map_reduce_fn = Raw (*)(map_kind, const Raw&);
+
+/// B's reduction `Reduce` taking in a map (map_reducible), or nullptr where B has none: what a
+/// reduction hands to the block evaluation, so that a translation unit compiles only the reductions
+/// it calls.
+template <reduce_kind Reduce, class B>
+constexpr map_reduce_fn<typename B::raw_type> map_reducer() {
+  if constexpr (map_reducible<B>)
+    return &B::template map_reduce<Reduce>;
+  else
+    return nullptr;
+}
 
 /// A backend that evaluates element-wise ops lazily, in blocks: a host backend that says so
 /// (`static constexpr bool blocked_evaluation = true`), keeps C-order elements in shared memory

@@ -91,18 +91,19 @@ struct reduction_ref {
 
 /// The reduction `f` (a backend reduction, `f(raw, axes)`) of the lazy tensor `x` over the axes of
 /// `p`, taking the blocks of x's expression so that x is never computed as a whole (a map the
-/// backend's reduction takes in, `kind`, is applied as the input is loaded); std::nullopt where
-/// the axes do not allow it. Defined in detail/blocks.hpp, which every blocked backend includes.
+/// backend's reduction takes in, `map_reduce` (map_reducer), is applied as the input is loaded);
+/// std::nullopt where the axes do not allow it. Defined in detail/blocks.hpp, which every blocked
+/// backend includes.
 template <class Tn>
 std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p,
                                                    const reduction_ref<typename Tn::raw_type>& f,
-                                                   std::optional<reduce_kind> kind);
+                                                   map_reduce_fn<typename Tn::raw_type> map_reduce);
 
 /// Runs the backend reduction `f(raw, axes)`, which drops the reduced axes, and gives the result
 /// the requested shape. A lazy `x` is reduced from its blocks where it can be (reduce_blocks).
 template <class Tn, class F>
 typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
-                                 std::optional<reduce_kind> kind = std::nullopt) {
+                                 map_reduce_fn<typename Tn::raw_type> map_reduce = nullptr) {
   using B = typename Tn::backend_type;
   if (p.mask == 0) return x.raw();
   if constexpr (blocked_backend<B> && lazy_dtype<typename Tn::value_type>) {
@@ -112,7 +113,7 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
       const reduction_ref<Raw> ref{&f, [](const void* fn, const Raw& r, std::span<const int> a) {
                                      return (*static_cast<const Fn*>(fn))(r, a);
                                    }};
-      if (auto r = reduce_blocks(x, p, ref, kind)) {
+      if (auto r = reduce_blocks(x, p, ref, map_reduce)) {
         const Shape& s = x.shape_ref();
         return B::reshape(*r, p.keepdims ? p.kept(s) : p.out(s));
       }
@@ -161,7 +162,7 @@ auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
         [&] {
           return detail::reduce_raw(
               *this, p, [](const auto& r, std::span<const int> a) { return B::sum(r, a); },
-              detail::reduce_kind::sum);
+              detail::map_reducer<detail::reduce_kind::sum, B>());
         },
         detail::sum_rule<Tensor>{{}, p}, *this);
   }
@@ -217,8 +218,9 @@ Tn extremum_reduction(std::string_view op, const Tn& x, const Axes& axis, bool k
   const auto p = plan_reduction(op, x.shape_ref(), axis, keepdims);
   check_nonempty_reduction(op, x.shape(), p);
   const auto reduce = [](const auto& r, std::span<const int> a) { return Reduce(r, a); };
-  return make_result<Tn>([&] { return reduce_raw(x, p, reduce, Kind); }, extremum_rule<Tn>{{}, p},
-                         x);
+  return make_result<Tn>(
+      [&] { return reduce_raw(x, p, reduce, map_reducer<Kind, typename Tn::backend_type>()); },
+      extremum_rule<Tn>{{}, p}, x);
 }
 }  // namespace detail
 

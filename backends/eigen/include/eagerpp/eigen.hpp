@@ -365,17 +365,14 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   }
   /// reduce(map(x)) over every element in one pass: the facade's fused `x.square().sum()`,
   /// `x.abs().max()` (detail/fusion.hpp). Shape ().
-  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m,
-                             const raw_type& x) requires numeric_dtype<T> {
-    switch (reduce) {
-      case detail::reduce_kind::min:
-        return detail::eigen_map_reduce(x, m, Eigen::internal::MinReducer<T, nan_policy>());
-      case detail::reduce_kind::max:
-        return detail::eigen_map_reduce(x, m, Eigen::internal::MaxReducer<T, nan_policy>());
-      case detail::reduce_kind::sum:
-        break;
-    }
-    return detail::eigen_map_reduce(x, m, Eigen::internal::SumReducer<T>());
+  template <detail::reduce_kind Reduce>
+  static raw_type map_reduce(detail::map_kind m, const raw_type& x) requires numeric_dtype<T> {
+    if constexpr (Reduce == detail::reduce_kind::min)
+      return detail::eigen_map_reduce(x, m, Eigen::internal::MinReducer<T, nan_policy>());
+    else if constexpr (Reduce == detail::reduce_kind::max)
+      return detail::eigen_map_reduce(x, m, Eigen::internal::MaxReducer<T, nan_policy>());
+    else
+      return detail::eigen_map_reduce(x, m, Eigen::internal::SumReducer<T>());
   }
   static eigen_array<std::int64_t> argmin(const raw_type& x, int axis) {
     return detail::eigen_arg_reduce<false>(x, axis);

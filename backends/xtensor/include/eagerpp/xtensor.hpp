@@ -464,18 +464,15 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
 
   /// reduce(map(x)) over every element in one vectorized pass: the facade's fused
   /// `x.square().sum()`, `x.abs().max()` (detail/fusion.hpp). Shape (); x is not empty.
-  static raw_type map_reduce(detail::reduce_kind reduce, detail::map_kind m,
-                             const raw_type& x) requires numeric_dtype<T> {
+  template <detail::reduce_kind Reduce>
+  static raw_type map_reduce(detail::map_kind m, const raw_type& x) requires numeric_dtype<T> {
     namespace k = detail::xt_kernels;
-    switch (reduce) {
-      case detail::reduce_kind::min:
-        return k::map_reduce<k::min_op>(m, x);
-      case detail::reduce_kind::max:
-        return k::map_reduce<k::max_op>(m, x);
-      case detail::reduce_kind::sum:
-        break;
-    }
-    return k::map_reduce<k::sum_op>(m, x);
+    if constexpr (Reduce == detail::reduce_kind::min)
+      return k::map_reduce<k::min_op>(m, x);
+    else if constexpr (Reduce == detail::reduce_kind::max)
+      return k::map_reduce<k::max_op>(m, x);
+    else
+      return k::map_reduce<k::sum_op>(m, x);
   }
   static xtensor_array<std::int64_t> argmin(const raw_type& x, int axis) {
     return detail::xt_kernels::arg_reduce_axis<false>(x, axis);

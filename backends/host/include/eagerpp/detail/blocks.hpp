@@ -8,14 +8,12 @@
 #include <atomic>     // std::atomic
 #include <concepts>   // std::convertible_to
 #include <cstdint>    // std::int64_t
-#include <deque>      // std::deque
 #include <memory>     // std::shared_ptr, std::make_shared
 #include <mutex>      // std::mutex, std::lock_guard
 #include <optional>   // std::optional
 #include <span>       // std::span
 #include <tuple>      // std::tuple, std::apply
 #include <utility>    // std::move, std::pair
-#include <vector>     // std::vector
 
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/ops/reductions.hpp"
@@ -91,32 +89,33 @@ const typename B::value_type* host_data(const typename B::raw_type& x) {
 /// the last block each of those computed, so that a value used twice is computed once per block;
 /// and the memory the intermediate blocks are computed into.
 /// One per evaluation (on the evaluating thread's stack): the nodes themselves stay immutable.
+/// Fixed arrays, not containers: an expression has at most max_lazy_nodes nodes, so at most that
+/// many distinct nodes and live blocks (and a full array only costs speed: an unrecorded node is
+/// computed once per use, an unserved block goes to the allocator).
 class block_context {
  public:
   struct entry {
-    const void* node;
-    int uses;
-    std::int64_t begin;  // of the block held in `value`, -1 for none
+    const void* node = nullptr;
+    int uses = 0;
+    std::int64_t begin = -1;  // of the block held in `value`, -1 for none
     std::any value;
   };
   /// Counts one more use of `node`; true on its first.
   bool use(const void* node) {
-    for (entry& e : entries_)
-      if (e.node == node) return ++e.uses, false;
-    entries_.push_back(entry{node, 1, -1, {}});
+    if (entry* e = find(node)) return ++e->uses, false;
+    if (entries_ < capacity) entry_[entries_++] = entry{node, 1, -1, {}};
     return true;
   }
   /// Once every use is counted: forgets the nodes used once, so that shared() looks through the
   /// shared ones only (it is asked for every node of every block).
   void counted() {
-    std::erase_if(entries_, [](const entry& e) { return e.uses < 2; });
+    int kept = 0;
+    for (int i = 0; i < entries_; ++i)
+      if (entry_[i].uses > 1) entry_[kept++] = std::move(entry_[i]);
+    entries_ = kept;
   }
   /// The memo of `node` if it has several uses in this evaluation, else nullptr.
-  entry* shared(const void* node) {
-    for (entry& e : entries_)
-      if (e.node == node) return &e;
-    return nullptr;
-  }
+  entry* shared(const void* node) { return find(node); }
 
   /// Where the next op's result block of `bytes` bytes (at most block_bytes) goes: a buffer of this
   /// evaluation that no live block holds (the blocks that hold one share its owner). An op's block
@@ -126,25 +125,31 @@ class block_context {
   output_target* scratch(std::size_t bytes) {
     if (bytes > static_cast<std::size_t>(block_bytes)) return nullptr;
     output_target* free = nullptr;
-    for (output_target& t : scratch_) {
-      if (t.owner.use_count() == 1) {
-        free = &t;
-        break;
-      }
-    }
+    for (int i = 0; i < targets_ && free == nullptr; ++i)
+      if (target_[i].owner.use_count() == 1) free = &target_[i];
     if (free == nullptr) {
+      if (targets_ == capacity) return nullptr;
       std::shared_ptr<storage_block> memory = allocate_storage<storage_block>(
           static_cast<std::size_t>(block_bytes) / sizeof(storage_block));
       void* data = memory.get();
-      free = &scratch_.emplace_back(output_target{std::move(memory), data, 0});
+      free = &target_[targets_++];
+      *free = output_target{std::move(memory), data, 0};
     }
     free->bytes = bytes;
     return free;
   }
 
  private:
-  std::vector<entry> entries_;
-  std::deque<output_target> scratch_;  // a deque: targets handed out stay where they are
+  static constexpr int capacity = max_lazy_nodes;
+  entry* find(const void* node) {
+    for (int i = 0; i < entries_; ++i)
+      if (entry_[i].node == node) return &entry_[i];
+    return nullptr;
+  }
+  entry entry_[capacity];
+  output_target target_[capacity];  // targets handed out stay where they are
+  int entries_ = 0;
+  int targets_ = 0;
 };
 
 /// A tensor of backend B whose value is an expression over other tensors, computed on first use.
@@ -617,9 +622,9 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
 /// reduced block by block into partial results, which `f` then reduces (a sum of sums, a min of
 /// mins). The reduced axes must be one contiguous range and the kept inner extent at most a block.
 template <class Tn>
-std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p,
-                                                   const reduction_ref<typename Tn::raw_type>& f,
-                                                   std::optional<reduce_kind> kind) {
+std::optional<typename Tn::raw_type> reduce_blocks(
+    const Tn& x, const reduction_plan& p, const reduction_ref<typename Tn::raw_type>& f,
+    map_reduce_fn<typename Tn::raw_type> map_reduce) {
   using B = typename Tn::backend_type;
   using T = typename B::value_type;
   // An expression that something else holds too (the tape, another expression, a copy of the
@@ -649,24 +654,19 @@ std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_
   // A rank-1 block whose last op is a map the backend's reduction takes in (square, abs under a
   // sum, min or max) is reduced from that op's input: the map is applied as the input is loaded.
   std::optional<map_kind> map;
-  if constexpr (map_reducible<B>) {
-    if (kind && inner == 1) map = e.map();
-    // Over every element of a map of a computed tensor: one pass, nothing to keep in cache.
-    if (map && outer == 1 && e.map_input_computed()) {
-      block_context ctx = e.context();
-      B::to_data(B::map_reduce(*kind, *map, e.map_input_block(ctx, 0, red)), out.get());
-      return B::from_host_shared(std::move(out), Shape{1});
-    }
+  if (map_reduce != nullptr && inner == 1) map = e.map();
+  // Over every element of a map of a computed tensor: one pass, nothing to keep in cache.
+  if (map && outer == 1 && e.map_input_computed()) {
+    block_context ctx = e.context();
+    B::to_data(map_reduce(*map, e.map_input_block(ctx, 0, red)), out.get());
+    return B::from_host_shared(std::move(out), Shape{1});
   }
   // A block of (r, n) elements (inner == 1) or (r, n, inner), reduced over its middle axis. (A
   // rank-1 block, r == 1 and inner == 1, is reduced as it is: the backends' full reduction.)
   const auto reduce_middle = [&](block_context& ctx, std::int64_t begin, std::int64_t r,
                                  std::int64_t n, T* to) {
     if (r == 1 && inner == 1) {
-      if constexpr (map_reducible<B>) {
-        if (map)
-          return B::to_data(B::map_reduce(*kind, *map, e.map_input_block(ctx, begin, n)), to);
-      }
+      if (map) return B::to_data(map_reduce(*map, e.map_input_block(ctx, begin, n)), to);
       return B::to_data(f(e.block(ctx, begin, n), std::span<const int>(first)), to);
     }
     const typename B::raw_type b = e.block(ctx, begin, r * n * inner);
