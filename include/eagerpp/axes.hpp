@@ -2,12 +2,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>         // std::sort, std::adjacent_find
+#include <algorithm>         // std::adjacent_find
 #include <array>             // std::array
 #include <cstddef>           // std::size_t
 #include <initializer_list>  // std::initializer_list
 #include <span>              // std::span
 #include <string_view>       // std::string_view
+#include <utility>           // std::swap
 #include <vector>            // std::vector
 
 #include <fmt/format.h>
@@ -106,7 +107,11 @@ inline axis_list normalize_axes(std::string_view op, const Axes& axes, const Sha
                     op, detail::join_ints(axes.list()), shape.str()));
   };
   if (too_many) throw repeated();
-  std::sort(out.begin(), out.end());
+  // At most max_rank axes: an insertion sort (std::sort's code is larger than this list needs,
+  // and compiled in every translation unit that reduces over axes).
+  int* a = out.begin();
+  for (std::size_t i = 1; i < out.size(); ++i)
+    for (std::size_t j = i; j > 0 && a[j - 1] > a[j]; --j) std::swap(a[j - 1], a[j]);
   if (std::adjacent_find(out.begin(), out.end()) != out.end()) throw repeated();
   return out;
 }

@@ -11,6 +11,7 @@
 #include <ostream>           // std::ostream
 #include <span>              // std::span
 #include <string>            // std::string
+#include <vector>            // std::vector
 
 #include <fmt/format.h>
 
@@ -23,14 +24,17 @@ namespace detail {
 /// "1, -2, 3": a list of integers as error messages and Shape::str print it. (fmt::join compiles
 /// fmt's integer formatting with format specs into every translation unit that can report a bad
 /// axis.)
-template <class Range>
-std::string join_ints(const Range& values) {
+inline std::string join_ints(std::span<const std::int64_t> values) {
   std::string s;
-  for (const auto v : values) {
+  for (const std::int64_t v : values) {
     if (!s.empty()) s += ", ";
     s += std::to_string(v);
   }
   return s;
+}
+/// The same of a list of axes.
+inline std::string join_ints(std::span<const int> values) {
+  return join_ints(std::vector<std::int64_t>(values.begin(), values.end()));
 }
 
 }  // namespace detail
