@@ -211,6 +211,29 @@ TYPED_TEST_P(Fusion, SharedAndRepeatedValues) {
     ez[i] = e;
   }
   ep::test::expect_equal(z, {rows * cols}, ez);
+  // Every value read twice (a_k+1 = a_k + a_k-1 * 0.5): the shared nodes' memos and blocks fill the
+  // evaluation's fixed arrays (block_context) until the expression passes max_lazy_nodes and its
+  // inputs are computed; the values exact all the same.
+  auto a = x;
+  auto b = x * 2;
+  for (int k = 0; k < 12; ++k) {
+    auto next = b + a * 0.5;
+    a = b;
+    b = next;
+  }
+  values eb(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    using T = typename B::value_type;
+    T ea = static_cast<T>(v[i]);
+    T e = ea * T(2);
+    for (int k = 0; k < 12; ++k) {
+      const T next = e + static_cast<T>(ea * T(0.5));
+      ea = e;
+      e = next;
+    }
+    eb[i] = e;
+  }
+  ep::test::expect_equal(b, {rows * cols}, eb);
 }
 
 TYPED_TEST_P(Fusion, EvaluatedFromTwoThreads) {
