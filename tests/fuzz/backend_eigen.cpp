@@ -6,4 +6,6 @@
 
 namespace {
 const ep::fuzz::registrar eigen_registrar({"eigen", &ep::fuzz::machine<ep::eigen>::run});
+const ep::fuzz::registrar eigen_fused_registrar({"eigen", &ep::fuzz::machine<ep::eigen>::run_fused,
+                                                 true});
 }  // namespace

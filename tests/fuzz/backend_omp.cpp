@@ -7,4 +7,6 @@
 
 namespace {
 const ep::fuzz::registrar omp_registrar({"omp", &ep::fuzz::machine<ep::omp>::run});
+const ep::fuzz::registrar omp_fused_registrar({"omp", &ep::fuzz::machine<ep::omp>::run_fused,
+                                               true});
 }  // namespace

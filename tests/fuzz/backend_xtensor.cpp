@@ -6,4 +6,7 @@
 
 namespace {
 const ep::fuzz::registrar xtensor_registrar({"xtensor", &ep::fuzz::machine<ep::xtensor>::run});
+const ep::fuzz::registrar xtensor_fused_registrar({"xtensor",
+                                                   &ep::fuzz::machine<ep::xtensor>::run_fused,
+                                                   true});
 }  // namespace

@@ -173,7 +173,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<std::string> names;
-  for (const auto& b : backends) names.push_back(b.name);
+  for (const auto& b : backends) names.push_back(b.label());
   const interpreter& ref = backends[0];
   generator gen(ref, seed);
   const auto start = std::chrono::steady_clock::now();
@@ -209,14 +209,21 @@ int main(int argc, char** argv) {
       } else {
         why = compare(r, o, info);
       }
-      if (why) who = fmt::format("{} vs {}", ref.name, backends[b].name);
+      if (why) {
+        who = fmt::format("{} vs {}", ref.label(), backends[b].label());
+        if (backends[b].fused)
+          *why +=
+              "\n(the fused run: the program inside ep::fusion_scope({.min_size = 0, "
+              ".block_bytes = 256}), its values read after the last instruction, the last "
+              "first)";
+      }
     }
     if (!why && grad_mode) {
       if (r.failed_at >= 0) {
         why = fmt::format("gradient program failed: {} ({})", r.error_type, r.error_message);
-        who = ref.name;
+        who = ref.label();
       } else if ((why = check_gradient(p, r, ref))) {
-        who = ref.name + " vs central differences";
+        who = ref.label() + " vs central differences";
       }
     }
     if (why) {

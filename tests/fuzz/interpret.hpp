@@ -30,8 +30,22 @@ class machine {
   template <class T>
   using tensor = Tensor<F<T>>;
 
-  static outcome run(const program& p) {
-    if (p.grad) return run_grad(p);
+  static outcome run(const program& p) { return p.grad ? run_grad(p) : run_values(p, false); }
+
+  /// `p` with every element-wise result of a lazy dtype an expression (ep::fusion_scope with
+  /// min_size 0) evaluated in blocks of 256 bytes (64 floats; a block of doubles is then larger
+  /// than the evaluation's scratch memory and comes from the allocator), and its values read only
+  /// after the last instruction, the last first: chains grow across instructions, up to the node
+  /// bound, and are evaluated whole, over many blocks, with their shared nodes. The values must
+  /// be those of run(): element-wise ones the same, reductions of expressions (blocks summed in
+  /// another order) within the comparer's bounds.
+  static outcome run_fused(const program& p) {
+    const fusion_scope scope({.min_size = 0, .block_bytes = 256});
+    return p.grad ? run_grad(p) : run_values(p, true);
+  }
+
+ private:
+  static outcome run_values(const program& p, bool read_last) {
     outcome out;
     std::vector<any> vals;
     try {
@@ -46,16 +60,26 @@ class machine {
     for (std::size_t k = 0; k < p.code.size(); ++k) {
       try {
         vals.push_back(exec(p.code[k], vals));
-        out.values.push_back(to_value(vals.back()));
+        if (!read_last) out.values.push_back(to_value(vals.back()));
       } catch (...) {
         record_error(out, static_cast<int>(k));
         break;
       }
     }
+    if (read_last) {
+      const std::size_t first = p.inputs.size();
+      std::vector<value> computed(vals.size() - first);
+      try {
+        for (std::size_t k = vals.size(); k-- > first;) computed[k - first] = to_value(vals[k]);
+      } catch (...) {
+        record_error(out, -3);  // an error while computing values: every error is the op's, eagerly
+        return out;
+      }
+      for (auto& v : computed) out.values.push_back(std::move(v));
+    }
     return out;
   }
 
- private:
   static void record_error(outcome& out, int at) {
     out.failed_at = at;
     try {

@@ -70,8 +70,12 @@ struct outcome {
 
 /// A backend's interpreter: runs `p` (in gradient mode: value_and_grad of its loss).
 struct interpreter {
-  std::string name;
+  std::string name;  // the backend family: ep::<name>
   std::function<outcome(const program&)> run;
+  /// Whether `run` is the family's fused run (interpret.hpp's run_fused: every element-wise result
+  /// lazy, small blocks, values read after the last instruction).
+  bool fused = false;
+  [[nodiscard]] std::string label() const { return fused ? name + " (fused)" : name; }
 };
 
 /// The interpreters linked into this program (each backend_<name>.cpp adds its own at start-up).

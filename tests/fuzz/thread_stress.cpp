@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
               std::printf(
                   "eagerpp_thread_stress: %s: thread %llu call %llu (program %zu) differs from one "
                   "thread:\n%s",
-                  b.name.c_str(), t, c, k, to_cpp(programs[k], "ep::" + b.name).c_str());
+                  b.label().c_str(), t, c, k, to_cpp(programs[k], "ep::" + b.name).c_str());
           }
           total.fetch_add(1, std::memory_order_relaxed);
         }
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
         "eagerpp_thread_stress: %s: %llu threads x %llu value_and_grad calls of %zu random "
         "programs: %llu of %llu "
         "differ from one thread\n",
-        b.name.c_str(), threads, calls, programs.size(), differing.load(), total.load());
+        b.label().c_str(), threads, calls, programs.size(), differing.load(), total.load());
     failed |= differing.load() != 0;
   }
   return failed;

@@ -13,6 +13,7 @@
 
 #include <cmath>        // std::exp, std::sin
 #include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
 #include <thread>       // std::thread
 #include <type_traits>  // std::is_floating_point_v, std::is_same_v
 #include <vector>       // std::vector
@@ -31,7 +32,7 @@ TYPED_TEST_SUITE_P(Fusion);
 namespace fusion_suite {
 using values = std::vector<double>;
 
-/// The size from which ops are lazy (detail/blocks.hpp's lazy_min_size, on every backend).
+/// The size from which ops are lazy by default (ep::fusion_settings::min_size, on every backend).
 inline constexpr std::int64_t lazy_min_size = 16384;
 /// Past that size, and not a whole number of blocks.
 inline constexpr std::int64_t rows = 3;
@@ -352,6 +353,69 @@ TYPED_TEST_P(Fusion, SmallEmptyAndZeroDimStayEager) {
                                                 {"add", std::to_string(edge)});
 }
 
+TYPED_TEST_P(Fusion, SettingsSetThresholdAndBlocksPerThread) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  const auto v = ep::test::random_values(3 * 100, 0.05, 0.95);
+  const auto x = ep::test::tensor<B>(v, {3, 100});
+  const auto scalar = ep::test::tensor<B>(values{0.5}, {});
+  const auto empty = ep::test::tensor<B>(values{}, {0, 5});
+  const auto chain = [](const auto& t) { return (-t * t).exp() * t.sin() + 1; };
+  const auto shared = [](const auto& t) {
+    const auto u = t * t;
+    return (u + u.sin()) * u;
+  };
+  // Eager here (300 elements, under the default min_size), the oracle of the lazy values below.
+  const auto eager_chain = chain(x), eager_shared = shared(x), eager_scalar = chain(scalar);
+  const auto m = x(ep::slice(0, 3), ep::slice(0, 16)) * 1;  // (3, 16), computed
+  const auto eager_padded = chain(m).pad({{1, 1}, {2, 0}});
+  EXPECT_FALSE(eager_chain.is_lazy());
+  EXPECT_EQ(ep::fusion().min_size, lazy_min_size);
+  {
+    // Every result lazy, blocks of 64 floats (or 64 doubles, past the scratch memory's 256 bytes):
+    // 300 elements are five blocks, the last one of 44.
+    const ep::fusion_scope scope({.min_size = 0, .block_bytes = 256});
+    EXPECT_EQ(ep::fusion().block_bytes, 256);
+    const auto y = chain(x), z = shared(x), s = chain(scalar);
+    EXPECT_EQ(y.is_lazy(), lazy<B>);
+    EXPECT_EQ(z.is_lazy(), lazy<B>);
+    EXPECT_EQ(s.is_lazy(), lazy<B>);
+    // The same kernels on the same packets: equal, element for element.
+    EXPECT_EQ(y.to_vector(), eager_chain.to_vector());
+    EXPECT_EQ(z.to_vector(), eager_shared.to_vector());
+    EXPECT_EQ(s.to_vector(), eager_scalar.to_vector());
+    // Reductions of expressions take their blocks of 64 (sums in another order).
+    const double total = static_cast<double>(eager_chain.sum().item());
+    EXPECT_NEAR(static_cast<double>(chain(x).sum().item()), total, tolerance<B>() * total);
+    ep::test::expect_close(chain(x).sum(1), eager_chain.sum(1), tolerance<B>());
+    ep::test::expect_close(chain(x).max(0), eager_chain.max(0));
+    // Rows shorter than a block, padded (the expression written into the padded buffer): the
+    // blocks across rows end at the expression's end.
+    EXPECT_EQ(chain(m).pad({{1, 1}, {2, 0}}).to_vector(), eager_padded.to_vector());
+    ep::test::expect_equal(chain(empty), {0, 5}, values{});
+    ep::test::expect_equal(chain(empty).sum(), {}, values{0});
+    // Another thread keeps its own settings.
+    bool other_lazy = true;
+    std::thread([&] { other_lazy = chain(x).is_lazy(); }).join();
+    EXPECT_FALSE(other_lazy);
+  }
+  EXPECT_EQ(ep::fusion().min_size, lazy_min_size);  // restored
+  EXPECT_FALSE(chain(x).is_lazy());
+  {
+    // No fusion at all: eager from any size.
+    const ep::fusion_scope off({.min_size = std::numeric_limits<std::int64_t>::max()});
+    const auto big = ep::test::tensor<B>(ep::test::random_values(rows * cols, 0, 1), {rows, cols});
+    EXPECT_FALSE(chain(big).is_lazy());
+  }
+  ep::test::expect_throws_with<ep::value_error>(
+      [] { const ep::fusion_scope bad({.min_size = -1}); },
+      {"ep::fusion_scope", "min_size -1", "min_size >= 0"});
+  ep::test::expect_throws_with<ep::value_error>(
+      [] { const ep::fusion_scope bad({.block_bytes = 0}); },
+      {"ep::fusion_scope", "block_bytes 0"});
+  EXPECT_EQ(ep::fusion().min_size, lazy_min_size);  // a scope that threw changed nothing
+}
+
 TYPED_TEST_P(Fusion, GradientsThroughLazyChains) {
   using namespace fusion_suite;
   using B = typename TypeParam::template rebind<double>;
@@ -527,5 +591,6 @@ REGISTER_TYPED_TEST_SUITE_P(Fusion, UnaryOpsEqualTheirKernels,
                             BinaryOpsComparisonsWhereEqualTheirKernels,
                             ChainsWithScalarsAndBroadcasting, SharedAndRepeatedValues,
                             EvaluatedFromTwoThreads, ReductionsTakeBlocks,
-                            SmallEmptyAndZeroDimStayEager, GradientsThroughLazyChains,
-                            SlicesAreLazyLeaves, RowBlocksAndPadWriteInPlace);
+                            SmallEmptyAndZeroDimStayEager, SettingsSetThresholdAndBlocksPerThread,
+                            GradientsThroughLazyChains, SlicesAreLazyLeaves,
+                            RowBlocksAndPadWriteInPlace);

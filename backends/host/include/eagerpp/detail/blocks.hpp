@@ -15,10 +15,62 @@
 #include <tuple>      // std::tuple, std::apply
 #include <utility>    // std::move, std::pair
 
+#include <fmt/format.h>
+
 #include "eagerpp/detail/fusion.hpp"
+#include "eagerpp/error.hpp"
 #include "eagerpp/ops/reductions.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
+
+namespace ep {
+
+/// The two sizes of the host backends' lazy evaluation (Eigen, xtensor, omp; docs/backends.md),
+/// per thread: the defaults are measured (fusion_bench) and rarely worth changing, but a test can
+/// make every element-wise result lazy and its blocks small, and a user can turn fusion off.
+struct fusion_settings {
+  /// An element-wise result with fewer elements is computed at once. 0: every result of a lazy
+  /// dtype is an expression; std::numeric_limits<std::int64_t>::max(): none is.
+  std::int64_t min_size = 16384;
+  /// The bytes of one node's block (a block holds at least 64 elements, a whole number of 64).
+  std::int64_t block_bytes = 16384;
+};
+
+namespace detail {
+/// This thread's settings (constant-initialized: one thread-local load, no guard).
+inline fusion_settings& thread_fusion() noexcept {
+  thread_local fusion_settings settings;
+  return settings;
+}
+}  // namespace detail
+
+/// This thread's fusion settings.
+inline fusion_settings fusion() noexcept { return detail::thread_fusion(); }
+
+/// Sets this thread's fusion settings for its lifetime, then restores the previous ones (RAII).
+/// Inside it, an element-wise op called on this thread is lazy from `min_size` elements on, and
+/// an evaluation this thread runs (on ep::omp, with its worker threads) takes blocks of
+/// `block_bytes`. Throws ep::value_error for a negative `min_size` or a `block_bytes` outside
+/// [1, 2^26].
+class fusion_scope {
+ public:
+  explicit fusion_scope(fusion_settings settings) : saved_(detail::thread_fusion()) {
+    if (settings.min_size < 0 || settings.block_bytes < 1 || settings.block_bytes > (1 << 26))
+      throw value_error(fmt::format(
+          "ep::fusion_scope: min_size {} and block_bytes {}: expected min_size >= 0 and "
+          "block_bytes in [1, 67108864]",
+          settings.min_size, settings.block_bytes));
+    detail::thread_fusion() = settings;
+  }
+  ~fusion_scope() { detail::thread_fusion() = saved_; }
+  fusion_scope(const fusion_scope&) = delete;
+  fusion_scope& operator=(const fusion_scope&) = delete;
+
+ private:
+  fusion_settings saved_;
+};
+
+}  // namespace ep
 
 namespace ep::detail {
 
@@ -34,14 +86,11 @@ namespace ep::detail {
 // writes of 4 MB eagerly. A reduction of a lazy tensor (`y.sum()`, `y.max(1)`) reduces each block
 // as it is computed and never writes y at all.
 
-/// Results with fewer elements are computed at once: the bookkeeping of an expression (a node, a
-/// shared state, the block loop) costs about what a pass over 10^4 floats costs (measured:
-/// benchmarks/fusion_bench.cpp, docs/benchmarks.md).
-inline constexpr std::int64_t lazy_min_size = 16384;
-
-/// A block holds at most this many bytes per node: the block of the op running and the blocks of
-/// its inputs stay in L1/L2 (a 48 KiB L1d, a 512 KiB-2 MiB L2).
-inline constexpr std::int64_t block_bytes = 16384;
+// The defaults of fusion_settings. Results with fewer than min_size elements are computed at once:
+// the bookkeeping of an expression (a node, a shared state, the block loop) costs about what a pass
+// over 10^4 floats costs (measured: benchmarks/fusion_bench.cpp, docs/benchmarks.md). A block holds
+// at most block_bytes bytes per node: the block of the op running and the blocks of its inputs stay
+// in L1/L2 (a 48 KiB L1d, a 512 KiB-2 MiB L2).
 
 /// Blocks start at multiples of this many elements and every block but the last holds a multiple
 /// of it: each ends at a whole number of SIMD packets, so a block runs exactly the instructions
@@ -50,11 +99,12 @@ inline constexpr std::int64_t block_bytes = 16384;
 /// versions differ by 1-2 ulp, measured).
 inline constexpr std::int64_t block_grain = 64;
 
-/// The elements of a block of T: a multiple of block_grain.
+/// The elements of a block of T of at most `bytes` bytes: a multiple of block_grain, at least one
+/// grain.
 template <class T>
-constexpr std::int64_t block_elements() {
+constexpr std::int64_t block_elements(std::int64_t bytes) {
   return std::max<std::int64_t>(
-      block_grain, block_bytes / static_cast<std::int64_t>(sizeof(T)) / block_grain * block_grain);
+      block_grain, bytes / static_cast<std::int64_t>(sizeof(T)) / block_grain * block_grain);
 }
 
 /// An expression that grew past this many nodes is computed before the next op takes it in, which
@@ -94,6 +144,9 @@ const typename B::value_type* host_data(const typename B::raw_type& x) {
 /// computed once per use, an unserved block goes to the allocator).
 class block_context {
  public:
+  /// A context whose scratch blocks hold `block_bytes` bytes (the evaluation's fusion_settings).
+  explicit block_context(std::int64_t block_bytes) : block_bytes_(block_bytes) {}
+
   struct entry {
     const void* node = nullptr;
     int uses = 0;
@@ -123,14 +176,15 @@ class block_context {
   /// after block, and stay in cache; no block goes through the allocator.
   /// nullptr for a larger block (the allocator's, then).
   output_target* scratch(std::size_t bytes) {
-    if (bytes > static_cast<std::size_t>(block_bytes)) return nullptr;
+    if (bytes > static_cast<std::size_t>(block_bytes_)) return nullptr;
     output_target* free = nullptr;
     for (int i = 0; i < targets_ && free == nullptr; ++i)
       if (target_[i].owner.use_count() == 1) free = &target_[i];
     if (free == nullptr) {
       if (targets_ == capacity) return nullptr;
       std::shared_ptr<storage_block> memory = allocate_storage<storage_block>(
-          static_cast<std::size_t>(block_bytes) / sizeof(storage_block));
+          (static_cast<std::size_t>(block_bytes_) + sizeof(storage_block) - 1) /
+          sizeof(storage_block));
       void* data = memory.get();
       free = &target_[targets_++];
       *free = output_target{std::move(memory), data, 0};
@@ -150,6 +204,7 @@ class block_context {
   output_target target_[capacity];  // targets handed out stay where they are
   int entries_ = 0;
   int targets_ = 0;
+  std::int64_t block_bytes_;
 };
 
 /// A tensor of backend B whose value is an expression over other tensors, computed on first use.
@@ -208,7 +263,8 @@ class lazy_expr {
     const int rank = shape_.size();
     const std::int64_t row = rank == 0 ? 1 : shape_[rank - 1];
     const bool dense = offset == 0 && strides == strides_of(shape_);
-    constexpr std::int64_t step = block_elements<value_type>();
+    const std::int64_t bytes = thread_fusion().block_bytes;
+    const std::int64_t step = block_elements<value_type>(bytes);
     constexpr std::int64_t grain = block_grain;
     // Blocks within rows where a leaf's block is then a view (row_views) or where the rows are
     // apart in `out`: a block of a row goes straight to its place. Rows shorter than a quarter
@@ -232,7 +288,7 @@ class lazy_expr {
       const std::int64_t a = ceil_grain(r * row);
       const std::int64_t b = (r + 1) * row / grain * grain;
       if (j + 1 < slots) return {a + j * step, std::min(b, a + (j + 1) * step)};
-      return {std::max(a, b), (r + 1) * row == size_ ? size_ : ceil_grain((r + 1) * row)};
+      return {std::max(a, b), std::min(size_, ceil_grain((r + 1) * row))};
     };
     // The place of element `e` (C order) in `out`.
     const auto place = [&](std::int64_t e) {
@@ -244,7 +300,7 @@ class lazy_expr {
       return rank == 0 ? at : at + e * strides[0];  // e < shape_[0]: no division for axis 0
     };
     for_blocks<B>(count, [&](std::int64_t first, std::int64_t last) {
-      block_context ctx = context();
+      block_context ctx = context(bytes);
       // Each block's last op writes into `out` where its kernel allocates its result once, of the
       // block's size (the backends' element-wise kernels do); otherwise its block is copied there.
       output_target into{out, nullptr, 0};
@@ -270,9 +326,10 @@ class lazy_expr {
     });
   }
 
-  /// A context for evaluating this expression's blocks (block()), with its shared nodes counted.
-  [[nodiscard]] block_context context() const {
-    block_context ctx;
+  /// A context for evaluating this expression's blocks (block()) of at most `block_bytes` bytes
+  /// per node, with its shared nodes counted.
+  [[nodiscard]] block_context context(std::int64_t block_bytes) const {
+    block_context ctx(block_bytes);
     ctx.use(this);
     count_uses(ctx);
     ctx.counted();
@@ -532,7 +589,7 @@ std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, co
   if constexpr (!lazy_dtype<typename B::value_type>) {
     return nullptr;
   } else {
-    if (out.numel() < lazy_min_size || out.size() == 0) [[likely]]
+    if (out.numel() < thread_fusion().min_size || out.size() == 0) [[likely]]
       return nullptr;
     return std::make_shared<const lazy_gather<B>>(x, in, start, step, out);
   }
@@ -582,7 +639,7 @@ std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::
 }
 
 /// The lazy expression of an element-wise op's result, or nullptr when it is to be computed now:
-/// when its dtypes are not lazy_dtype, when it is small (lazy_min_size), when an input is
+/// when its dtypes are not lazy_dtype, when it is small (fusion_settings::min_size), when an input is
 /// stretched by broadcasting (other than a one-element input: a block of the result is then not a
 /// block of the input), or when the expression would grow past max_lazy_nodes (its inputs are then
 /// computed first).
@@ -595,7 +652,7 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
   } else {
     return std::apply(
         [&](const In&... in) -> std::shared_ptr<const lazy_expr<B>> {
-          if (std::max({in.size()...}) < lazy_min_size) [[likely]]
+          if (std::max({in.size()...}) < thread_fusion().min_size) [[likely]]
             return nullptr;
           // The result's shape: the inputs' shapes broadcast (checked by the op already).
           Shape shape;
@@ -630,7 +687,8 @@ std::optional<typename Tn::raw_type> reduce_blocks(
   // An expression that something else holds too (the tape, another expression, a copy of the
   // tensor) will be read again: computed once here and reduced, rather than computed once per use.
   // Only a sole reference (`x.square().sum()`, a temporary) is reduced from its blocks.
-  if (lazy_access::expr(x).use_count() > 1) return std::nullopt;
+  // An empty expression has no blocks (and the eager reduction gives the empty result or error).
+  if (lazy_access::expr(x).use_count() > 1 || x.size() == 0) return std::nullopt;
   const lazy_expr<B>& e = *lazy_access::expr(x);
   const Shape& s = e.shape();
   const int rank = s.size();
@@ -646,7 +704,8 @@ std::optional<typename Tn::raw_type> reduce_blocks(
   for (int i = 0; i < k0; ++i) outer *= s[i];
   for (int i = k0; i < k1; ++i) red *= s[i];
   for (int i = k1; i < rank; ++i) inner *= s[i];
-  constexpr std::int64_t step = block_elements<T>();
+  const std::int64_t bytes = thread_fusion().block_bytes;
+  const std::int64_t step = block_elements<T>(bytes);
   if (inner > step) return std::nullopt;
   std::shared_ptr<T> out = allocate_storage<T>(static_cast<std::size_t>(outer * inner));
   static constexpr int middle[] = {1};
@@ -657,7 +716,7 @@ std::optional<typename Tn::raw_type> reduce_blocks(
   if (map_reduce != nullptr && inner == 1) map = e.map();
   // Over every element of a map of a computed tensor: one pass, nothing to keep in cache.
   if (map && outer == 1 && e.map_input_computed()) {
-    block_context ctx = e.context();
+    block_context ctx = e.context(bytes);
     B::to_data(map_reduce(*map, e.map_input_block(ctx, 0, red)), out.get());
     return B::from_host_shared(std::move(out), Shape{1});
   }
@@ -677,7 +736,7 @@ std::optional<typename Tn::raw_type> reduce_blocks(
   // `body(ctx, i)` for the work items [0, count), over the threads for_blocks gives.
   const auto in_ranges = [&](std::int64_t count, const auto& body) {
     for_blocks<B>(count, [&](std::int64_t lo, std::int64_t hi) {
-      block_context ctx = e.context();
+      block_context ctx = e.context(bytes);
       for (std::int64_t i = lo; i < hi; ++i) body(ctx, i);
     });
   };
