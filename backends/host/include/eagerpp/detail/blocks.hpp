@@ -42,6 +42,17 @@ inline fusion_settings& thread_fusion() noexcept {
   thread_local fusion_settings settings;
   return settings;
 }
+/// How many fusion_scopes are alive on all threads: while none is, every thread has the defaults,
+/// and an op's size test reads this one global instead of its thread's settings (fewer loads on
+/// the path of every small op).
+inline std::atomic<int> fusion_scopes{0};
+/// Whether an element-wise result of `size` elements stays eager on this thread.
+inline bool below_lazy_size(std::int64_t size) noexcept {
+  constexpr std::int64_t default_min_size = fusion_settings{}.min_size;
+  if (fusion_scopes.load(std::memory_order_relaxed) == 0) [[likely]]
+    return size < default_min_size;
+  return size < thread_fusion().min_size;
+}
 }  // namespace detail
 
 /// This thread's fusion settings.
@@ -61,8 +72,12 @@ class fusion_scope {
           "block_bytes in [1, 67108864]",
           settings.min_size, settings.block_bytes));
     detail::thread_fusion() = settings;
+    detail::fusion_scopes.fetch_add(1, std::memory_order_relaxed);
   }
-  ~fusion_scope() { detail::thread_fusion() = saved_; }
+  ~fusion_scope() {
+    detail::thread_fusion() = saved_;
+    detail::fusion_scopes.fetch_sub(1, std::memory_order_relaxed);
+  }
   fusion_scope(const fusion_scope&) = delete;
   fusion_scope& operator=(const fusion_scope&) = delete;
 
@@ -589,7 +604,7 @@ std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, co
   if constexpr (!lazy_dtype<typename B::value_type>) {
     return nullptr;
   } else {
-    if (out.numel() < thread_fusion().min_size || out.size() == 0) [[likely]]
+    if (below_lazy_size(out.numel()) || out.size() == 0) [[likely]]
       return nullptr;
     return std::make_shared<const lazy_gather<B>>(x, in, start, step, out);
   }
@@ -652,7 +667,7 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
   } else {
     return std::apply(
         [&](const In&... in) -> std::shared_ptr<const lazy_expr<B>> {
-          if (std::max({in.size()...}) < thread_fusion().min_size) [[likely]]
+          if (below_lazy_size(std::max({in.size()...}))) [[likely]]
             return nullptr;
           // The result's shape: the inputs' shapes broadcast (checked by the op already).
           Shape shape;
