@@ -15,77 +15,10 @@
 #include <tuple>      // std::tuple, std::apply
 #include <utility>    // std::move, std::pair
 
-#include <fmt/format.h>
-
 #include "eagerpp/detail/fusion.hpp"
-#include "eagerpp/error.hpp"
 #include "eagerpp/ops/reductions.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
-
-namespace ep {
-
-/// The two sizes of the host backends' lazy evaluation (Eigen, xtensor, omp; docs/backends.md),
-/// per thread: the defaults are measured (fusion_bench) and rarely worth changing, but a test can
-/// make every element-wise result lazy and its blocks small, and a user can turn fusion off.
-struct fusion_settings {
-  /// An element-wise result with fewer elements is computed at once. 0: every result of a lazy
-  /// dtype is an expression; std::numeric_limits<std::int64_t>::max(): none is.
-  std::int64_t min_size = 16384;
-  /// The bytes of one node's block (a block holds at least 64 elements, a whole number of 64).
-  std::int64_t block_bytes = 16384;
-};
-
-namespace detail {
-/// This thread's settings (constant-initialized: one thread-local load, no guard).
-inline fusion_settings& thread_fusion() noexcept {
-  thread_local fusion_settings settings;
-  return settings;
-}
-/// How many fusion_scopes are alive on all threads: while none is, every thread has the defaults,
-/// and an op's size test reads this one global instead of its thread's settings (fewer loads on
-/// the path of every small op).
-inline std::atomic<int> fusion_scopes{0};
-/// Whether an element-wise result of `size` elements stays eager on this thread.
-inline bool below_lazy_size(std::int64_t size) noexcept {
-  constexpr std::int64_t default_min_size = fusion_settings{}.min_size;
-  if (fusion_scopes.load(std::memory_order_relaxed) == 0) [[likely]]
-    return size < default_min_size;
-  return size < thread_fusion().min_size;
-}
-}  // namespace detail
-
-/// This thread's fusion settings.
-inline fusion_settings fusion() noexcept { return detail::thread_fusion(); }
-
-/// Sets this thread's fusion settings for its lifetime, then restores the previous ones (RAII).
-/// Inside it, an element-wise op called on this thread is lazy from `min_size` elements on, and
-/// an evaluation this thread runs (on ep::omp, with its worker threads) takes blocks of
-/// `block_bytes`. Throws ep::value_error for a negative `min_size` or a `block_bytes` outside
-/// [1, 2^26].
-class fusion_scope {
- public:
-  explicit fusion_scope(fusion_settings settings) : saved_(detail::thread_fusion()) {
-    if (settings.min_size < 0 || settings.block_bytes < 1 || settings.block_bytes > (1 << 26))
-      throw value_error(fmt::format(
-          "ep::fusion_scope: min_size {} and block_bytes {}: expected min_size >= 0 and "
-          "block_bytes in [1, 67108864]",
-          settings.min_size, settings.block_bytes));
-    detail::thread_fusion() = settings;
-    detail::fusion_scopes.fetch_add(1, std::memory_order_relaxed);
-  }
-  ~fusion_scope() {
-    detail::thread_fusion() = saved_;
-    detail::fusion_scopes.fetch_sub(1, std::memory_order_relaxed);
-  }
-  fusion_scope(const fusion_scope&) = delete;
-  fusion_scope& operator=(const fusion_scope&) = delete;
-
- private:
-  fusion_settings saved_;
-};
-
-}  // namespace ep
 
 namespace ep::detail {
 
