@@ -587,10 +587,10 @@ std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::
 }
 
 /// The lazy expression of an element-wise op's result, or nullptr when it is to be computed now:
-/// when its dtypes are not lazy_dtype, when it is small (fusion_settings::min_size), when an input is
-/// stretched by broadcasting (other than a one-element input: a block of the result is then not a
-/// block of the input), or when the expression would grow past max_lazy_nodes (its inputs are then
-/// computed first).
+/// when its dtypes are not lazy_dtype, when it is small (fusion_settings::min_size), when an input
+/// is stretched by broadcasting (other than a one-element input: a block of the result is then not
+/// a block of the input), or when the expression would grow past max_lazy_nodes (its inputs are
+/// then computed first).
 template <class B, class F, class... In>
 std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call) {
   if constexpr (!(lazy_dtype<typename B::value_type> && ... &&
