@@ -3,7 +3,9 @@
 //
 // Usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] [--quiet]
 //   Generates N random programs (or as many as fit in T seconds) and runs each on every backend
-//   linked in (backend_<name>.cpp: Eigen, xtensor, and ep::omp where it is built). Every K-th
+//   linked in (backend_<name>.cpp: Eigen, xtensor, and ep::omp where it is built), twice each: as
+//   it runs by default and fused (interpret.hpp's run_fused: every element-wise result lazy, in
+//   blocks of 64 elements, values read after the last instruction). Every K-th
 //   program (default 4) is a gradient program, checked across backends and against central
 //   differences in double. On a disagreement it prints the program as C++ and exits with 1.
 //
