@@ -1,13 +1,16 @@
 // eagerpp - the differential fuzzer: random programs on every CPU backend must agree
 // SPDX-License-Identifier: MIT
 //
-// Usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] [--quiet]
+// Usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] [--size-scale K]
+//                     [--quiet]
 //   Generates N random programs (or as many as fit in T seconds) and runs each on every backend
 //   linked in (backend_<name>.cpp: Eigen, xtensor, and ep::omp where it is built), twice each: as
 //   it runs by default and fused (interpret.hpp's run_fused: every element-wise result lazy, in
-//   blocks of 64 elements, values read after the last instruction). Every K-th
+//   blocks of 64 to 256 elements, values read after the last instruction). Every K-th
 //   program (default 4) is a gradient program, checked across backends and against central
-//   differences in double. On a disagreement it prints the program as C++ and exits with 1.
+//   differences in double. --size-scale K lets the first input hold K times as many elements (48,
+//   12 for a gradient program) with extents up to 3 + K, so that fused runs span many blocks. On a
+//   disagreement it prints the program as C++ and exits with 1.
 //
 // What "agree" means (the comparer below):
 //   - the same values up to the same instruction, and there the same ep::error type;
@@ -18,7 +21,7 @@
 //     1e-10 of the largest one, absolutely) across backends, and the
 //     gradient within 1e-5 (relative, plus 1e-6 absolute) of central differences with h = 1e-6, or
 //     where the loss is too curved for that, with h = 1e-7.
-#include <algorithm>  // std::max
+#include <algorithm>  // std::max, std::min
 #include <chrono>     // std::chrono::steady_clock
 #include <cmath>      // std::abs, std::isnan, std::isinf
 #include <cstdio>     // std::printf
@@ -145,7 +148,7 @@ std::optional<std::string> check_gradient(const program& p, const outcome& g,
 }  // namespace
 
 int main(int argc, char** argv) {
-  unsigned long long programs = 1000, seed = 1, grad_every = 4;
+  unsigned long long programs = 1000, seed = 1, grad_every = 4, size_scale = 1;
   double seconds = 0;
   bool quiet = false;
   for (int i = 1; i < argc; ++i) {
@@ -159,12 +162,14 @@ int main(int argc, char** argv) {
       seconds = static_cast<double>(next());
     else if (a == "--grad-every")
       grad_every = next();
+    else if (a == "--size-scale")
+      size_scale = next();
     else if (a == "--quiet")
       quiet = true;
     else {
       std::fprintf(stderr,
                    "usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] "
-                   "[--quiet]\n");
+                   "[--size-scale K] [--quiet]\n");
       return 2;
     }
   }
@@ -177,7 +182,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> names;
   for (const auto& b : backends) names.push_back(b.label());
   const interpreter& ref = backends[0];
-  generator gen(ref, seed);
+  generator gen(ref, seed, static_cast<int>(std::min(size_scale, 64ULL)));
   const auto start = std::chrono::steady_clock::now();
   unsigned long long done = 0, grads = 0, invalid = 0, values = 0, exact = 0, inexact = 0;
   for (unsigned long long n = 0; n < programs; ++n) {

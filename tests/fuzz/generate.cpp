@@ -82,8 +82,8 @@ bool keeps_accuracy(const std::string& op) {
 
 }  // namespace
 
-generator::generator(const interpreter& reference, std::uint64_t seed)
-    : ref_(reference), rng_(seed) {}
+generator::generator(const interpreter& reference, std::uint64_t seed, int size_scale)
+    : ref_(reference), rng_(seed), size_scale_(size_scale < 1 ? 1 : size_scale) {}
 
 double generator::uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
 int generator::pick(int n) {
@@ -94,7 +94,7 @@ Shape generator::random_shape(int max_numel) {
   for (;;) {
     Shape s;
     const int rank = pick(6);
-    for (int i = 0; i < rank; ++i) s.push_back(pick(20) == 0 ? 0 : 1 + pick(4));
+    for (int i = 0; i < rank; ++i) s.push_back(pick(20) == 0 ? 0 : 1 + pick(3 + size_scale_));
     if (s.numel() <= max_numel) return s;
   }
 }
@@ -477,7 +477,7 @@ program generator::next(bool grad_mode) {
   p.grad = false;
   info_.clear();
   const dtype first = grad_mode ? dtype::float64 : static_cast<dtype>(pick(5));
-  add_input(p, random_input(first, random_shape(grad_mode ? 12 : 48)));
+  add_input(p, random_input(first, random_shape((grad_mode ? 12 : 48) * size_scale_)));
   const int length = 1 + pick(grad_mode ? 5 : 8);
   for (int step = 0; step < length; ++step) {
     bool added = false;

@@ -35,7 +35,9 @@ struct value_info {
 /// instruction that fails is dropped, or (now and then) kept as the program's invalid end.
 class generator {
  public:
-  generator(const interpreter& reference, std::uint64_t seed);
+  /// `size_scale` multiplies the most elements a program's first input may have (48, 12 in
+  /// gradient mode): larger tensors span many blocks of the fused runs (block_grain elements).
+  generator(const interpreter& reference, std::uint64_t seed, int size_scale = 1);
   /// The next program: forward (every dtype and op family) or, in gradient mode, a smooth function
   /// of one float64 input.
   program next(bool grad_mode);
@@ -59,6 +61,7 @@ class generator {
   const interpreter& ref_;
   std::mt19937_64 rng_;
   bool grad_mode_ = false;
+  int size_scale_ = 1;
   std::vector<value_info> info_;
 };
 

@@ -33,14 +33,15 @@ class machine {
   static outcome run(const program& p) { return p.grad ? run_grad(p) : run_values(p, false); }
 
   /// `p` with every element-wise result of a lazy dtype an expression (ep::fusion_scope with
-  /// min_size 0) evaluated in blocks of 256 bytes (64 floats; a block of doubles is then larger
-  /// than the evaluation's scratch memory and comes from the allocator), and its values read only
-  /// after the last instruction, the last first: chains grow across instructions, up to the node
-  /// bound, and are evaluated whole, over many blocks, with their shared nodes. The values must
-  /// be those of run(): element-wise ones the same, reductions of expressions (blocks summed in
-  /// another order) within the comparer's bounds.
+  /// min_size 0) evaluated in blocks of 256, 512 or 1024 bytes by the program's length (64, 128
+  /// or 256 floats: one or several grains; a block of doubles may be larger than the evaluation's
+  /// scratch memory and come from the allocator), and its values read only after the last
+  /// instruction, the last first: chains grow across instructions, up to the node bound, and are
+  /// evaluated whole, over many blocks, with their shared nodes. The values must be those of
+  /// run(): element-wise ones the same, reductions of expressions (blocks summed in another
+  /// order) within the comparer's bounds.
   static outcome run_fused(const program& p) {
-    const fusion_scope scope({.min_size = 0, .block_bytes = 256});
+    const fusion_scope scope({.min_size = 0, .block_bytes = 256 << (p.code.size() % 3)});
     return p.grad ? run_grad(p) : run_values(p, true);
   }
 
