@@ -219,10 +219,10 @@ int main(int argc, char** argv) {
       if (why) {
         who = fmt::format("{} vs {}", ref.label(), backends[b].label());
         if (backends[b].fused)
-          *why +=
-              "\n(the fused run: the program inside ep::fusion_scope({.min_size = 0, "
-              ".block_bytes = 256}), its values read after the last instruction, the last "
-              "first)";
+          *why += fmt::format(
+              "\n(the fused run: the program inside ep::fusion_scope({{.min_size = 0, "
+              ".block_bytes = {}}}), its values read after the last instruction, the last first)",
+              p.fused_block_bytes());
       }
     }
     if (!why && grad_mode) {

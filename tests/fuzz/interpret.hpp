@@ -41,7 +41,7 @@ class machine {
   /// run(): element-wise ones the same, reductions of expressions (blocks summed in another
   /// order) within the comparer's bounds.
   static outcome run_fused(const program& p) {
-    const fusion_scope scope({.min_size = 0, .block_bytes = 256 << (p.code.size() % 3)});
+    const fusion_scope scope({.min_size = 0, .block_bytes = p.fused_block_bytes()});
     return p.grad ? run_grad(p) : run_values(p, true);
   }
 

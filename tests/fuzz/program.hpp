@@ -46,6 +46,11 @@ struct program {
   std::vector<instruction> code;
   /// Gradient mode: the program is f(inputs[0]); the last value, summed, is the loss.
   bool grad = false;
+  /// The block size of its fused runs (interpret.hpp's run_fused): 256, 512 or 1024 bytes by its
+  /// length, so that blocks of one and of several grains both run.
+  [[nodiscard]] std::int64_t fused_block_bytes() const {
+    return std::int64_t{256} << (code.size() % 3);
+  }
 };
 
 /// One value as a backend computed it.
