@@ -603,6 +603,59 @@ TYPED_TEST_P(Elementwise, SqrtIsCorrectlyRounded) {
     EXPECT_EQ(y[i], std::sqrt(x[i])) << "sqrt(" << x[i] << ")";
 }
 
+// negative flips the sign bit, as IEEE's: -(+0.0) is -0.0, so 1 / -x is -inf at x = +0.0; over
+// enough elements to reach a backend's vectorized path (Eigen's AVX-512 packets computed 0 - x,
+// +0.0: found by tests/fuzz in a -march=native build).
+TYPED_TEST_P(Elementwise, NegativeFlipsTheSignOfZero) {
+  using B = TypeParam;
+  using T = typename B::value_type;
+  std::vector<T> x(64, T(0));
+  for (std::size_t i = 0; i < x.size(); i += 2) x[i] = T(-0.0);
+  x[5] = std::numeric_limits<T>::infinity();
+  x[7] = T(1.5);
+  const auto t = ep::from_vector<B>(x, {8, 8});
+  const auto y = (-t).to_vector();
+  const auto z = t.negative().to_vector();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    EXPECT_EQ(y[i], -x[i]) << "-(" << x[i] << ")";
+    EXPECT_NE(std::signbit(y[i]), std::signbit(x[i])) << "-(" << x[i] << ") = " << y[i];
+    EXPECT_NE(std::signbit(z[i]), std::signbit(x[i])) << "negative(" << x[i] << ") = " << z[i];
+  }
+}
+
+// pow of the special operands is C's (NumPy's), sign included: std::pow is the oracle, its zeros
+// and infinities exactly, sign bit for sign bit, NaN for NaN, the rest within 4 ulp, over enough elements to reach a backend's
+// vectorized path (Eigen's packet pow, from SSE4.1 on, gave +inf for pow(-0.0, -1) and +0.0 for
+// pow(-inf, -1): found by tests/fuzz in a -march=native build).
+TYPED_TEST_P(Elementwise, PowOfSpecialOperandsIsCs) {
+  using B = TypeParam;
+  using T = typename B::value_type;
+  constexpr T inf = std::numeric_limits<T>::infinity();
+  const T bases[] = {T(-0.0), T(0), T(-1), T(-3), T(2), -inf, inf, T(0.5), T(-0.5), T(1)};
+  const T exponents[] = {T(-1),  T(-2), T(1), T(3), T(0.5), T(-0.5),
+                         T(1.5), T(0),  inf,  -inf, T(2),   T(-3)};
+  std::vector<T> x, y;
+  for (T b : bases)
+    for (T e : exponents) x.push_back(b), y.push_back(e);
+  const auto n = static_cast<std::int64_t>(x.size());  // 120
+  const auto r = ep::from_vector<B>(x, {n}).pow(ep::from_vector<B>(y, {n})).to_vector();
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const T want = std::pow(x[i], y[i]);
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(r[i])) << "pow(" << x[i] << ", " << y[i] << ") = " << r[i];
+      continue;
+    }
+    if (want == 0 || std::isinf(want)) {  // exactly, sign included
+      EXPECT_EQ(r[i], want) << "pow(" << x[i] << ", " << y[i] << ")";
+      EXPECT_EQ(std::signbit(r[i]), std::signbit(want))
+          << "pow(" << x[i] << ", " << y[i] << ") = " << r[i];
+    } else {  // within 4 ulp: CUDA's and xsimd's pow are not correctly rounded
+      EXPECT_NEAR(r[i], want, 4 * std::numeric_limits<T>::epsilon() * std::abs(want))
+          << "pow(" << x[i] << ", " << y[i] << ")";
+    }
+  }
+}
+
 // ceil, floor and round keep the sign of a zero result, as NumPy's (ceil(-0.5) is -0.0, so 1 / it
 // is -inf): std::ceil, std::floor and std::nearbyint are the oracles, sign bit included, over
 // enough elements to reach a backend's vectorized path (Eigen's and xsimd's SSE2 packets gave +0.0:
@@ -679,9 +732,9 @@ TYPED_TEST_P(Elementwise, ExpUnderflowsToDenormalsAndZero) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(
-    Elementwise, SqrtIsCorrectlyRounded, RoundingKeepsTheSignOfZero,
-    ExpUnderflowsToDenormalsAndZero, PowersAndLogarithmsOnFixtures, TrigonometricOnFixtures,
-    HyperbolicOnFixtures, RoundIsHalfToEvenCeilFloorNegative, AbsSignClip,
+    Elementwise, SqrtIsCorrectlyRounded, NegativeFlipsTheSignOfZero, PowOfSpecialOperandsIsCs,
+    RoundingKeepsTheSignOfZero, ExpUnderflowsToDenormalsAndZero, PowersAndLogarithmsOnFixtures,
+    TrigonometricOnFixtures, HyperbolicOnFixtures, RoundIsHalfToEvenCeilFloorNegative, AbsSignClip,
     IsnanIsinfGiveBoolTensors, PowWithScalarsTensorsAndBroadcasting,
     ArithmeticBroadcastsRowAgainstMatrix, ArithmeticBroadcastsColumnAgainstRow, ScalarsOnEitherSide,
     ZeroDimensionalAndEmptyTensorsBroadcast, RankFiveBroadcast, FloordivModFollowNumpyOnFloats,

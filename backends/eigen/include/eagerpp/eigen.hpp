@@ -136,16 +136,8 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static raw_type sign(const raw_type& x) requires numeric_dtype<T> {
     return map(x, [](const auto& v) { return v.sign(); });
   }
-  // Not Eigen's sqrt for float: with EIGEN_FAST_MATH (Eigen's default) its SSE/AVX packets take
-  // _mm_rsqrt_ps and one Newton step, 1 ulp off the correctly rounded root, NaN for +inf and 0 for
-  // denormals (Eigen/src/Core/arch/SSE/MathFunctions.h); NumPy's sqrt is IEEE's (found by
-  // tests/fuzz).
   static raw_type sqrt(const raw_type& x) requires floating_dtype<T> {
-    if constexpr (std::same_as<T, float>)
-      return map(x,
-                 [](const auto& v) { return v.unaryExpr([](float a) { return std::sqrt(a); }); });
-    else
-      return map(x, [](const auto& v) { return v.sqrt(); });
+    return apply<detail::eigen_sqrt_op<T>>(x);  // IEEE's, not Eigen's (eigen/functors.hpp)
   }
   static raw_type square(const raw_type& x) requires numeric_dtype<T> {
     return map(x, [](const auto& v) { return v.square(); });
@@ -225,7 +217,10 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
       return x;
   }
   static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
-    return map(x, [](const auto& v) { return -v; });
+    if constexpr (is_floating)
+      return apply<detail::eigen_negative_op<T>>(x);  // the sign bit flipped (eigen/functors.hpp)
+    else
+      return map(x, [](const auto& v) { return -v; });
   }
   static raw_type logical_not(const raw_type& x) requires std::is_same_v<T, bool> {
     return apply<Eigen::internal::scalar_boolean_not_op<bool>>(x);
@@ -265,7 +260,7 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   }
   static raw_type power(const raw_type& a, const raw_type& b) requires numeric_dtype<T> {
     if constexpr (is_floating)
-      return zip_with<Eigen::internal::scalar_pow_op<T, T>>(a, b);
+      return zip_with<detail::eigen_pow_op<T>>(a, b);  // eigen/functors.hpp
     else
       return zip_rule<rule::int_power>(a, b);
   }

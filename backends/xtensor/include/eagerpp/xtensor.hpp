@@ -335,7 +335,10 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
       return copy(x);
   }
   static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
-    return map(x, [](const auto& e) { return -e; });
+    if constexpr (floating_dtype<T>)
+      return map_fn(x, detail::xt_functors::negative_fn{});  // the sign bit flipped
+    else
+      return map(x, [](const auto& e) { return -e; });
   }
   static raw_type logical_not(const raw_type& x) requires std::is_same_v<T, bool> {
     return map(x, [](const auto& e) { return !e; });

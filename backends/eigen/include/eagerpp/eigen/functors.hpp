@@ -2,6 +2,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cmath>        // std::sqrt
+#include <cstddef>      // std::size_t
+#include <limits>       // std::numeric_limits
 #include <type_traits>  // std::is_same_v
 
 #include <Eigen/Core>
@@ -25,11 +28,48 @@ struct eigen_signed_round_op : Round {
   }
 };
 
+/// IEEE's correctly rounded sqrt, as NumPy's, in Eigen's packets: with EIGEN_FAST_MATH (Eigen
+/// 3.4's default) Eigen's own packet sqrt for float (SSE, AVX, AVX-512) and for double (AVX-512)
+/// takes the hardware's reciprocal square root estimate and Newton steps: 1-4 ulp off, NaN for
+/// +inf and 0 for denormals (Eigen/src/Core/arch/*/MathFunctions.h; found by tests/fuzz for float
+/// and by tests/eigen_native_test for double on AVX-512). The instructions below are IEEE's square
+/// root; other packets take std::sqrt lane by lane.
+template <class T>
+struct eigen_sqrt_op {
+  T operator()(T a) const noexcept { return std::sqrt(a); }
+  template <class Packet>
+  Packet packetOp(const Packet& a) const {
+    namespace in = Eigen::internal;
+    constexpr int n = in::unpacket_traits<Packet>::size;
+    constexpr bool f = std::is_same_v<T, float>, d = std::is_same_v<T, double>;
+    constexpr std::size_t bytes = n * sizeof(T);  // the packet's register, by its width
+#if defined(EIGEN_VECTORIZE_AVX512)
+    if constexpr (f && bytes == 64) return _mm512_sqrt_ps(a);
+    if constexpr (d && bytes == 64) return _mm512_sqrt_pd(a);
+#endif
+#if defined(EIGEN_VECTORIZE_AVX)
+    if constexpr (f && bytes == 32) return _mm256_sqrt_ps(a);
+    if constexpr (d && bytes == 32) return _mm256_sqrt_pd(a);
+#endif
+#if defined(EIGEN_VECTORIZE_SSE2)
+    if constexpr (f && bytes == 16) return _mm_sqrt_ps(a);
+    if constexpr (d && bytes == 16) return _mm_sqrt_pd(a);
+#endif
+    alignas(64) T lane[n];
+    in::pstoreu(lane, a);
+    for (T& v : lane) v = std::sqrt(v);
+    return in::ploadu<Packet>(lane);
+  }
+};
+
 /// exp that underflows as IEEE's: Eigen 3.4's packet exp clamps its operand at -709.784 (double),
 /// -88.723 (float) and gives exp of the clamp, 5.6e-309 (2.9e-39), for anything below, -inf
 /// included (Eigen/src/Core/arch/Default/GenericPacketMathFunctions.h), where NumPy gives the
-/// denormal or 0. Below the clamp, exp(x) = exp(x / 2)^2 (x / 2 is exact; exp(x / 2) is normal or,
-/// below twice the clamp, where exp(x) is 0, clamped itself). Found by tests/fuzz.
+/// denormal or 0; its AVX-512 float exp (Eigen/src/Core/arch/AVX512/MathFunctions.h) builds 2^m
+/// from the exponent bits and gives 0 wherever the result is denormal (found by
+/// tests/eigen/native_isa_test.cpp: exp(-88.5) was 0, not 3.67e-39). Where exp(x) is below the
+/// smallest normal (x < ln(FLT_MIN) = -87.34, ln(DBL_MIN) = -708.40), exp(x) = exp(x / 2)^2: x / 2
+/// is exact and exp(x / 2) normal, or, where exp(x) is 0, denormal or 0 itself. Found by tests/fuzz.
 template <class T>
 struct eigen_exp_op : Eigen::internal::scalar_exp_op<T> {
   template <class Packet>
@@ -37,10 +77,47 @@ struct eigen_exp_op : Eigen::internal::scalar_exp_op<T> {
     namespace in = Eigen::internal;
     const Packet r = in::pexp(a);
     const Packet low =
-        in::pcmp_lt(a, in::pset1<Packet>(std::is_same_v<T, float> ? T(-88.723) : T(-709.784)));
+        in::pcmp_lt(a, in::pset1<Packet>(std::is_same_v<T, float> ? T(-87.33654) : T(-708.39641)));
     if (!in::predux_any(low)) return r;
     const Packet half = in::pexp(in::pmul(a, in::pset1<Packet>(T(0.5))));
     return in::pselect(low, in::pmul(half, half), r);
+  }
+};
+
+/// Negation that flips the sign bit, as IEEE's (and NumPy's): -(+0.0) is -0.0. Eigen 3.4's
+/// AVX-512 packets negate float and double as 0 - x (Eigen/src/Core/arch/AVX512/PacketMath.h),
+/// +0.0 for +0.0, so 3 / -x was +inf at x = 0 (found by tests/fuzz in a -march=native build).
+template <class T>
+struct eigen_negative_op {
+  T operator()(T a) const noexcept { return -a; }
+  template <class Packet>
+  Packet packetOp(const Packet& a) const {
+    return Eigen::internal::pxor(a, Eigen::internal::pset1<Packet>(T(-0.0)));
+  }
+};
+
+/// pow with the sign of C's (NumPy's) for a base of -0.0 or -inf and an odd integer exponent:
+/// pow(-0.0, -1) is -inf and pow(-inf, 3) is -inf. Eigen 3.4's packet pow (generic_pow, in its
+/// packets from SSE4.1 on: it needs their rounding) gives +inf and +0.0 for -inf there (found by
+/// tests/fuzz in a -march=native build; without SSE4.1 Eigen takes std::pow per element). The
+/// magnitude is Eigen's; where the base is a zero or an infinity and the exponent an odd integer,
+/// the sign is the base's.
+template <class T>
+struct eigen_pow_op : Eigen::internal::scalar_pow_op<T, T> {
+  template <class Packet>
+  Packet packetOp(const Packet& a, const Packet& b) const {
+    namespace in = Eigen::internal;
+    const Packet r = in::generic_pow(a, b);
+    const Packet magnitude = in::pabs(a);
+    const Packet edge =
+        in::por(in::pcmp_eq(magnitude, in::pzero(a)),
+                in::pcmp_eq(magnitude, in::pset1<Packet>(std::numeric_limits<T>::infinity())));
+    const Packet half = in::pmul(b, in::pset1<Packet>(T(0.5)));
+    const Packet odd = in::pandnot(in::pcmp_eq(in::pfloor(b), b),
+                                   in::pcmp_eq(in::pfloor(half), half));  // integer, not even
+    const Packet sign = in::pset1<Packet>(T(-0.0));
+    const Packet signed_r = in::por(in::pand(a, sign), in::pandnot(r, sign));
+    return in::pselect(in::pand(edge, odd), signed_r, r);
   }
 };
 
@@ -91,6 +168,17 @@ template <class Round>
 struct functor_traits<ep::detail::eigen_signed_round_op<Round>> : functor_traits<Round> {};
 template <class T>
 struct functor_traits<ep::detail::eigen_exp_op<T>> : functor_traits<scalar_exp_op<T>> {};
+template <class T>
+struct functor_traits<ep::detail::eigen_negative_op<T>> : functor_traits<scalar_opposite_op<T>> {};
+template <class T>
+struct functor_traits<ep::detail::eigen_pow_op<T>> : functor_traits<scalar_pow_op<T, T>> {};
+template <class T>
+struct functor_traits<ep::detail::eigen_sqrt_op<T>> {
+  enum {
+    Cost = functor_traits<scalar_sqrt_op<T>>::Cost,
+    PacketAccess = packet_traits<T>::Vectorizable
+  };
+};
 template <class T, bool Max>
 struct functor_traits<ep::detail::eigen_minmax_op<T, Max>> {
   enum {
