@@ -624,9 +624,9 @@ TYPED_TEST_P(Elementwise, NegativeFlipsTheSignOfZero) {
 }
 
 // pow of the special operands is C's (NumPy's), sign included: std::pow is the oracle, its zeros
-// and infinities exactly, sign bit for sign bit, NaN for NaN, the rest within 4 ulp, over enough elements to reach a backend's
-// vectorized path (Eigen's packet pow, from SSE4.1 on, gave +inf for pow(-0.0, -1) and +0.0 for
-// pow(-inf, -1): found by tests/fuzz in a -march=native build).
+// and infinities exactly, sign bit for sign bit, NaN for NaN, the rest within 4 ulp, over enough
+// elements to reach a backend's vectorized path (Eigen's packet pow, from SSE4.1 on, gave +inf for
+// pow(-0.0, -1) and +0.0 for pow(-inf, -1): found by tests/fuzz in a -march=native build).
 TYPED_TEST_P(Elementwise, PowOfSpecialOperandsIsCs) {
   using B = TypeParam;
   using T = typename B::value_type;

@@ -32,8 +32,8 @@ struct eigen_signed_round_op : Round {
 /// 3.4's default) Eigen's own packet sqrt for float (SSE, AVX, AVX-512) and for double (AVX-512)
 /// takes the hardware's reciprocal square root estimate and Newton steps: 1-4 ulp off, NaN for
 /// +inf and 0 for denormals (Eigen/src/Core/arch/*/MathFunctions.h; found by tests/fuzz for float
-/// and by tests/eigen_native_test for double on AVX-512). The instructions below are IEEE's square
-/// root; other packets take std::sqrt lane by lane.
+/// and by tests/eigen/native_isa_test.cpp for double on AVX-512). The instructions below are IEEE's
+/// square root; other packets take std::sqrt lane by lane.
 template <class T>
 struct eigen_sqrt_op {
   T operator()(T a) const noexcept { return std::sqrt(a); }
@@ -69,7 +69,8 @@ struct eigen_sqrt_op {
 /// from the exponent bits and gives 0 wherever the result is denormal (found by
 /// tests/eigen/native_isa_test.cpp: exp(-88.5) was 0, not 3.67e-39). Where exp(x) is below the
 /// smallest normal (x < ln(FLT_MIN) = -87.34, ln(DBL_MIN) = -708.40), exp(x) = exp(x / 2)^2: x / 2
-/// is exact and exp(x / 2) normal, or, where exp(x) is 0, denormal or 0 itself. Found by tests/fuzz.
+/// is exact and exp(x / 2) normal, or, where exp(x) is 0, denormal or 0 itself. Found by
+/// tests/fuzz.
 template <class T>
 struct eigen_exp_op : Eigen::internal::scalar_exp_op<T> {
   template <class Packet>
