@@ -99,10 +99,10 @@ struct eigen_negative_op {
 
 /// pow with the sign of C's (NumPy's) for a base of -0.0 or -inf and an odd integer exponent:
 /// pow(-0.0, -1) is -inf and pow(-inf, 3) is -inf. Eigen 3.4's packet pow (generic_pow, in its
-/// packets from SSE4.1 on: it needs their rounding) gives +inf and +0.0 for -inf there (found by
-/// tests/fuzz in a -march=native build; without SSE4.1 Eigen takes std::pow per element). The
-/// magnitude is Eigen's; where the base is a zero or an infinity and the exponent an odd integer,
-/// the sign is the base's.
+/// packets from SSE4.1 on: it needs their rounding) gives the positive result there (+inf, +0.0
+/// for pow(-0.0, 3) and pow(-inf, -1); found by tests/fuzz in a -march=native build; without
+/// SSE4.1 Eigen takes std::pow per element). The magnitude is Eigen's; where the base is a zero or
+/// an infinity and the exponent an odd integer, the sign is the base's.
 template <class T>
 struct eigen_pow_op : Eigen::internal::scalar_pow_op<T, T> {
   template <class Packet>
