@@ -295,11 +295,17 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static bool_raw greater_equal(const raw_type& a, const raw_type& b) {
     return compare(a, b, [](const auto& x, const auto& y) { return x >= y; });
   }
+  // == and != through binaryExpr, not Eigen's operators: in C++20, x == y also considers the
+  // reversed y.operator==(x), which clang rejects as ambiguous between two Tensor expressions.
   static bool_raw equal(const raw_type& a, const raw_type& b) {
-    return compare(a, b, [](const auto& x, const auto& y) { return x == y; });
+    return compare(a, b, [](const auto& x, const auto& y) {
+      return x.binaryExpr(y, Eigen::internal::scalar_cmp_op<T, T, Eigen::internal::cmp_EQ>());
+    });
   }
   static bool_raw not_equal(const raw_type& a, const raw_type& b) {
-    return compare(a, b, [](const auto& x, const auto& y) { return x != y; });
+    return compare(a, b, [](const auto& x, const auto& y) {
+      return x.binaryExpr(y, Eigen::internal::scalar_cmp_op<T, T, Eigen::internal::cmp_NEQ>());
+    });
   }
 
   /// cond ? x : y with three-way broadcasting. A one-element x or y is read as one value;
