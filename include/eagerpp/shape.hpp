@@ -123,8 +123,11 @@ class Shape {
 
   /// NumPy's spelling: `(2, 3)`, `(4,)`, `()`.
   [[nodiscard]] std::string str() const {
-    return "(" + detail::join_ints(std::span<const std::int64_t>(*this)) +
-           (rank_ == 1 ? ",)" : ")");
+    // Appended, not `"(" + join_ints(...)`: g++ 12 at -O3 warns (-Wrestrict) on that insert.
+    std::string s = "(";
+    s += detail::join_ints(std::span<const std::int64_t>(*this));
+    s += rank_ == 1 ? ",)" : ")";
+    return s;
   }
   friend std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.str(); }
 
