@@ -1,7 +1,14 @@
 // eagerpp - free functions: ep::zeros<B>(shape), ep::from_vector, and ep::name(x, ...) for each
 // method
 // SPDX-License-Identifier: MIT
-#pragma once
+
+// tensor.hpp includes this header after the class and before the op definitions, which call these
+// functions; included first, this header must therefore let tensor.hpp's nested inclusion define
+// them, so it has an include guard (set below the include) instead of `#pragma once`.
+#include "eagerpp/tensor.hpp"
+
+#ifndef EAGERPP_FUNCTIONS_HPP
+#define EAGERPP_FUNCTIONS_HPP
 
 #include <initializer_list>  // std::initializer_list
 #include <memory>            // std::unique_ptr
@@ -13,7 +20,6 @@
 #include <fmt/format.h>
 
 #include "eagerpp/ops/unary_list.hpp"
-#include "eagerpp/tensor.hpp"
 
 namespace ep {
 
@@ -435,3 +441,5 @@ auto astype(const Tensor<B>& x) {
 }
 
 }  // namespace ep
+
+#endif  // EAGERPP_FUNCTIONS_HPP

@@ -43,6 +43,18 @@ constexpr bool same_backend_op() {
 }
 }  // namespace detail
 
+/// In the class: `x.name(y)` with `y` of another backend or dtype names the method in one sentence,
+/// as the free function `ep::name(x, y)` does, instead of "cannot convert 'ep::Tensor<...>'".
+#define EAGERPP_MIXED_METHOD(name)                                                         \
+  template <backend B2>                                                                    \
+  requires(!std::same_as<B2, Backend>) auto name(const Tensor<B2>&) const {                \
+    static_assert(detail::always_false<B2>,                                                \
+                  "ep::" #name                                                             \
+                  ": the two tensors have different backends or dtypes; convert one with " \
+                  "ep::to<Backend>(t) or t.astype<U>() first");                            \
+    return *this;                                                                          \
+  }
+
 /// The paddings of `pad`: one (before, after) pair per axis.
 using Paddings = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
@@ -194,6 +206,13 @@ class [[nodiscard]] Tensor {
   /// Floor division, NumPy's `//` (`floor_divide`); integer division by zero gives 0.
   Tensor floordiv(const Tensor& other) const;
   Tensor mod(const Tensor& other) const;  ///< Remainder with the divisor's sign, NumPy's `%`.
+  EAGERPP_MIXED_METHOD(pow)
+  EAGERPP_MIXED_METHOD(minimum)
+  EAGERPP_MIXED_METHOD(maximum)
+  EAGERPP_MIXED_METHOD(floordiv)
+  EAGERPP_MIXED_METHOD(mod)
+  EAGERPP_MIXED_METHOD(logical_and)
+  EAGERPP_MIXED_METHOD(logical_or)
   auto pow(scalar auto exponent) const;
   auto minimum(scalar auto other) const;
   auto maximum(scalar auto other) const;
@@ -347,6 +366,7 @@ class [[nodiscard]] Tensor {
   static_assert(detail::linalg_contract<Backend>::value);  // names each missing backend function
   /// Matrix product; operands of rank > 2 are stacks of matrices whose batch axes broadcast.
   Tensor matmul(const Tensor& other) const;
+  EAGERPP_MIXED_METHOD(matmul)
   /// The inverse of each (..., n, n) matrix (NumPy: `linalg.inv`), by LU with partial pivoting in
   /// double precision; a singular matrix gives inf. Throws ep::value_error for non-square input.
   Tensor inv() const;
@@ -562,6 +582,8 @@ auto with_scalar(const Tensor<B>& a, S value, F&& f) {
 }  // namespace detail
 
 }  // namespace ep
+
+#undef EAGERPP_MIXED_METHOD
 
 // The free functions first: the op definitions below use some of them (from_vector); then the
 // families in the order they build on each other (not sorted).

@@ -277,6 +277,47 @@ TYPED_TEST_P(Errors, OnehotAndCrossentropyShapes) {
       {"crossentropy", "(3,)"});
 }
 
+TYPED_TEST_P(Errors, ClassLabelsOutOfRange) {
+  using B = TypeParam;
+  using I = typename B::template rebind<std::int64_t>;
+  using I32 = typename B::template rebind<std::int32_t>;
+  const auto logits = ep::arange<B>(12).reshape({3, 4});
+  const auto expect_index_error = [](const std::function<void()>& f,
+                                     const std::vector<std::string>& parts) {
+    ep::test::expect_throws_with<ep::index_error>(f, parts);
+    ep::test::expect_throws_with<ep::error>(f, parts);
+  };
+  for (const std::int64_t bad : {4, 5, 1000, -1, -10}) {
+    const auto label = std::to_string(bad);
+    expect_index_error(
+        [&] {
+          (void)logits.crossentropy(ep::from_vector<I>({0, bad, 1}));
+        },
+        {"crossentropy", "label " + label, "position 1", "4 classes"});
+    expect_index_error(
+        [&] {
+          (void)logits.onehot_like(ep::from_vector<I>({bad, 0, 1}));
+        },
+        {"onehot_like", "label " + label, "position 0", "4 classes"});
+    expect_index_error(
+        [&] {
+          (void)ep::value_and_grad(
+              [&](const auto& x) {
+                return x.crossentropy(ep::from_vector<I>({0, 1, bad})).sum();
+              },
+              logits);
+        },
+        {"crossentropy", "label " + label, "position 2"});
+  }
+  expect_index_error(
+      [&] {
+        (void)ep::crossentropy(logits, ep::from_vector<I32>({3, 0, 4}));
+      },
+      {"crossentropy", "label 4", "position 2", "4 classes"});
+  // The last class and the first are in range.
+  EXPECT_NO_THROW((void)logits.crossentropy(ep::from_vector<I>({3, 0, 3})));
+}
+
 TYPED_TEST_P(Errors, BroadcastToIncompatibleShape) {
   using B = TypeParam;
   using errors_test::expect_value_error;
@@ -370,7 +411,7 @@ REGISTER_TYPED_TEST_SUITE_P(Errors, BroadcastingMismatchNamesOpAndShapes,
                             MatmulInnerDimensionMismatch, ConcatenateAndStackMismatch,
                             TileNeedsOneMultiplePerAxis, PadArgumentsAreChecked,
                             SqueezeOfAxisNotOfExtentOne, TransposeNeedsAPermutation,
-                            MinMaxOfEmptyAxis, OnehotAndCrossentropyShapes,
+                            MinMaxOfEmptyAxis, OnehotAndCrossentropyShapes, ClassLabelsOutOfRange,
                             BroadcastToIncompatibleShape, WhereWithMismatchedShapes,
                             CreationArgumentsAreChecked, FailedOpsLeaveInputsUsable,
                             UnsatisfiableAllocationNamesOpAndBytes);

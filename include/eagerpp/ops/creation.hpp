@@ -5,6 +5,7 @@
 #include <cmath>        // std::ceil
 #include <concepts>     // std::same_as
 #include <memory>       // std::unique_ptr
+#include <string_view>  // std::string_view
 #include <type_traits>  // std::conditional_t
 #include <vector>       // std::vector
 
@@ -117,6 +118,22 @@ Tensor<B> Tensor<B>::arange(double stop) const {
   return arange(0, stop, 1);
 }
 
+namespace detail {
+/// Class labels for `classes` classes, checked: each in [0, classes). Throws ep::index_error
+/// naming the op, the first label out of range, its position and the class count.
+template <class I>
+void check_labels(std::string_view op, const I& labels, std::int64_t classes) {
+  if (labels.size() == 0) return;
+  if (labels.min().item() >= 0 && labels.max().item() < classes) return;
+  const auto v = labels.to_vector();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i] < 0 || v[i] >= classes)
+      throw index_error(fmt::format(
+          "{}: label {} at position {} is out of range for {} classes; expected 0 <= label < {}",
+          op, v[i], i, classes, classes));
+}
+}  // namespace detail
+
 template <backend B>
 template <class I>
 Tensor<B> Tensor<B>::onehot_like(const Tensor<I>& indices, value_type value) const {
@@ -128,6 +145,7 @@ Tensor<B> Tensor<B>::onehot_like(const Tensor<I>& indices, value_type value) con
     throw value_error(fmt::format(
         "onehot_like: got a tensor of shape {} and indices of shape {}; expected (N, C) and (N,)",
         s.str(), is.str()));
+  detail::check_labels("onehot_like", indices, s[1]);
   const auto classes = indices.arange(0, static_cast<double>(s[1])).reshape({1, s[1]});
   const auto hit = indices.reshape({s[0], 1}) == classes;
   return hit.where(full_like(value), zeros_like());

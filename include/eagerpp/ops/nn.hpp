@@ -62,6 +62,7 @@ Tensor<B> Tensor<B>::crossentropy(const Tensor<I>& labels) const {
     // that compute it (logsumexp's subtract, exp, sum, log, add and reshape, the product with the
     // one-hot matrix, its sum, the difference) and their vjps. The one-hot matrix is a constant the
     // rule captures, as `where` captures its condition.
+    detail::check_labels("crossentropy", labels, s[1]);
     const Tensor onehot = onehot_like(labels);
     const Tensor loss = [&] {
       detail::no_record_scope quiet;
