@@ -5,7 +5,8 @@
 #   STEP=find_package      configures, builds and runs CONSUMER_DIR against WORK_DIR/prefix
 #   STEP=add_subdirectory  configures, builds and runs CONSUMER_DIR with -DEAGERPP_SOURCE_DIR=SOURCE_DIR
 #
-# Optional: GENERATOR, CXX_COMPILER, LAUNCHER (e.g. ccache), BUILD_TYPE (default Debug).
+# Optional: GENERATOR, CXX_COMPILER, LAUNCHER (e.g. ccache), BUILD_TYPE (default Debug), THRUST_ONLY_FROM
+# (the consumer's eagerpp takes Thrust from that directory alone: no CUDA toolkit, no CUDA backend).
 foreach(v STEP WORK_DIR)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_consumer.cmake: -D ${v}=... is required")
@@ -36,6 +37,11 @@ function(run)
 endfunction()
 
 set(_prefix ${WORK_DIR}/prefix)
+set(_thrust "")
+if(THRUST_ONLY_FROM)
+  set(_thrust -DEAGERPP_THRUST_INCLUDE_DIR=${THRUST_ONLY_FROM} -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON
+              -DEAGERPP_ENABLE_CUDA=OFF)
+endif()
 
 if(STEP STREQUAL "install")
   file(REMOVE_RECURSE ${_prefix})
@@ -51,14 +57,15 @@ if(STEP STREQUAL "install")
     message(FATAL_ERROR "consumer: the install into ${_prefix} lacks eagerpp.hpp or eigen.hpp")
   endif()
 elseif(STEP STREQUAL "find_package" OR STEP STREQUAL "add_subdirectory")
-  set(_build ${WORK_DIR}/${STEP})
+  get_filename_component(_name ${CONSUMER_DIR} NAME)
+  set(_build ${WORK_DIR}/${_name})  # one folder per consumer: they may run at the same time
   if(STEP STREQUAL "find_package")
     set(_eagerpp -DCMAKE_PREFIX_PATH=${_prefix})
   else()
     set(_eagerpp -DEAGERPP_SOURCE_DIR=${SOURCE_DIR})
   endif()
   file(REMOVE_RECURSE ${_build})
-  run(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${_build} ${_common} ${_eagerpp})
+  run(${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${_build} ${_common} ${_eagerpp} ${_thrust})
   run(${CMAKE_COMMAND} --build ${_build} --config ${BUILD_TYPE})
   find_program(_exe consumer PATHS ${_build} ${_build}/${BUILD_TYPE} NO_DEFAULT_PATH REQUIRED)
   run(${_exe})

@@ -4,6 +4,7 @@
 #include <cmath>        // std::round
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t, std::uint64_t
+#include <cstdlib>      // std::getenv, std::atoi
 #include <string>       // std::string
 #include <type_traits>  // std::is_same_v
 #include <utility>      // std::swap
@@ -15,6 +16,8 @@
 #include <eagerpp/random.hpp>
 #include <eagerpp/xtensor.hpp>
 #if defined(EAGERPP_TEST_OMP)
+#include <omp.h>  // omp_get_max_threads
+
 #include <eagerpp/omp.hpp>
 #endif
 
@@ -292,5 +295,20 @@ TYPED_TEST(CrossBackend, TransfersShareHostMemory) {
         0);
   }
 }
+
+#if defined(EAGERPP_TEST_OMP) && defined(_OPENMP)
+// Linking ep::omp compiles the program with OpenMP; Eigen's matrix products still get the threads
+// the user chose: OMP_NUM_THREADS where it is set (ctest cross_backend sets 2), else one, as in a
+// program without OpenMP (ctest cross_backend_default_threads); Eigen::setNbThreads still works.
+TEST(EigenThreads, LinkingOmpKeepsTheUsersChoice) {
+  const char* env = std::getenv("OMP_NUM_THREADS");
+  EXPECT_EQ(Eigen::nbThreads(), env == nullptr ? 1 : std::atoi(env));
+  Eigen::setNbThreads(3);
+  EXPECT_EQ(Eigen::nbThreads(), 3);
+  Eigen::setNbThreads(0);  // Eigen's OpenMP default
+  EXPECT_EQ(Eigen::nbThreads(), omp_get_max_threads());
+  Eigen::setNbThreads(env == nullptr ? 1 : std::atoi(env));
+}
+#endif
 
 }  // namespace

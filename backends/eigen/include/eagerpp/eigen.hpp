@@ -20,6 +20,7 @@
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/eigen/functors.hpp"
 #include "eagerpp/eigen/kernels.hpp"
+#include "eagerpp/eigen/threads.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
 

@@ -6,9 +6,8 @@
 #include <cstdint>      // std::int64_t
 #include <type_traits>  // std::is_floating_point_v, std::is_integral_v, std::make_unsigned_t
 
-#include <cuda/std/cmath>  // ::cuda::std::isnan, ::cuda::std::isinf, ::cuda::std::signbit in device code
-
 #include "eagerpp/detail/numpy_math.hpp"
+#include "eagerpp/thrust/cuda_std.hpp"
 
 // Each functor is a generic lambda spelled as a struct (no --extended-lambda needed), callable on
 // the host and, under nvcc, on the device: ep::omp runs them on CPU threads and ep::cuda on the

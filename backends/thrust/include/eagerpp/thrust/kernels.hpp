@@ -17,10 +17,10 @@
 #include <thrust/iterator/transform_iterator.h>    // thrust::make_transform_iterator
 #include <thrust/reduce.h>                         // thrust::reduce_by_key
 #include <thrust/scan.h>                           // thrust::inclusive_scan_by_key
-#include <thrust/sort.h>   // thrust::stable_sort, thrust::stable_sort_by_key
-#include <cuda/std/tuple>  // ::cuda::std::tuple in functors (host and device)
+#include <thrust/sort.h>  // thrust::stable_sort, thrust::stable_sort_by_key
 
 #include "eagerpp/shape.hpp"
+#include "eagerpp/thrust/cuda_std.hpp"
 #include "eagerpp/thrust/functors.hpp"
 #include "eagerpp/thrust/system.hpp"
 
