@@ -104,18 +104,12 @@ run_log lbfgs(F f, ep::Tensor<B> x, int memory = 6, int max_iter = 200, double g
   return log;
 }
 
-/// The Rosenbrock function of a vector x: sum (1 - x_i)^2 + 100 (x_{i+1} - x_i^2)^2, with the
-/// shifted slices written as products with 0/1 matrices (the facade has no slicing yet).
+/// The Rosenbrock function of a vector x: sum (1 - x_i)^2 + 100 (x_{i+1} - x_i^2)^2, over the
+/// shifted slices x[:-1] and x[1:].
 template <class B>
 ep::Tensor<B> rosenbrock(const ep::Tensor<B>& x) {
-  const auto n = x.shape()[0];
-  std::vector<double> lo(static_cast<std::size_t>((n - 1) * n), 0.0), hi = lo;
-  for (std::int64_t i = 0; i + 1 < n; ++i) {
-    lo[static_cast<std::size_t>(i * n + i)] = 1;
-    hi[static_cast<std::size_t>(i * n + i + 1)] = 1;
-  }
-  const auto head = ep::from_vector<B>(lo, {n - 1, n}).matmul(x);
-  const auto tail = ep::from_vector<B>(hi, {n - 1, n}).matmul(x);
+  const auto head = x(ep::slice({}, -1));
+  const auto tail = x(ep::slice(1, {}));
   return ((1 - head).square() + 100 * (tail - head.square()).square()).sum();
 }
 
