@@ -4,6 +4,8 @@
 #                          tree) when given, else from a fresh configure of SOURCE_DIR in WORK_DIR/build
 #   STEP=find_package      configures, builds and runs CONSUMER_DIR against WORK_DIR/prefix
 #   STEP=add_subdirectory  configures, builds and runs CONSUMER_DIR with -DEAGERPP_SOURCE_DIR=SOURCE_DIR
+#   STEP=pkg_config        compiles and runs each PROGRAMS entry (<package>=<source>, separated by |) with plain compiler
+#                          commands, its flags from pkg-config and WORK_DIR/prefix's .pc files
 #
 # Optional: GENERATOR, CXX_COMPILER, LAUNCHER (e.g. ccache), BUILD_TYPE (default Debug), THRUST_ONLY_FROM
 # (the consumer's eagerpp takes Thrust from that directory alone: no CUDA toolkit, no CUDA backend).
@@ -69,6 +71,29 @@ elseif(STEP STREQUAL "find_package" OR STEP STREQUAL "add_subdirectory")
   run(${CMAKE_COMMAND} --build ${_build} --config ${BUILD_TYPE})
   find_program(_exe consumer PATHS ${_build} ${_build}/${BUILD_TYPE} NO_DEFAULT_PATH REQUIRED)
   run(${_exe})
+elseif(STEP STREQUAL "pkg_config")
+  # A plain compiler command per program: `c++ $(pkg-config --cflags P) main.cpp $(pkg-config --libs P)`
+  # with PKG_CONFIG_PATH at the installed prefix. PROGRAMS: <package>=<source file>, separated by |.
+  find_program(_pkg_config pkg-config REQUIRED)
+  set(ENV{PKG_CONFIG_PATH} ${_prefix}/share/pkgconfig)
+  set(_build ${WORK_DIR}/pkg_config)
+  file(MAKE_DIRECTORY ${_build})
+  string(REPLACE "|" ";" _programs "${PROGRAMS}")
+  foreach(_program IN LISTS _programs)
+    string(REPLACE "=" ";" _program ${_program})
+    list(GET _program 0 _package)
+    list(GET _program 1 _source)
+    foreach(_what cflags libs)
+      execute_process(COMMAND ${_pkg_config} --${_what} ${_package} OUTPUT_VARIABLE _${_what}
+                      OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc)
+      if(NOT _rc EQUAL 0)
+        message(FATAL_ERROR "consumer: pkg-config --${_what} ${_package} failed (${_rc})")
+      endif()
+      separate_arguments(_${_what} UNIX_COMMAND "${_${_what}}")
+    endforeach()
+    run(${LAUNCHER} ${CXX_COMPILER} ${_cflags} ${_source} ${_libs} -o ${_build}/${_package})
+    run(${_build}/${_package})
+  endforeach()
 else()
   message(FATAL_ERROR "run_consumer.cmake: unknown STEP=${STEP}")
 endif()
