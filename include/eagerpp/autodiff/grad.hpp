@@ -3,16 +3,17 @@
 #pragma once
 
 #include <functional>   // std::invoke
+#include <string_view>  // std::string_view
 #include <tuple>        // std::tuple, std::apply
 #include <type_traits>  // std::decay_t
 #include <utility>      // std::pair, std::forward
-#include <vector>       // std::vector
 
 #include <fmt/format.h>
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/tensor.hpp"
+#include "eagerpp/tree.hpp"
 
 namespace ep {
 
@@ -57,37 +58,35 @@ Tensor<B> gradient_of(const Tensor<B>& w, const grad_map& grads) {
   return incoming_gradient<void>(it->second, w);  // at w's full shape
 }
 
-// The parameter structures: one tensor, a tuple of tensors, a vector of tensors.
-template <class B>
-Tensor<B> watch(const Tensor<B>& x, tape& t) {
-  return watch_one(x, t);
-}
-template <class... Bs>
-std::tuple<Tensor<Bs>...> watch(const std::tuple<Tensor<Bs>...>& x, tape& t) {
-  return std::apply([&](const auto&... xs) { return std::tuple{watch_one(xs, t)...}; }, x);
-}
-template <class B>
-std::vector<Tensor<B>> watch(const std::vector<Tensor<B>>& x, tape& t) {
-  std::vector<Tensor<B>> out;
-  out.reserve(x.size());
-  for (const auto& xi : x) out.push_back(watch_one(xi, t));
-  return out;
+/// `x` with each tensor leaf watched on `t` (watch_one); other leaves (numbers) pass through as
+/// constants. One walk for every structure a tree can have (tree.hpp).
+template <class X>
+X watch(const X& x, tape& t) {
+  static constexpr std::string_view names[] = {"x"};
+  auto one = [&t](const tree_path&, const auto& leaf) {
+    if constexpr (istensor<decltype(leaf)>) {
+      return watch_one(leaf, t);
+    } else {
+      return leaf;
+    }
+  };
+  return X(map_tree(one, tree_names{"value_and_grad", names}, tree_path{}, x));
 }
 
-template <class B>
-Tensor<B> gradients(const Tensor<B>& w, const grad_map& g) {
-  return gradient_of(w, g);
-}
-template <class... Bs>
-std::tuple<Tensor<Bs>...> gradients(const std::tuple<Tensor<Bs>...>& w, const grad_map& g) {
-  return std::apply([&](const auto&... ws) { return std::tuple{gradient_of(ws, g)...}; }, w);
-}
-template <class B>
-std::vector<Tensor<B>> gradients(const std::vector<Tensor<B>>& w, const grad_map& g) {
-  std::vector<Tensor<B>> out;
-  out.reserve(w.size());
-  for (const auto& wi : w) out.push_back(gradient_of(wi, g));
-  return out;
+/// The gradient of each tensor leaf of the watched `w`, in w's structure; a leaf that is not a
+/// tensor (a constant) gets its type's zero, `L{}`.
+template <class X>
+X gradients(const X& w, const grad_map& g) {
+  static constexpr std::string_view names[] = {"x"};
+  auto one = [&g](const tree_path&, const auto& leaf) {
+    using L = std::decay_t<decltype(leaf)>;
+    if constexpr (istensor<L>) {
+      return gradient_of(leaf, g);
+    } else {
+      return L{};
+    }
+  };
+  return X(map_tree(one, tree_names{"value_and_grad", names}, tree_path{}, w));
 }
 
 /// Runs `f(x, args...)` on a new tape and walks the tape backwards from its scalar result.
@@ -126,8 +125,8 @@ auto run_and_differentiate(F&& f, const X& x, Args&&... args) {
 }  // namespace detail
 
 /// `{f(x, args...), d f / d x}` for a scalar-valued `f` (EagerPy and JAX: `value_and_grad`).
-/// `x` may be a tensor, a std::tuple of tensors or a std::vector of tensors; the gradient has the
-/// same structure. `args` pass through undifferentiated. Calls nest (higher-order derivatives).
+/// `x` may be a tensor or any tree of tensors (tree.hpp: tuples, pairs, arrays, vectors, maps,
+/// optionals, EAGERPP_TREE structs, nested); the gradient has the same structure. `args` pass through undifferentiated. Calls nest (higher-order derivatives).
 /// Throws ep::value_error if `f` returns more than one element.
 template <class F, class X, class... Args>
 auto value_and_grad(F&& f, const X& x, Args&&... args) {

@@ -5,9 +5,10 @@
 #include <cstddef>      // std::size_t
 #include <functional>   // std::invoke
 #include <memory>       // std::shared_ptr, std::make_shared
-#include <tuple>        // std::tuple, std::get, std::apply
+#include <optional>     // std::optional
+#include <string_view>  // std::string_view
 #include <type_traits>  // std::decay_t, std::invoke_result_t, std::is_same_v
-#include <utility>      // std::pair, std::index_sequence, std::as_const
+#include <utility>      // std::pair, std::as_const
 #include <vector>       // std::vector
 
 #include <fmt/format.h>
@@ -18,11 +19,13 @@
 #include "eagerpp/error.hpp"
 #include "eagerpp/functions.hpp"
 #include "eagerpp/tensor.hpp"
+#include "eagerpp/tree.hpp"
 
 namespace ep {
 
 /// The pullback of `ep::vjp`: `pb(g)` is the vector-Jacobian product g^T (d f / d x) at the point
-/// `vjp` recorded, in x's structure (a tensor, a std::tuple or a std::vector of tensors). It keeps
+/// `vjp` recorded, in x's structure (a tensor or a tree of tensors, tree.hpp); `g` has the
+/// structure of f(x), a tensor or a tree. It keeps
 /// the recorded tape alive (shared by its copies) and reads it without consuming it, so it can be
 /// called any number of times; each call is one backward pass, itself recorded on any active tape
 /// (so it can be differentiated: jvp, hessian). Throws ep::value_error if `g` does not have f(x)'s
@@ -39,16 +42,21 @@ class pullback {
   explicit pullback(std::shared_ptr<const recording> r) : r_(std::move(r)) {}
 
   X operator()(const Y& g) const {
-    const Y& y = r_->output;
-    if (!(g.shape() == y.shape()))
-      throw value_error(fmt::format(
-          "vjp: the cotangent g has shape {}, but f(x) has shape {}; expected g of f(x)'s shape",
-          g.shape().str(), y.shape().str()));
+    static constexpr std::string_view names[] = {"f(x)", "the cotangent g"};
     detail::grad_map grads;
-    if (y.node() != 0 && r_->tape.watched.contains(y.node())) {
-      grads.emplace(y.node(), g);
-      detail::walk_backwards(r_->tape, grads);
-    }
+    auto seed = [&](const tree_path& p, const auto& y, const auto& gi) {
+      if constexpr (istensor<decltype(y)>) {
+        if (!(gi.shape() == y.shape()))
+          throw value_error(fmt::format(
+              "vjp: the cotangent g{} has shape {}, but f(x){} has shape {}; expected g of "
+              "f(x)'s shape",
+              p.str(), gi.shape().str(), p.str(), y.shape().str()));
+        if (y.node() != 0 && r_->tape.watched.contains(y.node()))
+          detail::accumulate(grads, y.node(), gi);
+      }
+    };
+    detail::visit_tree(seed, detail::tree_names{"vjp", names}, tree_path{}, r_->output, g);
+    if (!grads.empty()) detail::walk_backwards(r_->tape, grads);
     return detail::gradients(r_->inputs, grads);
   }
 
@@ -58,12 +66,13 @@ class pullback {
 
 /// `{f(x, args...), pullback}` (JAX: `vjp`): runs `f` once on a new tape and returns its value and
 /// a callable `pullback(g)` giving g^T (d f / d x) for any cotangent g of f(x)'s shape, as often as
-/// asked. `x` may be a tensor, a std::tuple or a std::vector of tensors, as in value_and_grad; f
-/// must return one tensor. Cost: one forward pass; one backward pass per pullback call.
+/// asked. `x` may be a tensor or a tree of tensors, as in value_and_grad; f returns a tensor or a
+/// tree of tensors. Cost: one forward pass; one backward pass per pullback call.
 template <class F, class X, class... Args>
 auto vjp(F&& f, const X& x, Args&&... args) {
   using Y = std::decay_t<std::invoke_result_t<F, const X&, Args...>>;
-  static_assert(istensor<Y>, "ep::vjp: f must return an ep::Tensor");
+  static_assert(istensor<Y> || is_tree_node<Y>,
+                "ep::vjp: f must return an ep::Tensor or a tree of tensors");
   using recording = typename pullback<X, Y>::recording;
   detail::tape t;
   X w = detail::watch(x, t);
@@ -77,55 +86,42 @@ auto vjp(F&& f, const X& x, Args&&... args) {
 
 namespace detail {
 
-/// Throws unless the tangent `v` has the structure and the shapes of `x` (jvp).
-template <class B>
-void check_tangent(const Tensor<B>& x, const Tensor<B>& v, std::size_t k = 0,
-                   bool in_list = false) {
-  if (!(x.shape() == v.shape()))
-    throw value_error(fmt::format(
-        "jvp: the tangent v{} has shape {}, but x{} has shape {}; expected the same shape",
-        in_list ? fmt::format("[{}]", k) : "", v.shape().str(),
-        in_list ? fmt::format("[{}]", k) : "", x.shape().str()));
-}
-template <class... Bs>
-void check_tangent(const std::tuple<Tensor<Bs>...>& x, const std::tuple<Tensor<Bs>...>& v) {
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    (check_tangent(std::get<K>(x), std::get<K>(v), K, true), ...);
-  }
-  (std::index_sequence_for<Bs...>{});
-}
-template <class B>
-void check_tangent(const std::vector<Tensor<B>>& x, const std::vector<Tensor<B>>& v) {
-  if (x.size() != v.size())
-    throw value_error(
-        fmt::format("jvp: the tangent v holds {} tensors, but x holds {}; expected as many",
-                    v.size(), x.size()));
-  for (std::size_t k = 0; k < x.size(); ++k) check_tangent(x[k], v[k], k, true);
+/// Throws unless the tangent `v` has the structure and the shapes of `x` (jvp), naming the path.
+template <class X>
+void check_tangent(const X& x, const X& v) {
+  static constexpr std::string_view names[] = {"x", "the tangent v"};
+  auto one = [](const tree_path& p, const auto& xi, const auto& vi) {
+    if constexpr (istensor<decltype(xi)>) {
+      if (!(xi.shape() == vi.shape()))
+        throw value_error(fmt::format(
+            "jvp: the tangent v{} has shape {}, but x{} has shape {}; expected the same shape",
+            p.str(), vi.shape().str(), p.str(), xi.shape().str()));
+    }
+  };
+  visit_tree(one, tree_names{"jvp", names}, tree_path{}, x, v);
 }
 
-/// sum(a * v) over every tensor of the structures (jvp's scalar u^T J v).
-template <class B>
-Tensor<B> inner(const Tensor<B>& a, const Tensor<B>& v) {
-  return (a * v).sum();
+/// sum(a * v) over every tensor leaf of the trees (jvp's scalar u^T J v).
+template <class X>
+auto inner(const X& a, const X& v) {
+  using L = tree_leaf_t<X>;
+  static_assert(istensor<L>,
+                "ep::jvp: the parameters must be tensors of one backend and dtype (use a "
+                "std::vector, or one jvp per parameter)");
+  std::optional<L> s;
+  auto one = [&s](const tree_path&, const L& ai, const L& vi) {
+    L term = (ai * vi).sum();
+    s = s.has_value() ? *s + term : term;
+  };
+  static constexpr std::string_view names[] = {"J^T u", "the tangent v"};
+  visit_tree(one, tree_names{"jvp", names}, tree_path{}, a, v);
+  return *s;
 }
-template <class B0, class... Bs>
-Tensor<B0> inner(const std::tuple<Tensor<B0>, Tensor<Bs>...>& a,
-                 const std::tuple<Tensor<B0>, Tensor<Bs>...>& v) {
-  static_assert((std::is_same_v<B0, Bs> && ...),
-                "ep::jvp: a tuple of parameters must hold tensors of one backend and dtype (use a "
-                "std::vector, or "
-                "one jvp per parameter)");
-  return std::apply(
-      [&](const auto&... as) {
-        return std::apply([&](const auto&... vs) { return ((as * vs).sum() + ...); }, v);
-      },
-      a);
-}
-template <class B>
-Tensor<B> inner(const std::vector<Tensor<B>>& a, const std::vector<Tensor<B>>& v) {
-  Tensor<B> s = (a[0] * v[0]).sum();
-  for (std::size_t k = 1; k < a.size(); ++k) s = s + (a[k] * v[k]).sum();
-  return s;
+
+/// The zeros of y's structure and shapes.
+template <class Y>
+Y zeros_like_tree(const Y& y) {
+  return Y(tree_map([](const auto& leaf) { return leaf.zeros_like(); }, y));
 }
 
 /// The rows pullback(e_i) of a Jacobian joined into one tensor of shape y.shape + x.shape.
@@ -141,32 +137,29 @@ Tensor<B> join_rows(const std::vector<Tensor<B>>& rows, const Shape& y_shape, co
   if (rows.empty()) return x.zeros(s);
   return stack(rows, 0).reshape(s);
 }
-template <class... Bs>
-std::tuple<Tensor<Bs>...> join_rows(const std::vector<std::tuple<Tensor<Bs>...>>& rows,
-                                    const Shape& y_shape, const std::tuple<Tensor<Bs>...>& x) {
-  return [&]<std::size_t... K>(std::index_sequence<K...>) {
-    auto column = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
-      std::vector<std::tuple_element_t<J, std::tuple<Tensor<Bs>...>>> c;
-      c.reserve(rows.size());
-      for (const auto& r : rows) c.push_back(std::get<J>(r));
-      return join_rows(c, y_shape, std::get<J>(x));
-    };
-    return std::tuple{column(std::integral_constant<std::size_t, K>{})...};
-  }
-  (std::index_sequence_for<Bs...>{});
-}
-template <class B>
-std::vector<Tensor<B>> join_rows(const std::vector<std::vector<Tensor<B>>>& rows,
-                                 const Shape& y_shape, const std::vector<Tensor<B>>& x) {
-  std::vector<Tensor<B>> out;
-  out.reserve(x.size());
-  for (std::size_t k = 0; k < x.size(); ++k) {
-    std::vector<Tensor<B>> c;
-    c.reserve(rows.size());
-    for (const auto& r : rows) c.push_back(r[k]);
-    out.push_back(join_rows(c, y_shape, x[k]));
-  }
-  return out;
+/// The rows of a tree-valued Jacobian (one tree of x's structure per element of f(x)) joined
+/// leaf by leaf: the tree of x's structure whose leaves are each of shape y.shape + leaf.shape.
+template <class X>
+requires(!istensor<X>) X join_rows(const std::vector<X>& rows, const Shape& y_shape, const X& x) {
+  std::vector<std::vector<const void*>> leaves(rows.size());  // leaf k of row r, by address
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    tree_for_each_with_path([&](const tree_path&, const auto& leaf) { leaves[r].push_back(&leaf); },
+                            rows[r]);
+  std::size_t k = 0;
+  return X(tree_map(
+      [&](const auto& leaf) {
+        using L = std::decay_t<decltype(leaf)>;
+        const std::size_t j = k++;
+        if constexpr (istensor<L>) {
+          std::vector<L> column;
+          column.reserve(rows.size());
+          for (const auto& row : leaves) column.push_back(*static_cast<const L*>(row[j]));
+          return join_rows(column, y_shape, leaf);
+        } else {
+          return leaf;
+        }
+      },
+      x));
 }
 
 }  // namespace detail
@@ -183,11 +176,13 @@ auto jvp(F&& f, const X& x, const X& v) {
   auto recorded = vjp(std::forward<F>(f), x);
   const auto& y = recorded.first;
   const auto& pb = recorded.second;
-  if constexpr (requires { x.empty(); }) {  // no parameters: J v is 0
-    if (x.empty()) return std::pair{y, y.zeros_like()};
+  if constexpr (std::is_same_v<tree_leaf_t<X>, detail::no_leaves>) {
+    return std::pair{y, detail::zeros_like_tree(y)};
+  } else {
+    if (tree_size(x) == 0) return std::pair{y, detail::zeros_like_tree(y)};  // J v is 0
+    auto u_to_inner = [&](const auto& u) { return detail::inner(pb(u), v); };
+    return std::pair{y, value_and_grad(u_to_inner, detail::zeros_like_tree(y)).second};
   }
-  auto u_to_inner = [&](const auto& u) { return detail::inner(pb(u), v); };
-  return std::pair{y, value_and_grad(u_to_inner, y.zeros_like()).second};
 }
 
 /// The Jacobian d f / d x (JAX: `jacobian`, i.e. `jacrev`) of a tensor-valued `f`, of shape
@@ -199,6 +194,7 @@ template <class F, class X, class... Args>
 auto jacobian(F&& f, const X& x, Args&&... args) {
   auto [y, pb] = vjp(std::forward<F>(f), x, std::forward<Args>(args)...);
   using Y = std::decay_t<decltype(y)>;
+  static_assert(istensor<Y>, "ep::jacobian: f must return one ep::Tensor");
   using T = typename Y::value_type;
   const Shape y_shape = y.shape();
   const auto n = static_cast<std::size_t>(y_shape.numel());
