@@ -14,14 +14,17 @@
 //   - streaming stores: the chain and `x * x` on all threads with every output written through the
 //     cache and every output streamed past it, at sizes around
 //     detail::omp_system::streaming_cutoff.
+// Usage: omp_bench [threads] [--quick]; --quick (scripts/bench --quick) leaves out the crossover
+// and the streaming sections.
 // Plain std::chrono timing, no Google Benchmark: the figures are ratios of two loops of this file.
-#include <algorithm>  // std::nth_element
-#include <chrono>     // std::chrono::steady_clock
-#include <cstdint>    // std::int64_t
-#include <cstdio>     // std::printf
-#include <cstdlib>    // std::atoi
-#include <limits>     // std::numeric_limits
-#include <vector>     // std::vector
+#include <algorithm>    // std::nth_element
+#include <chrono>       // std::chrono::steady_clock
+#include <cstdint>      // std::int64_t
+#include <cstdio>       // std::printf
+#include <cstdlib>      // std::atoi
+#include <limits>       // std::numeric_limits
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 #include <omp.h>  // omp_set_num_threads, omp_get_max_threads
 
@@ -68,6 +71,7 @@ void row(const char* what, double eigen_us, double omp_us, double target) {
 
 int main(int argc, char** argv) {
   const int threads = argc > 1 ? std::atoi(argv[1]) : 2;
+  const bool quick = argc > 2 && std::string_view(argv[2]) == "--quick";
   omp_set_num_threads(threads);
   using E = ep::eigen<float>;
   using O = ep::omp<float>;
@@ -91,6 +95,8 @@ int main(int argc, char** argv) {
     const double io = time_us([&] { sink = xo.sin().raw().data()[0]; }, inner);
     row("  sin", ie, io, big ? 0 : 0.5);
   }
+
+  if (quick) return 0;
 
   // The crossover: the same op serial and on all threads, around the cutoff.
   const std::int64_t cutoff = ep::detail::omp_system::parallel_cutoff;
