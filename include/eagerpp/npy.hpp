@@ -129,10 +129,12 @@ inline npy_header parse_npy_header(const std::filesystem::path& path, const std:
 
 }  // namespace detail
 
-/// Writes `t` to `path` in NumPy's .npy format (version 1.0, C order); throws ep::io_error on
-/// failure.
+namespace detail {
+
+/// The bytes of `t` in NumPy's .npy format (version 1.0, C order): what save_npy writes, and each
+/// member of save_npz's archive.
 template <backend B>
-void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
+std::string npy_bytes(const Tensor<B>& t) {
   using T = typename B::value_type;
   const Shape s = t.shape();
   std::string shape = "(";
@@ -141,24 +143,34 @@ void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
   if (s.size() == 1) shape.resize(shape.size() - 1);
   shape += ")";
   std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
-                                   detail::npy_descr<T>(), shape);
+                                   npy_descr<T>(), shape);
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw io_error(fmt::format("save_npy: {}: cannot open for writing", path.string()));
-  out.write("\x93NUMPY\x01\x00", 8);
+  std::string out("\x93NUMPY\x01\x00", 8);
   const auto len = static_cast<std::uint16_t>(header.size());
-  const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
-  out.write(len_bytes, 2);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out += static_cast<char>(len & 0xff);
+  out += static_cast<char>(len >> 8);
+  out += header;
   const auto values = t.to_vector();
   if constexpr (std::same_as<T, bool>) {
-    for (bool b : values) out.put(b ? 1 : 0);
+    for (bool v : values) out += v ? '\1' : '\0';
   } else {
-    out.write(reinterpret_cast<const char*>(values.data()),
-              static_cast<std::streamsize>(values.size() * sizeof(T)));
+    out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
   }
+  return out;
+}
+
+}  // namespace detail
+
+/// Writes `t` to `path` in NumPy's .npy format (version 1.0, C order); throws ep::io_error on
+/// failure.
+template <backend B>
+void save_npy(const std::filesystem::path& path, const Tensor<B>& t) {
+  const std::string bytes = detail::npy_bytes(t);
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw io_error(fmt::format("save_npy: {}: cannot open for writing", path.string()));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out) throw io_error(fmt::format("save_npy: {}: write failed", path.string()));
 }
 

@@ -8,3 +8,9 @@ np.save("int32_4.npy", np.array([-2, 7, 0, 2147483647], dtype=np.int32))
 np.save("int64_0d.npy", np.array(-5, dtype=np.int64))
 np.save("bool_2x2.npy", np.array([[True, False], [False, True]]))
 np.save("float32_empty_0x3.npy", np.zeros((0, 3), dtype=np.float32))
+
+# The .npz fixtures of tests/tree/npz_test.cpp: a stored archive (numpy.savez) and a deflated one
+# (numpy.savez_compressed), of the tree {"w": float64 (2, 3), "layers/0/b": float64 (3,)}.
+npz = {"w": np.arange(6.0).reshape(2, 3) / 4 - 0.5, "layers/0/b": np.array([1.5, -2.0, 3.25])}
+np.savez("tree_stored.npz", **npz)
+np.savez_compressed("tree_deflated.npz", **npz)
