@@ -302,7 +302,8 @@ Tree load_npz(const std::filesystem::path& path, const Tree& like, const Inflate
       },
       like);
   if (used != members.size()) {
-    for (const auto& [n, b] : members) {
+    for (const auto& member : members) {
+      const std::string& n = member.first;  // not a structured binding: clang 14 cannot capture one
       bool known = false;
       tree_for_each_with_path(
           [&](const tree_path& p, const auto&) {

@@ -1,4 +1,5 @@
-// eagerpp - fuzz target of the .npy reader: any input gives a tensor's elements or an ep::io_error
+// eagerpp - fuzz target of the .npy and .npz readers: any input gives a tensor's elements or an
+// ep::io_error
 // SPDX-License-Identifier: MIT
 //
 // Built two ways from this one file (tests/fuzz/CMakeLists.txt):
@@ -18,6 +19,7 @@
 #include <vector>     // std::vector
 
 #include <eagerpp/npy.hpp>
+#include <eagerpp/npz.hpp>
 
 namespace {
 
@@ -48,9 +50,21 @@ bool same_read(const std::string& a, const std::string& b) {
   }
 }
 
-int read_all(const std::string& bytes) {
+int read_npy_all(const std::string& bytes) {
   return read_as<float>(bytes) + read_as<double>(bytes) + read_as<std::int32_t>(bytes) +
          read_as<std::int64_t>(bytes) + read_as<bool>(bytes);
+}
+
+/// Reads `bytes` as a .npy file, and as a .npz archive whose members are each read as .npy files:
+/// the archive reader too may throw only ep::io_error.
+int read_all(const std::string& bytes) {
+  int n = read_npy_all(bytes);
+  try {
+    for (const auto& [name, member] : ep::detail::read_npz("fuzz.npz", bytes))
+      n += read_npy_all(member);
+  } catch (const ep::io_error&) {
+  }
+  return n;
 }
 
 }  // namespace
@@ -170,9 +184,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "npy_fuzz: no seed files in '%s'\n", corpus_dir.c_str());
     return 2;
   }
-  // Every seed is a valid file: exactly one dtype reads it.
+  // Every seed is a valid file: exactly one dtype reads a .npy seed, and some dtype each member of
+  // a .npz seed.
   for (std::size_t i = 0; i < corpus.size(); ++i) {
-    if (read_all(corpus[i]) != 1) {
+    const int reads = read_all(corpus[i]);
+    if (paths[i].extension() == ".npz" ? reads < 1 : reads != 1) {
       std::fprintf(stderr, "npy_fuzz: seed %s is not read as exactly one dtype\n",
                    paths[i].c_str());
       return 1;
