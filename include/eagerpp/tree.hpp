@@ -125,6 +125,19 @@ template <class T, std::size_t N>
 inline constexpr bool is_tuple_like<std::array<T, N>> = true;
 
 template <class T>
+inline constexpr bool is_std_array_v = false;
+template <class T, std::size_t N>
+inline constexpr bool is_std_array_v<std::array<T, N>> = true;
+
+/// `T`, named through a pack so that an expression using it stays dependent on that pack.
+template <class T, auto...>
+struct dependent {
+  using type = T;
+};
+template <class T, auto... K>
+using dependent_t = typename dependent<T, K...>::type;
+
+template <class T>
 inline constexpr bool is_vector = false;
 template <class T, class A>
 inline constexpr bool is_vector<std::vector<T, A>> = true;
@@ -250,12 +263,12 @@ auto map_tree(F& f, const tree_names& n, const tree_path& p, const T& a, const T
         return std::pair<std::tuple_element_t<0, R>, std::tuple_element_t<1, R>>{
             at(std::integral_constant<std::size_t, 0>{}),
             at(std::integral_constant<std::size_t, 1>{})};
-      } else if constexpr (requires {
-                             std::tuple_size<T>::value;
-                             typename T::value_type;
-                           }) {
-        using E = decltype(map_tree(f, n, p, std::declval<const typename T::value_type&>(),
-                                    std::declval<const typename Ts::value_type&>()...));
+      } else if constexpr (is_std_array_v<T>) {
+        // Named through K so that the branch stays a template until the lambda is called (nvcc
+        // otherwise reads T::value_type of a tuple in the discarded branch).
+        using E = decltype(map_tree(
+            f, n, p, std::declval<const typename dependent_t<T, K...>::value_type&>(),
+            std::declval<const typename dependent_t<Ts, K...>::value_type&>()...));
         return std::array<E, sizeof...(K)>{at(std::integral_constant<std::size_t, K>{})...};
       } else {
         return R{at(std::integral_constant<std::size_t, K>{})...};  // braces: in order
