@@ -97,7 +97,8 @@ Tensor<B> Tensor<B>::matmul(const Tensor& other) const {
   fa.push_back(pa.back());
   fb.push_back(pb[pb.size() - 2]);
   fb.push_back(pb.back());
-  Tensor r = detail::matmul_batched(a.broadcast_to(fa), b.broadcast_to(fb), false, false);
+  Tensor r = detail::matmul_batched(pa == fa ? a : a.broadcast_to(fa),
+                                    pb == fb ? b : b.broadcast_to(fb), false, false);
   if (sa.size() == 1 || sb.size() == 1) {
     Shape out = batch;
     if (sa.size() > 1) out.push_back(pa[pa.size() - 2]);

@@ -5,9 +5,9 @@
 
 #include <initializer_list>  // std::initializer_list
 
-#include <algorithm>  // std::find, std::is_permutation
-#include <numeric>    // std::iota
-#include <vector>     // std::vector
+#include <array>   // std::array
+#include <span>    // std::span
+#include <vector>  // std::vector
 
 #include <fmt/format.h>
 
@@ -26,8 +26,11 @@ struct reshape_rule : takes<Tn> {
 };
 template <class Tn>
 struct transpose_rule : takes<Tn> {
-  std::vector<int> inverse;  // the inverse permutation
-  Tn operator()(const Tn& g, const Tn&, const Tn&) const { return g.transpose(inverse); }
+  std::array<int, max_rank> inverse;  // the inverse permutation, of the first `rank` axes
+  int rank;
+  Tn operator()(const Tn& g, const Tn&, const Tn&) const {
+    return g.transpose(std::vector<int>(inverse.begin(), inverse.begin() + rank));
+  }
 };
 template <class Tn>
 struct broadcast_to_rule : takes<Tn> {
@@ -134,31 +137,52 @@ Tensor<B> Tensor<B>::flatten(int start, int end) const {
   return reshape(out);
 }
 
-template <backend B>
-Tensor<B> Tensor<B>::transpose(const std::vector<int>& perm) const {
-  const Shape s = shape();
-  std::vector<int> p;
-  p.reserve(perm.size());
-  for (int a : perm) p.push_back(a < 0 ? a + s.size() : a);
-  std::vector<int> identity(static_cast<std::size_t>(s.size()));
-  std::iota(identity.begin(), identity.end(), 0);
-  if (p.size() != identity.size() || !std::is_permutation(p.begin(), p.end(), identity.begin()))
+namespace detail {
+/// x with its axes permuted by `perm` (negative axes count from the end); no allocation, as small
+/// tensors' transposes are frequent (`F.matmul(P).matmul(F.T())`).
+template <class Tn>
+Tn transpose_axes(const Tn& x, std::span<const int> perm) {
+  using B = typename Tn::backend_type;
+  const Shape s = x.shape();
+  const int n = s.size();
+  std::array<int, max_rank> p{}, inverse{};
+  std::array<bool, max_rank> seen{};
+  bool valid = static_cast<int>(perm.size()) == n, identity = true;
+  for (int i = 0; valid && i < n; ++i) {
+    const int a = perm[static_cast<std::size_t>(i)] < 0 ? perm[static_cast<std::size_t>(i)] + n
+                                                        : perm[static_cast<std::size_t>(i)];
+    valid = a >= 0 && a < n && !seen[static_cast<std::size_t>(a)];
+    if (!valid) break;
+    seen[static_cast<std::size_t>(a)] = true;
+    p[static_cast<std::size_t>(i)] = a;
+    inverse[static_cast<std::size_t>(a)] = i;
+    identity = identity && a == i;
+  }
+  if (!valid)
     throw value_error(fmt::format(
         "transpose: axes ({}) are not a permutation of the {} axes of a tensor of shape {}",
-        detail::join_ints(perm), s.size(), s.str()));
-  if (p == identity) return *this;
-  std::vector<int> inverse(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i)
-    inverse[static_cast<std::size_t>(p[i])] = static_cast<int>(i);
-  return detail::make_result<Tensor>([&] { return B::transpose(raw(), std::span<const int>(p)); },
-                                     detail::transpose_rule<Tensor>{{}, std::move(inverse)}, *this);
+        join_ints(std::vector<int>(perm.begin(), perm.end())), n, s.str()));
+  if (identity) return x;
+  return make_result<Tn>(
+      [&] {
+        return B::transpose(x.raw(), std::span<const int>(p.data(), static_cast<std::size_t>(n)));
+      },
+      transpose_rule<Tn>{{}, inverse, n}, x);
+}
+}  // namespace detail
+
+template <backend B>
+Tensor<B> Tensor<B>::transpose(const std::vector<int>& perm) const {
+  return detail::transpose_axes(*this, std::span<const int>(perm));
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::transpose() const {
-  std::vector<int> perm(static_cast<std::size_t>(ndim()));
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  return transpose(perm);
+  std::array<int, max_rank> perm{};
+  const int n = ndim();
+  for (int i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = n - 1 - i;
+  return detail::transpose_axes(*this,
+                                std::span<const int>(perm.data(), static_cast<std::size_t>(n)));
 }
 
 template <backend B>

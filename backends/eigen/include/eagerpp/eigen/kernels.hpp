@@ -1,4 +1,4 @@
-// eagerpp - the Eigen backend's kernels: dimension merging, then one Eigen Tensor expression per op
+// eagerpp - the Eigen backend's kernels over merged dimensions: Eigen expressions, reducers, GEMM
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <cstdint>      // std::int64_t
 #include <cstring>      // std::memcpy
 #include <span>         // std::span
-#include <type_traits>  // std::is_floating_point_v
+#include <type_traits>  // std::is_floating_point_v, std::integral_constant
 #include <utility>      // std::pair
 #include <vector>       // std::vector
 
@@ -22,13 +22,16 @@
 #include "eagerpp/storage.hpp"
 
 // Every kernel first merges dimensions that can be merged without changing the result (extent-1
-// axes vanish; neighbouring axes treated alike fuse into one), as TensorFlow's kernels do. That
-// keeps the runtime rank low, and most calls then run the rank-1..3 instantiations; each kernel is
-// instantiated once per dtype and rank, never once per op. Broadcasting, flips and strided slices
-// of any rank, and transpositions of more than three merged axes, are one general strided loop
-// (detail::host_gather) instead: the Eigen expressions of those ops for ranks 2 to 8 were 8.6 of
-// the 43.9 MB of code of the Eigen test suites' translation unit (Debug, ASan), for ranks that
-// merging makes rare.
+// axes vanish; neighbouring axes treated alike fuse into one), as TensorFlow's kernels do, so the
+// runtime rank stays low and each kernel is instantiated once per dtype and rank, not once per op.
+// Element-wise ops, cumsum and concatenation are then Eigen Tensor expressions over flat or
+// low-rank maps (a repeated row combined row by row); reductions run Eigen's reducers over plain
+// memory (below); large transpositions of two or three merged axes are Eigen's tiled shuffle;
+// contiguous slices and pads copy rows (eigen_copy_box); matrix products call Eigen's GEMM and
+// GEMV kernels (eigen_gemm). Broadcasting, flips, strided slices and the other transpositions are
+// one general strided loop (detail::host_gather): Eigen's expressions of those ops would be
+// instantiated for every rank up to 8, a large share of each translation unit's code, for ranks
+// that merging makes rare.
 namespace ep::detail {
 
 using eigen_extents = std::int64_t[max_rank];
@@ -236,9 +239,8 @@ inline int eigen_reduction_plan(const Shape& shape, std::span<const int> axes,
 
 // Reductions run Eigen's reducers (SumReducer, MinReducer, ...) over plain memory with Eigen's
 // packet functions, in the order Eigen's own evaluator takes (InnerMostDimReducer), rather than
-// through a TensorExecutor of a reduction expression: one executor per reducer and view costs a
-// translation unit 0.7 to 2.7 s of compilation (g++ 12 -O2; the four of a reduction over axes,
-// 3.4 s), these loops a tenth of it, at the same speed.
+// through a TensorExecutor of a reduction expression, which instantiates one executor per reducer
+// and view: these loops compile in a fraction of the time and run as fast.
 
 /// The packet type of T and whether Reducer reduces whole packets of it.
 template <class T, class Reducer>
@@ -327,7 +329,7 @@ T eigen_reduce_run(const T* base, Eigen::Index first, Eigen::Index n, const Redu
 /// out[o, :] = reduce over j of in[o, j, :] (inner > 1), from the first row j = 0. Short rows
 /// accumulate down each column in registers, a packet at a time (as Eigen's evaluator does); long
 /// rows are combined row by row, as NumPy does: walking each column down (stride inner) would miss
-/// the cache on every load, which makes summing the columns of a 1024 x 1024 matrix 10x slower.
+/// the cache on every load of a large matrix.
 template <class T, class Reducer>
 void eigen_reduce_rows(const T* in, T* out, std::int64_t outer, std::int64_t reduced,
                        std::int64_t inner, const Reducer& reducer) {
@@ -424,9 +426,8 @@ eigen_array<T> eigen_full_reduce(const eigen_array<T>& x, T identity, Reducer re
 }
 
 /// Reduces `axes` (sorted, unique) with an Eigen reducer; `identity` fills results of empty inputs.
-/// Out of line, as the executor it replaces was: inlined into the facade's reductions, its loops
-/// changed g++'s inlining elsewhere in the translation unit (autodiff_bench's ten ops at n = 1:
-/// 400 -> 450 ns, with the reduction itself faster).
+/// Out of line: inlined into the facade's reductions, its loops change g++'s inlining decisions
+/// elsewhere in the translation unit and slow down the small ops around it (autodiff_bench).
 template <class T, class Reducer>
 [[gnu::noinline]] eigen_array<T> eigen_reduce(const eigen_array<T>& x, std::span<const int> axes,
                                               T identity, Reducer reducer) {
@@ -551,7 +552,9 @@ eigen_array<T> eigen_transpose(const eigen_array<T>& x, std::span<const int> per
     shuffle[g] = position;
   }
   eigen_array<T> result(out_shape);
-  if (groups > 3) {  // rare after merging: the general loop rather than five more Eigen ranks
+  // The general loop where Eigen's ranks run out (rare after merging), and for small tensors, which
+  // fit in L1 whatever the order: there Eigen's tiled executor costs more than the copy.
+  if (groups > 3 || x.size() <= 256) {
     eigen_extents in_stride{}, stride{};
     std::int64_t s = 1;
     for (int g = groups - 1; g >= 0; --g) {
@@ -754,8 +757,8 @@ eigen_array<T> eigen_concatenate(std::span<const eigen_array<T>> parts, int axis
 /// a row-major block as stored or its transpose: Eigen's own GEMM and GEMV kernels, called directly
 /// with the storage order each operand has. That is what Eigen's product expression ends in after
 /// it has chosen among them; the expression instantiates all of its paths (GEMM, two GEMVs, a
-/// coefficient loop) once per transposition, for the same kernels: the compile-time probe went
-/// from 21.1 to 17.7 s (g++ 12 -O2, docs/benchmarks.md, compile_time).
+/// coefficient loop) once per transposition, for the same kernels, so calling them directly
+/// compiles faster (the compile_time benchmark, docs/benchmarks.md).
 /// With EIGEN_USE_BLAS these templates are Eigen's BLAS specializations, as the expression's are.
 template <class T>
 void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, Eigen::Index k,
@@ -766,7 +769,43 @@ void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, 
   using Eigen::RowMajor;
   if (n + k + m < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
     // A tiny product, a loop (as Eigen's expression does): the kernels' packing would cost more.
+    // Each c[i][j] sums a[i][p] b[p][j] over p in order; with b's rows contiguous (not tb), row i
+    // of c accumulates whole rows of b, so that the inner loop vectorizes.
     const Index ai = ta ? 1 : k, ap = ta ? n : 1, bp = tb ? 1 : m, bj = tb ? k : 1;
+    if (!tb) {
+      // Rows of up to four elements are held in registers: the row length is a template argument.
+      const auto rows = [&]<Index M>(std::integral_constant<Index, M>) {
+        for (Index i = 0; i < n; ++i) {
+          T row[M]{};
+          for (Index p = 0; p < k; ++p) {
+            const T aip = a[i * ai + p * ap];
+            for (Index j = 0; j < M; ++j) row[j] += aip * b[p * M + j];
+          }
+          std::copy_n(row, M, c + i * M);
+        }
+      };
+      switch (m) {
+        case 1:
+          return rows(std::integral_constant<Index, 1>{});
+        case 2:
+          return rows(std::integral_constant<Index, 2>{});
+        case 3:
+          return rows(std::integral_constant<Index, 3>{});
+        case 4:
+          return rows(std::integral_constant<Index, 4>{});
+        default:
+          break;
+      }
+      std::fill_n(c, n * m, T{0});
+      for (Index i = 0; i < n; ++i)
+        for (Index p = 0; p < k; ++p) {
+          const T aip = a[i * ai + p * ap];
+          const T* brow = b + p * m;
+          T* crow = c + i * m;
+          for (Index j = 0; j < m; ++j) crow[j] += aip * brow[j];
+        }
+      return;
+    }
     for (Index i = 0; i < n; ++i)
       for (Index j = 0; j < m; ++j) {
         T sum{0};
