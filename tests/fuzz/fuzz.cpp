@@ -140,7 +140,7 @@ std::optional<std::string> check_gradient(const program& p, const outcome& g,
     const double fd2 = central(i, 1e-7);
     if (close(g.grad[i], fd2, 1e-5, tolerance)) continue;
     // The rounding error of the values, divided by 2h, grows tenfold at h = 1e-7 instead: a loss
-    // of 45159 (exp of a cross-entropy of cumulative sums up to 30) gave -4.0018e-4 at h = 1e-6
+    // of 45159 (exp of a cross-entropy of cumulative sums up to 30) gives -4.0018e-4 at h = 1e-6
     // and -8.0036e-4 at h = 1e-7 for a gradient of -3.516964e-4 (exact, in 60 digits). At
     // h = 1e-5 that error is ten times smaller, and a wrong gradient's error is not.
     const double fd3 = central(i, 1e-5);

@@ -569,8 +569,8 @@ bool generator::smooth_at(const instruction& ins, const outcome& o) const {
       if (std::abs(v) < 0.05 || ((op == "sqrt" || op == "log") && v <= 0)) return false;
   }
   // sin and cos of a large operand oscillate faster than central differences resolve: sin(exp(x^4))
-  // at x = 1.915 has the gradient 9378647.97 (right; the difference quotients were 348305.9 at
-  // h = 1e-6 and 4399497.8 at h = 1e-7)
+  // at x = 1.915 has the gradient 9378647.97, where the difference quotients at h = 1e-6 and
+  // h = 1e-7 are 348305.9 and 4399497.8
   if (op == "sin" || op == "cos") {
     for (double v : vals(0))
       if (std::abs(v) > 100) return false;

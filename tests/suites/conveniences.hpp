@@ -28,8 +28,8 @@ TYPED_TEST_P(Conveniences, IntegerTensorWithFloatingScalarPromotesAsNumpy) {
   using conveniences_test::has_dtype;
   using I = typename TypeParam::template rebind<std::int64_t>;
   const auto i = ep::arange<I>(4);  // [0, 1, 2, 3]
-  // np.arange(4) * 0.5, + 0.7, 1.5 - i: float64 (these gave integers before: all zeros, i
-  // unchanged).
+  // np.arange(4) * 0.5, + 0.7, 1.5 - i: float64, not integers (the scalar truncated to the
+  // tensor's dtype would give all zeros and i unchanged).
   const auto half = i * 0.5;
   static_assert(has_dtype<decltype(half), double>);
   ep::test::expect_equal(half, {4}, std::vector<double>{0, 0.5, 1, 1.5});

@@ -422,8 +422,8 @@ TYPED_TEST_P(Elementwise, MinimumMaximumPropagateNan) {
 
 // minimum, maximum and clip order -0.0 < +0.0 (IEEE 754-2019's minimum and maximum), whatever the
 // operands' order, on every backend and every path: 18 elements take the packets and the scalar
-// tail. Found by tests/fuzz: Eigen's packets gave the second of two equal operands, its scalar path
-// the first, so 1.5 // minimum(-0.0, 0.0) was +inf on Eigen, -inf on xtensor and ep::omp.
+// tail. Found by tests/fuzz: Eigen's packets give the second of two equal operands, its scalar path
+// the first, so 1.5 // minimum(-0.0, 0.0) could be +inf on Eigen and -inf on xtensor and ep::omp.
 TYPED_TEST_P(Elementwise, MinimumMaximumClipOrderSignedZeros) {
   using B = TypeParam;
   using T = typename B::value_type;
@@ -588,7 +588,7 @@ TYPED_TEST_P(Elementwise, LargeTemporariesGiveCorrectResults) {
 }
 
 // sqrt is IEEE's correctly rounded root, as NumPy's: std::sqrt is the oracle, element for element,
-// over enough elements to reach a backend's vectorized path (Eigen's fast float sqrt was 1 ulp off,
+// over enough elements to reach a backend's vectorized path (Eigen's fast float sqrt is 1 ulp off,
 // NaN at +inf and 0 for denormals: found by tests/fuzz).
 TYPED_TEST_P(Elementwise, SqrtIsCorrectlyRounded) {
   using B = TypeParam;
@@ -625,7 +625,7 @@ TYPED_TEST_P(Elementwise, NegativeFlipsTheSignOfZero) {
 
 // pow of the special operands is C's (NumPy's), sign included: std::pow is the oracle, its zeros
 // and infinities exactly, sign bit for sign bit, NaN for NaN, the rest within 4 ulp, over enough
-// elements to reach a backend's vectorized path (Eigen's packet pow, from SSE4.1 on, gave +inf for
+// elements to reach a backend's vectorized path (Eigen's packet pow, from SSE4.1 on, gives +inf for
 // pow(-0.0, -1) and +0.0 for pow(-inf, -1): found by tests/fuzz in a -march=native build).
 TYPED_TEST_P(Elementwise, PowOfSpecialOperandsIsCs) {
   using B = TypeParam;
@@ -658,7 +658,7 @@ TYPED_TEST_P(Elementwise, PowOfSpecialOperandsIsCs) {
 
 // ceil, floor and round keep the sign of a zero result, as NumPy's (ceil(-0.5) is -0.0, so 1 / it
 // is -inf): std::ceil, std::floor and std::nearbyint are the oracles, sign bit included, over
-// enough elements to reach a backend's vectorized path (Eigen's and xsimd's SSE2 packets gave +0.0:
+// enough elements to reach a backend's vectorized path (Eigen's and xsimd's SSE2 packets give +0.0:
 // found by tests/fuzz as -1.25 / (-0.75).ceil() = -inf on ep::omp, +inf on Eigen and xtensor).
 TYPED_TEST_P(Elementwise, RoundingKeepsTheSignOfZero) {
   using B = TypeParam;
@@ -695,8 +695,8 @@ TYPED_TEST_P(Elementwise, RoundingKeepsTheSignOfZero) {
 
 // exp underflows as IEEE's and NumPy's: to denormals, then 0 (exp(-inf) is 0), so a softmax over a
 // -inf mask gives exactly 0 there. std::exp is the oracle, over enough elements to reach a
-// backend's vectorized path (Eigen's packet exp clamped its operand at -709.784 for double, -88.723
-// for float, and gave 5.6e-309 (2.9e-39) for anything below: found by tests/fuzz as exp(-1 / 0)).
+// backend's vectorized path (Eigen's packet exp clamps its operand at -709.784 for double, -88.723
+// for float, and gives 5.6e-309 (2.9e-39) for anything below: found by tests/fuzz as exp(-1 / 0)).
 TYPED_TEST_P(Elementwise, ExpUnderflowsToDenormalsAndZero) {
   using B = TypeParam;
   using T = typename B::value_type;

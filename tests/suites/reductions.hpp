@@ -112,8 +112,9 @@ TYPED_TEST_P(Reductions, MinMax) {
 
 // min and max order -0.0 < +0.0 (IEEE 754-2019's minimum and maximum), whatever order a backend
 // combines the elements in: full, over each set of axes, with keepdims; a (2, 37, 2) block takes
-// the SIMD paths and their tails. Found by tests/fuzz: max over [0.0, -0.0] was +0.0 on Eigen and
-// -0.0 on xtensor. The oracle orders by (value, sign bit clear), an independent formulation.
+// the SIMD paths and their tails. Found by tests/fuzz: the libraries' own reducers give max over
+// [0.0, -0.0] as +0.0 on Eigen and -0.0 on xtensor. The oracle orders by (value, sign bit clear),
+// an independent formulation.
 TYPED_TEST_P(Reductions, MinMaxOrderSignedZeros) {
   using B = TypeParam;
   using T = typename B::value_type;

@@ -20,7 +20,7 @@
 namespace ep {
 
 /// The two sizes of the host backends' lazy evaluation (Eigen, xtensor, omp; docs/backends.md;
-/// ep::cuda is always eager), per thread: the defaults are measured (fusion_bench) and rarely worth
+/// ep::cuda is always eager), per thread: the defaults come from fusion_bench and rarely need
 /// changing, but a test can make every element-wise result lazy and its blocks small, and a user
 /// can turn fusion off.
 struct fusion_settings {

@@ -24,7 +24,7 @@ namespace ep::detail::numpy {
 /// IEEE 754-2019's maximum (Max) or minimum of two values, NaN aside: -0.0 < +0.0, so the result
 /// does not depend on the operands' order (a plain `a < b ? b : a` returns one of two equal zeros
 /// by position, and a min or max reduction, combined in any order, as CUB requires of a commutative
-/// reducer, gave either: found by tests/fuzz as max over [0.0, -0.0]). The sign is copysign's,
+/// reducer, gives either: found by tests/fuzz as max over [0.0, -0.0]). The sign is copysign's,
 /// which device code has.
 template <bool Max, class T>
 EAGERPP_HOST_DEVICE T extremum(T a, T b) {

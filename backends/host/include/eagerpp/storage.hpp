@@ -39,9 +39,9 @@ class spin_lock {
 };
 
 /// A process-wide cache of freed host buffers, keyed by their rounded size, as PyTorch's caching
-/// allocator does for CUDA memory. Eager code allocates a fresh result for every op; on this kind
-/// of machine first-touching a freshly mapped page costs about 10 us per 4 KiB, so handing back a
-/// buffer that was freed a moment ago keeps eager ops close to the speed of fused expressions.
+/// allocator does for CUDA memory. Eager code allocates a fresh result for every op, and the first
+/// touch of each page of freshly mapped memory is a page fault, so handing back a buffer that was
+/// freed a moment ago keeps eager ops close to the speed of fused expressions.
 class host_cache {
  public:
   static host_cache& instance() {
@@ -117,8 +117,9 @@ class host_cache {
   }
 
   // Small sizes round to 64 bytes; large ones to 1/8 of their power of two, which bounds the waste
-  // at 12.5% and lets sizes that differ a little share buffers. Each rounded size is one class with
-  // its own free list, so finding a buffer is an index and a pop: no search, no allocation.
+  // at an eighth of the size and lets sizes that differ a little share buffers. Each rounded size
+  // is one class with its own free list, so finding a buffer is an index and a pop: no search, no
+  // allocation.
   static std::size_t round(std::size_t bytes) noexcept {
     if (bytes <= 4096) return bytes == 0 ? storage_alignment : (bytes + 63) & ~std::size_t{63};
     const std::size_t p = std::bit_ceil(bytes);
@@ -156,9 +157,9 @@ class host_cache {
     std::free(p);
   }
 
-  // The first classes (buffers up to 4 KiB: small tensors) also have a few slots per thread, taken
-  // and given back without any lock, as glibc's tcache does for malloc: an op on a small tensor
-  // allocates its result about twice as fast as through the shared lists. Eight slots: the chain
+  // The first classes (buffers up to 4096 bytes: small tensors) also have a few slots per thread,
+  // taken and given back without any lock, as glibc's tcache does for malloc, so an op on a small
+  // tensor allocates its result without the shared lists' lock. Eight slots: the chain
   // exp(-x*x) * sin(x) + 1 keeps six temporaries of one size alive at once. The stash is plain
   // zero-initialized thread-local data (no guard on access); a separate thread-local object, made
   // on the first give-back, hands the thread's slots to the shared lists when the thread ends.

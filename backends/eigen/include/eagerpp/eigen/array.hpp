@@ -24,11 +24,9 @@ namespace detail {
 // `storeu`), so an eigen_array may view any element of a buffer: a block of a lazy expression that
 // lies inside a row of a strided slice is a view of the sliced tensor (detail/blocks.hpp), wherever
 // the row starts. The buffers eagerpp allocates are 64-byte aligned all the same, and on the CPUs
-// eagerpp runs on an unaligned load of aligned data costs what an aligned one does: measured side
-// by side (benchmarks/fusion_bench, facade_bench, g++ 12 -O3, AVX2) every ratio stayed within the
-// runs' noise (logistic regression value_and_grad 63.0-72.9 us with Eigen::Aligned16, 62.9-63.3 us
-// without); the stencil's heat step at 1024^2 went from 3.15x to 2.71x the plain loop (the rows
-// of `u[1:-1, 1:-1]` start at odd elements and were copied to be aligned).
+// eagerpp runs on an unaligned load of aligned data costs what an aligned one does
+// (benchmarks/fusion_bench and facade_bench run as fast either way), while aligned maps would make
+// every view at an odd element, such as a row of `u[1:-1, 1:-1]` in the stencil, a copy.
 inline constexpr int eigen_map_options = Eigen::Unaligned;
 
 template <class T, int N>

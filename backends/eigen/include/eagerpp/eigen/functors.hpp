@@ -16,7 +16,7 @@ namespace ep::detail {
 /// ceil, floor and rint with the sign of zero kept, as NumPy's (ceil(-0.5) and floor(-0.0) are
 /// -0.0): without SSE4.1, Eigen 3.4's packets round through 2^52 and give +0.0 there
 /// (Eigen/src/Core/arch/SSE/PacketMath.h). The result takes the operand's sign bit, which is
-/// always the sign of the rounded value. Found by tests/fuzz (x / x.ceil() gave -inf for +inf).
+/// always the sign of the rounded value. Found by tests/fuzz (x / x.ceil(): -inf for +inf).
 template <class Round>
 struct eigen_signed_round_op : Round {
   template <class Packet>
@@ -67,7 +67,7 @@ struct eigen_sqrt_op {
 /// included (Eigen/src/Core/arch/Default/GenericPacketMathFunctions.h), where NumPy gives the
 /// denormal or 0; its AVX-512 float exp (Eigen/src/Core/arch/AVX512/MathFunctions.h) builds 2^m
 /// from the exponent bits and gives 0 wherever the result is denormal (found by
-/// tests/eigen/native_isa_test.cpp: exp(-88.5) was 0, not 3.67e-39). Where exp(x) is below the
+/// tests/eigen/native_isa_test.cpp: exp(-88.5) gives 0, not 3.67e-39). Where exp(x) is below the
 /// smallest normal (x < ln(FLT_MIN) = -87.34, ln(DBL_MIN) = -708.40), exp(x) = exp(x / 2)^2: x / 2
 /// is exact and exp(x / 2) normal, or, where exp(x) is 0, denormal or 0 itself. Found by
 /// tests/fuzz.
@@ -87,7 +87,7 @@ struct eigen_exp_op : Eigen::internal::scalar_exp_op<T> {
 
 /// Negation that flips the sign bit, as IEEE's (and NumPy's): -(+0.0) is -0.0. Eigen 3.4's
 /// AVX-512 packets negate float and double as 0 - x (Eigen/src/Core/arch/AVX512/PacketMath.h),
-/// +0.0 for +0.0, so 3 / -x was +inf at x = 0 (found by tests/fuzz in a -march=native build).
+/// +0.0 for +0.0, so 3 / -x would be +inf at x = 0 (found by tests/fuzz in a -march=native build).
 template <class T>
 struct eigen_negative_op {
   T operator()(T a) const noexcept { return -a; }
@@ -136,7 +136,7 @@ Packet eigen_ieee_extremum(const Packet& a, const Packet& b) {
 /// NumPy's minimum (Max = false) and maximum with IEEE 754-2019's order of zeros, as every
 /// backend computes them: a NaN operand gives that NaN, and -0.0 < +0.0 (found by tests/fuzz:
 /// Eigen's cwiseMin/cwiseMax give the first of two equal operands in their scalar path and the
-/// second in their packets, so 1.5 // minimum(-0.0, 0.0) gave +inf on Eigen, -inf elsewhere).
+/// second in their packets, so 1.5 // minimum(-0.0, 0.0) could be +inf on Eigen, -inf elsewhere).
 template <class T, bool Max>
 struct eigen_minmax_op {
   T operator()(T a, T b) const noexcept { return numpy::minmax<Max>(a, b); }

@@ -28,23 +28,23 @@ namespace ep::detail {
 // shape op, printing...), one buffer of 10^6 floats is allocated for y and filled block by block:
 // for the block of elements [0, 4096), every node calls its backend kernel (the same B::exp that
 // the eager op calls on the whole tensor) on rank-1 views of its inputs' blocks [0, 4096), from
-// the leaves up; the intermediate blocks are 16 KiB each, so they stay in L1/L2 (the evaluation's
-// scratch buffers, block_context::scratch), and the last op writes straight into y's buffer. Then
-// the block [4096, 8192), and so on: x is read once and y written once, against six reads and six
-// writes of 4 MB eagerly. A reduction of a lazy tensor (`y.sum()`, `y.max(1)`) reduces each block
-// as it is computed and never writes y at all.
+// the leaves up; the intermediate blocks of 4096 floats stay in L1/L2 (the evaluation's scratch
+// buffers, block_context::scratch), and the last op writes straight into y's buffer. Then the
+// block [4096, 8192), and so on: x is read once and y written once, where the eager ops read and
+// write a whole tensor six times each. A reduction of a lazy tensor (`y.sum()`, `y.max(1)`)
+// reduces each block as it is computed and never writes y at all.
 
 // The defaults of fusion_settings. Results with fewer than min_size elements are computed at once:
 // the bookkeeping of an expression (a node, a shared state, the block loop) costs about what a pass
-// over 10^4 floats costs (measured: benchmarks/fusion_bench.cpp, docs/benchmarks.md). A block holds
-// at most block_bytes bytes per node: the block of the op running and the blocks of its inputs stay
-// in L1/L2 (a 48 KiB L1d, a 512 KiB-2 MiB L2).
+// over 10^4 floats costs (benchmarks/fusion_bench.cpp). A block holds at most block_bytes bytes per
+// node, so that the block of the op running and the blocks of its inputs stay in the L1 and L2
+// caches of current x86-64 and ARM64 cores.
 
 /// Blocks start at multiples of this many elements and every block but the last holds a multiple
 /// of it: each ends at a whole number of SIMD packets, so a block runs exactly the instructions
 /// that the same elements run in a whole-tensor kernel (whose scalar tail is the tensor's last
 /// elements only), and its results are the same (a transcendental function's SIMD and scalar
-/// versions differ by 1-2 ulp, measured).
+/// versions can differ in the last bits).
 inline constexpr std::int64_t block_grain = 64;
 
 /// The elements of a block of T of at most `bytes` bytes: a multiple of block_grain, at least one
@@ -187,7 +187,8 @@ class lazy_expr {
   [[nodiscard]] bool computed() const noexcept { return done_.load(std::memory_order_acquire); }
 
   /// The value, computed by the first caller block by block into one buffer. (A mutex and an
-  /// atomic flag, not std::call_once: 92 ns against 349 ns for a computed value read again.)
+  /// atomic flag, not std::call_once: a computed value read again costs one acquire load, several
+  /// times less than std::call_once's check.)
   const raw_type& value() const {
     if (!done_.load(std::memory_order_acquire)) {
       const std::lock_guard<std::mutex> lock(mutex_);

@@ -75,8 +75,8 @@ void host_put(T* x, const std::int64_t* index, const T* values, std::int64_t n) 
 /// overlapping the inputs; a ScalarA (ScalarB) operand is the one value a[0] (b[0]) for every i.
 /// GCC 12 vectorizes this into blends (-O3) only with the mask read as bytes and restrict pointers:
 /// with bool loads or possible aliasing GCC 12 keeps a branch per element, mispredicted half the
-/// time on a ReLU's mask (xtensor 0.24's xt::where: 11% of mlp_bench's training step; Eigen's
-/// TensorSelectOp gathers the mask one element at a time: 2.7%).
+/// time on a ReLU's mask (as xtensor 0.24's xt::where does, a large share of mlp_bench's training
+/// step; Eigen's TensorSelectOp gathers the mask one element at a time).
 template <bool ScalarA, bool ScalarB, class T>
 void host_select(T* __restrict o, const unsigned char* __restrict c, const T* __restrict a,
                  const T* __restrict b, std::int64_t n) {
@@ -91,7 +91,7 @@ void host_select(T* __restrict o, const unsigned char* __restrict c, const T* __
 
 /// The sign of a zero min (Max = false) or max reduction as IEEE 754-2019's minimum/maximum give it
 /// (-0.0 < +0.0), whatever order the reduction combined the elements in: a SIMD min/max returns one
-/// of two equal operands by position, so over [0.0, -0.0] Eigen gave +0.0 and xtensor -0.0 (found
+/// of two equal operands by position, so over [0.0, -0.0] Eigen gives +0.0 and xtensor -0.0 (found
 /// by tests/fuzz). For each out[o, i] (of a row-major (outer, red, inner) block `in`) that is a
 /// zero, every element of its slice is <= 0 (>= 0 for min) or it would not be: the result is +0.0
 /// (-0.0) if the slice holds one, else the other zero. Results that are not zero cost one

@@ -38,8 +38,8 @@ struct sign_fn {
 };
 
 /// Negation that flips the sign bit, as IEEE's (and NumPy's): -(+0.0) is -0.0. xsimd 8.1's
-/// AVX-512 batches negate as 0 - x (xsimd/arch/xsimd_avx512f.hpp), +0.0 for +0.0, so 3 / -x was
-/// +inf at x = 0 (found by tests/fuzz in a -march=native build).
+/// AVX-512 batches negate as 0 - x (xsimd/arch/xsimd_avx512f.hpp), +0.0 for +0.0, so 3 / -x would
+/// be +inf at x = 0 (found by tests/fuzz in a -march=native build).
 struct negative_fn {
   template <scalar A>
   A operator()(A x) const {

@@ -3,9 +3,9 @@
 #pragma once
 
 // xtensor 0.24's reducers (xt::sum, xt::amax, ...) walk the data with steppers and are not
-// vectorized (6-17x slower than Eigen's full sum), and its argmin/argmax ignore NaN, copy through a
-// transpose and, for 1-D input, always return the argmin. These kernels replace them, working on
-// contiguous row-major data normalized to (outer, reduced, inner).
+// vectorized (several times slower than Eigen's sum), and its argmin/argmax ignore NaN, copy
+// through a transpose and, for 1-D input, always return the argmin. These kernels replace them,
+// working on contiguous row-major data normalized to (outer, reduced, inner).
 
 // First: it configures xsimd before any xtensor header.
 #include "eagerpp/xtensor/array.hpp"
@@ -386,8 +386,8 @@ xtensor_array<T> copy(const xtensor_array<T>& x) {
   return out;
 }
 
-/// An operand of assign_flat: `n` elements at `p` as a flat adaptor (its construction inlined:
-/// called out of line, 4% of a stencil step on xtensor), or a scalar as it is.
+/// An operand of assign_flat: `n` elements at `p` as a flat adaptor (its construction inlined, as
+/// it runs for every operand of every block), or a scalar as it is.
 template <class P>
 [[gnu::flatten]] auto flat_operand(const P* p, std::size_t n) {
   return flat(p, n);
@@ -404,7 +404,7 @@ xt::xscalar<T> flat_operand(const xt::xscalar<T>& s, std::size_t /*n*/) {
 /// assignment for expressions without one (bool results, casts). The operands' adaptors are made
 /// here, as locals nothing else can reach, so that the loop keeps their data pointers in registers
 /// (an expression holds its operands by reference, and a vector store may write any memory whose
-/// address escaped: an adaptor made by the caller was reloaded after every store).
+/// address escaped: an adaptor made by the caller is reloaded after every store).
 template <class U, class F, class... P>
 void assign_flat(U* out, std::size_t n, F&& f, const P&... operands) {
   std::tuple<decltype(flat_operand(operands, n))...> leaves{flat_operand(operands, n)...};
@@ -512,7 +512,7 @@ auto zip(const xtensor_array<T>& a, const xtensor_array<T>& b, F&& f) {
   const bool b_one = !same && b.size() == 1 && b.dimension() <= a.dimension();
   const bool a_one = !same && !b_one && a.size() == 1 && a.dimension() <= b.dimension();
   // One result, returned by every path (NRVO: moving a dynamic-rank container swaps its three
-  // small vectors, about 3% of an element-wise op of a block, measured on the stencil).
+  // small vectors, a cost every block of an element-wise op would pay).
   const auto broadcast = [&] {
     return broadcast_shapes(xt_kernels::shape_of(a), xt_kernels::shape_of(b), "binary op");
   };
@@ -591,9 +591,9 @@ xtensor_array<T> cumsum_axis(const xtensor_array<T>& x, int axis) {
 }
 
 // transpose, broadcast_to, flip and slice are strided copies. xtensor's views do the same job
-// through steppers over dynamic-rank indices at 20-50 ns per element and a strided_view over
-// xt::range(_, _, -1) reads out of bounds in 0.24, so one loop over merged dimensions does them
-// all (about 1 ns per element).
+// through steppers over dynamic-rank indices, many times slower per element, and a strided_view
+// over xt::range(_, _, -1) reads out of bounds in 0.24, so one loop over merged dimensions does
+// them all.
 
 template <class T>
 xtensor_array<T> transpose(const xtensor_array<T>& x, std::span<const int> perm) {
