@@ -2,8 +2,8 @@
 // and xtensor
 // SPDX-License-Identifier: MIT
 //
-// L-BFGS with the two-loop recursion (Nocedal and Wright, Algorithm 7.4) and a backtracking Armijo
-// line search, gradients from ep::value_and_grad. It minimizes the 2-D Rosenbrock function from
+// ep::optim::lbfgs (the two-loop recursion of Nocedal and Wright's Algorithm 7.4 with a strong-Wolfe
+// line search), gradients from ep::value_and_grad. It minimizes the 2-D Rosenbrock function from
 // (-1.2, 1) and ||A x - b||^2 for a fixed 6 x 3 matrix A, on both backends. As in Bulatov's note on
 // porting L-BFGS to TensorFlow eager, the two runs should agree to many digits. The program exits
 // with a failure unless the minima are found (Rosenbrock: (1, 1) to 1e-6; least squares: NumPy's
@@ -12,13 +12,13 @@
 #include <cmath>      // std::abs, std::sqrt
 #include <cstdio>     // std::printf
 #include <cstdlib>    // EXIT_SUCCESS, EXIT_FAILURE
-#include <deque>      // std::deque
 #include <limits>     // std::numeric_limits
 #include <string>     // std::string
 #include <vector>     // std::vector
 
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
+#include <eagerpp/optim.hpp>
 #include <eagerpp/xtensor.hpp>
 
 namespace {
@@ -35,71 +35,23 @@ struct run_log {
   double grad_norm = 0;
 };
 
-/// Minimizes the scalar function `f` from `x0` with L-BFGS keeping `memory` pairs (s, y); stops
-/// when
-/// ||grad|| <= gtol or after max_iter iterations.
+/// Minimizes the scalar function `f` from `x` with ep::optim::lbfgs (6 pairs (s, y) kept) and logs
+/// every iterate; stops when max |grad| <= 1e-10, when f no longer decreases, or after `max_iter`
+/// iterations.
 template <class B, class F>
-run_log lbfgs(F f, ep::Tensor<B> x, int memory = 6, int max_iter = 200, double gtol = 1e-10) {
-  using T = ep::Tensor<B>;
-  struct pair {
-    T s, y;
-    double rho;
-  };
-  std::deque<pair> history;
+run_log minimize(F f, ep::Tensor<B> x, int max_iter = 200) {
+  ep::optim::lbfgs<ep::Tensor<B>> opt({.history = 6, .tolerance_grad = 1e-10, .tolerance_change = 0});
   run_log log;
-  auto [fx, g] = ep::value_and_grad(f, x);
   log.iterates.push_back(x.to_vector());
-  log.values.push_back(fx.item());
-  for (int it = 0; it < max_iter; ++it) {
-    if (std::sqrt(dot(g, g)) <= gtol) break;
-    // Two-loop recursion: r = H g, with H_0 = gamma I from the newest pair.
-    T q = g;
-    std::vector<double> alpha(history.size());
-    for (std::size_t i = history.size(); i-- > 0;) {
-      alpha[i] = history[i].rho * dot(history[i].s, q);
-      q = q - alpha[i] * history[i].y;
-    }
-    const double gamma = history.empty() ? 1.0 / std::max(1.0, std::sqrt(dot(g, g)))
-                                         : dot(history.back().s, history.back().y) /
-                                               dot(history.back().y, history.back().y);
-    T r = gamma * q;
-    for (std::size_t i = 0; i < history.size(); ++i) {
-      const double beta = history[i].rho * dot(history[i].y, r);
-      r = r + (alpha[i] - beta) * history[i].s;
-    }
-    T d = -r;
-    double slope = dot(g, d);
-    if (!(slope < 0)) {  // not a descent direction (it should be): restart from steepest descent
-      history.clear();
-      d = -g;
-      slope = dot(g, d);
-    }
-    // Backtracking Armijo line search: the first t in 1, 1/2, 1/4, ... with f(x + t d) <= f(x) + c1
-    // t slope.
-    const double f0 = fx.item();
-    double t = 1.0;
-    T x_new = x + d;
-    double f_new = f(x_new).item();
-    while (!(f_new <= f0 + 1e-4 * t * slope) && t > 1e-20) {
-      t *= 0.5;
-      x_new = x + t * d;
-      f_new = f(x_new).item();
-    }
-    if (t <= 1e-20) break;  // no decrease possible any more: at the minimum to machine precision
-    auto [f_next, g_next] = ep::value_and_grad(f, x_new);
-    const T s = x_new - x;
-    const T y = g_next - g;
-    const double sy = dot(s, y);
-    if (sy > 1e-300) {  // keep the pair only if it keeps H positive definite
-      history.push_back({s, y, 1.0 / sy});
-      if (static_cast<int>(history.size()) > memory) history.pop_front();
-    }
-    x = x_new;
-    fx = f_next;
-    g = g_next;
+  log.values.push_back(f(x).item());
+  while (opt.iterations() < max_iter) {
+    x = opt.step(f, x);
+    if (opt.converged() && x.to_vector() == log.iterates.back()) break;  // converged at x
     log.iterates.push_back(x.to_vector());
-    log.values.push_back(fx.item());
+    log.values.push_back(f(x).item());
+    if (opt.converged()) break;
   }
+  const auto g = ep::grad(f)(x);
   log.grad_norm = std::sqrt(dot(g, g));
   return log;
 }
@@ -168,9 +120,9 @@ int main() {
   bool ok = true;
 
   const auto re =
-      lbfgs(rosenbrock<ep::eigen<double>>, ep::from_vector<ep::eigen<double>>({-1.2, 1.0}));
+      minimize(rosenbrock<ep::eigen<double>>, ep::from_vector<ep::eigen<double>>({-1.2, 1.0}));
   const auto rx =
-      lbfgs(rosenbrock<ep::xtensor<double>>, ep::from_vector<ep::xtensor<double>>({-1.2, 1.0}));
+      minimize(rosenbrock<ep::xtensor<double>>, ep::from_vector<ep::xtensor<double>>({-1.2, 1.0}));
   print_runs("Rosenbrock from (-1.2, 1)", re, rx);
   for (const auto* r : {&re, &rx}) {
     const auto& last = r->iterates.back();
@@ -182,8 +134,8 @@ int main() {
   std::printf("  iterates agree to %.3g relative (need <= 1e-6)\n\n", rdiff);
   ok = ok && rdiff <= 1e-6;
 
-  const auto le = lbfgs(least_squares<ep::eigen<double>>, ep::zeros<ep::eigen<double>>({3}));
-  const auto lx = lbfgs(least_squares<ep::xtensor<double>>, ep::zeros<ep::xtensor<double>>({3}));
+  const auto le = minimize(least_squares<ep::eigen<double>>, ep::zeros<ep::eigen<double>>({3}));
+  const auto lx = minimize(least_squares<ep::xtensor<double>>, ep::zeros<ep::xtensor<double>>({3}));
   print_runs("Least squares ||A x - b||^2 from 0", le, lx);
   const std::vector<double> solution = {37.0 / 117, 73.0 / 117, 8.0 / 9};  // NumPy's lstsq
   for (const auto* r : {&le, &lx}) {

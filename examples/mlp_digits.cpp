@@ -5,18 +5,21 @@
 // The data: 1,797 8x8 images of handwritten digits (16 grey levels) with their labels, the test set
 // of the UCI "Optical Recognition of Handwritten Digits" data (examples/data/README.md: source and
 // license). A fixed seed splits it into 1,437 training and 360 held-out images and orders every
-// epoch's mini-batches; the model, a ReLU MLP with softmax cross-entropy, is trained by plain SGD
-// with gradients from ep::value_and_grad, the same code on every backend. Each epoch prints the
-// mean training loss, the held-out accuracy and the time; at the end the program compares the
-// backends' final weights. It exits with a failure unless every backend reaches the accuracy target
-// (95% after the full run) and the weights agree to 1e-4.
+// epoch's mini-batches; the model, a ReLU MLP with softmax cross-entropy whose parameters are one
+// struct (a tree: EAGERPP_TREE), is trained by ep::optim::sgd with gradients from
+// ep::value_and_grad, the same code on every backend. Each epoch prints the mean training loss, the
+// held-out accuracy and the time; then each backend saves its weights with ep::save_npz (NumPy's
+// .npz, one member a field: w1.npy, b1.npy, ...), loads them back and checks that the reloaded
+// model predicts the same held-out accuracy, and the program compares the backends' final weights.
+// It exits with a failure unless every backend reaches the accuracy target (95% after the full
+// run), the reloaded weights give the same accuracy and the backends' weights agree to 1e-4.
 //
 // Every backend runs on one thread unless --threads says otherwise: the products here are small
 // (32 x 64 x 128), and Eigen's OpenMP-parallel GEMM and OpenBLAS's threads cost more than they
 // save at that size (docs/backends.md: which BLAS each backend uses, and its threads).
 //
 // Usage: mlp_digits [--data <digits.csv>] [--epochs <n>] [--min-accuracy <fraction>] [--threads
-// <n>]
+// <n>] [--save-dir <directory>]
 #include <algorithm>   // std::max, std::min
 #include <chrono>      // std::chrono::steady_clock
 #include <cmath>       // std::abs, std::sqrt
@@ -27,7 +30,6 @@
 #include <sstream>     // std::istringstream
 #include <stdexcept>   // std::runtime_error
 #include <string>      // std::string, std::getline
-#include <tuple>       // std::tuple, std::get
 #include <utility>     // std::swap
 #include <vector>      // std::vector
 
@@ -36,7 +38,10 @@
 
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
+#include <eagerpp/npz.hpp>
+#include <eagerpp/optim.hpp>
 #include <eagerpp/random.hpp>
+#include <eagerpp/tree.hpp>
 #include <eagerpp/xtensor.hpp>
 #if __has_include( \
     <eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
@@ -125,39 +130,64 @@ std::vector<std::int64_t> permutation(ep::generator& gen, std::int64_t n) {
   return p;
 }
 
-template <class B>
-using params_of = std::tuple<ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>, ep::Tensor<B>>;
+}  // namespace
 
-/// The logits of the MLP {W1, b1, W2, b2} for the images x.
+namespace digits_model {
+
+/// The MLP's parameters: a tree of four tensors, so that ep::value_and_grad returns its gradient
+/// as an mlp, ep::optim steps it and ep::save_npz names its members after the fields.
 template <class B>
-ep::Tensor<B> logits(const params_of<B>& p, const ep::Tensor<B>& x) {
-  const auto& [w1, b1, w2, b2] = p;
-  return (x.matmul(w1) + b1).maximum(0).matmul(w2) + b2;
+struct mlp {
+  ep::Tensor<B> w1, b1, w2, b2;
+};
+template <class B>
+EAGERPP_TREE(mlp<B>, w1, b1, w2, b2)
+
+}  // namespace digits_model
+
+namespace {
+
+using digits_model::mlp;
+
+/// The logits of the MLP p for the images x.
+template <class B>
+ep::Tensor<B> logits(const mlp<B>& p, const ep::Tensor<B>& x) {
+  return (x.matmul(p.w1) + p.b1).maximum(0).matmul(p.w2) + p.b2;
 }
 
 /// The mean softmax cross-entropy on (x, labels).
 template <class B, class I>
-ep::Tensor<B> loss(const params_of<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>& labels) {
+ep::Tensor<B> loss(const mlp<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>& labels) {
   return logits(p, x).crossentropy(labels).mean();
+}
+
+/// The fraction of `labels` that p predicts for the images x.
+template <class B, class I>
+double accuracy(const mlp<B>& p, const ep::Tensor<B>& x, const ep::Tensor<I>& labels) {
+  return (logits(p, x).argmax(1) == labels).template astype<double>().mean().item();
 }
 
 struct training_result {
   std::vector<float> weights;  // W1, b1, W2, b2, flattened
   double accuracy = 0;
+  double reloaded_accuracy = -1;  // of the weights saved and loaded back
   double seconds_per_epoch = 0;
 };
 
 /// Trains on backend B: the same initial weights (He-normal from a fixed seed) and the same
 /// mini-batches in the same order as on every other backend.
+/// The trained weights are saved to `save_dir`/mlp_digits_<name>.npz.
 template <class B>
 training_result train(const char* name, const digits& train_set, const digits& test_set,
-                      const std::vector<std::vector<std::int64_t>>& epochs) {
+                      const std::vector<std::vector<std::int64_t>>& epochs,
+                      const std::filesystem::path& save_dir) {
   using T = ep::Tensor<B>;
   using I = typename B::template rebind<std::int64_t>;
   ep::generator gen(seed);
-  params_of<B> params{
+  mlp<B> params{
       ep::normal<B>(gen, {pixels, hidden}, 0, std::sqrt(2.0 / pixels)), ep::zeros<B>({hidden}),
       ep::normal<B>(gen, {hidden, classes}, 0, std::sqrt(2.0 / hidden)), ep::zeros<B>({classes})};
+  ep::optim::sgd optimizer(params, learning_rate);
   const T x_test = ep::from_vector<B>(test_set.x, {test_set.size(), pixels});
   const auto y_test = ep::from_vector<I>(test_set.y, {test_set.size()});
   const auto step = ep::value_and_grad_fn(loss<B, I>);
@@ -177,13 +207,10 @@ training_result train(const char* name, const digits& train_set, const digits& t
       const T x = ep::from_vector<B>(mb.x, {mb.size(), pixels});
       const auto y = ep::from_vector<I>(mb.y, {mb.size()});
       const auto [value, g] = step(params, x, y);
-      const auto& [w1, b1, w2, b2] = params;
-      params = {w1 - learning_rate * std::get<0>(g), b1 - learning_rate * std::get<1>(g),
-                w2 - learning_rate * std::get<2>(g), b2 - learning_rate * std::get<3>(g)};
+      params = optimizer.step(params, g);
       loss_sum += value.item() * static_cast<double>(mb.size());
     }
-    const auto predicted = logits(params, x_test).argmax(1);
-    r.accuracy = (predicted == y_test).template astype<double>().mean().item();
+    r.accuracy = accuracy(params, x_test, y_test);
     const double took =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     seconds += took;
@@ -191,16 +218,18 @@ training_result train(const char* name, const digits& train_set, const digits& t
                loss_sum / static_cast<double>(order.size()), 100 * r.accuracy, 1e3 * took);
   }
   r.seconds_per_epoch = epochs.empty() ? 0 : seconds / static_cast<double>(epochs.size());
-  std::apply(
-      [&](const auto&... p) {
-        (
-            [&] {
-              const auto v = p.to_vector();
-              r.weights.insert(r.weights.end(), v.begin(), v.end());
-            }(),
-            ...);
-      },
-      params);
+  for (const auto& leaf : ep::tree_leaves(params)) {
+    const auto v = leaf.to_vector();
+    r.weights.insert(r.weights.end(), v.begin(), v.end());
+  }
+  if (!save_dir.empty()) {
+    const auto path = save_dir / fmt::format("mlp_digits_{}.npz", B::name);
+    ep::save_npz(path, params);
+    const mlp<B> reloaded = ep::load_npz(path, params);
+    r.reloaded_accuracy = accuracy(reloaded, x_test, y_test);
+    fmt::print("  saved to {}; reloaded, held-out accuracy {:.1f}%\n", path.string(),
+               100 * r.reloaded_accuracy);
+  }
   return r;
 }
 
@@ -209,6 +238,7 @@ struct options {
   int epochs = 20;
   double min_accuracy = 0.95;
   int threads = 1;
+  std::filesystem::path save_dir = ".";  // empty: nothing saved
 };
 
 options parse(int argc, char** argv) {
@@ -223,11 +253,13 @@ options parse(int argc, char** argv) {
       o.min_accuracy = std::strtod(argv[++i], nullptr);
     } else if (i + 1 < argc && a == "--threads") {
       o.threads = std::max(1, static_cast<int>(std::strtol(argv[++i], nullptr, 10)));
+    } else if (i + 1 < argc && a == "--save-dir") {
+      o.save_dir = argv[++i];
     } else {
       throw std::runtime_error(
           fmt::format("mlp_digits: unknown argument '{}'; usage: mlp_digits [--data <digits.csv>] "
-                      "[--epochs <n>] "
-                      "[--min-accuracy <fraction>] [--threads <n>]",
+                      "[--epochs <n>] [--min-accuracy <fraction>] [--threads <n>] "
+                      "[--save-dir <directory>]",
                       a));
     }
   }
@@ -259,18 +291,21 @@ int main(int argc, char** argv) try {
       test_set.size(), pixels, hidden, classes, opt.epochs, batch_size, learning_rate, opt.threads);
 
   std::vector<std::pair<const char*, training_result>> runs;
-  runs.emplace_back("eigen", train<ep::eigen<float>>("eigen<float>", train_set, test_set, epochs));
+  const auto& dir = opt.save_dir;
+  runs.emplace_back("eigen",
+                    train<ep::eigen<float>>("eigen<float>", train_set, test_set, epochs, dir));
   runs.emplace_back("xtensor",
-                    train<ep::xtensor<float>>("xtensor<float>", train_set, test_set, epochs));
+                    train<ep::xtensor<float>>("xtensor<float>", train_set, test_set, epochs, dir));
 #if defined(EAGERPP_DIGITS_OMP)
-  runs.emplace_back("omp", train<ep::omp<float>>("omp<float>", train_set, test_set, epochs));
+  runs.emplace_back("omp", train<ep::omp<float>>("omp<float>", train_set, test_set, epochs, dir));
 #endif
 
-  bool ok = true;
+  bool ok = true, reloads = true;
   fmt::print("\nbackend   held-out accuracy   time per epoch\n");
   for (const auto& [name, r] : runs) {
     const bool reached = r.accuracy >= opt.min_accuracy;
     ok = ok && reached;
+    reloads = reloads && (opt.save_dir.empty() || r.reloaded_accuracy == r.accuracy);
     fmt::print("{:<9} {:>8.1f}% {:<9}  {:8.1f} ms\n", name, 100 * r.accuracy,
                reached ? "" : "(MISSED)", 1e3 * r.seconds_per_epoch);
   }
@@ -282,10 +317,13 @@ int main(int argc, char** argv) try {
   const bool agree = diff <= 1e-4;
   fmt::print("accuracy target {:.0f}% on every backend: {}\n", 100 * opt.min_accuracy,
              ok ? "yes" : "NO");
+  if (!opt.save_dir.empty())
+    fmt::print("the saved weights, loaded back, give the same accuracy: {}\n",
+               reloads ? "yes" : "NO");
   fmt::print(
       "backends agree on the final weights: {} (largest difference {:.2g}, tolerance 1e-4)\n",
       agree ? "yes" : "NO", diff);
-  return ok && agree ? EXIT_SUCCESS : EXIT_FAILURE;
+  return ok && agree && reloads ? EXIT_SUCCESS : EXIT_FAILURE;
 } catch (const std::exception& e) {
   fmt::print(stderr, "{}\n", e.what());
   return EXIT_FAILURE;
