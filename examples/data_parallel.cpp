@@ -7,11 +7,12 @@
 //
 // A two-layer MLP (4 inputs, 16 tanh units, 3 classes, softmax cross-entropy) trained by SGD on 360
 // synthetic points (a fixed seed: every rank generates the same data) labelled by a random linear
-// teacher. Rank 0 draws the initial parameters and broadcasts them. Every step takes the next batch
-// of 45 points; each rank takes its rows of the batch (split as np.array_split does: with 2 ranks
-// 23 and 22, so the shards are uneven), computes value_and_grad of its shard's mean loss, and
-// all_reduce(mean) averages the gradients, each weighted by its shard's share of the batch so that
-// the average equals the full batch's gradient. Then every rank also trains alone on the full
+// teacher. Rank 0 draws the initial parameters and broadcasts them (one message for the whole
+// tree of parameters). Every step takes the next batch of 45 points; each rank takes its rows of
+// the batch (split as np.array_split does: with 2 ranks 23 and 22, so the shards are uneven),
+// computes value_and_grad of its shard's mean loss, and all_reduce(mean) of the gradients' tree
+// (one message) averages them, each weighted by its shard's share of the batch so that the average
+// equals the full batch's gradient; ep::optim::sgd steps the parameters. Then every rank also trains alone on the full
 // batches from the same start, and the program fails (on every rank) unless the two sets of weights
 // agree to 1e-5 in float64, on Eigen, on xtensor and on omp (where eagerpp::omp is built).
 #include <algorithm>  // std::max
@@ -20,13 +21,15 @@
 #include <cstdint>    // std::int64_t
 #include <cstdio>     // std::printf
 #include <cstdlib>    // EXIT_SUCCESS, EXIT_FAILURE
-#include <tuple>      // std::tuple, std::get, std::apply
+#include <tuple>      // std::tuple, std::get
 #include <vector>     // std::vector
 
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/mpi.hpp>
+#include <eagerpp/optim.hpp>
 #include <eagerpp/random.hpp>
+#include <eagerpp/tree.hpp>
 #include <eagerpp/xtensor.hpp>
 #if __has_include( \
     <eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and OpenBLAS are found
@@ -72,22 +75,13 @@ std::pair<std::int64_t, std::int64_t> shard(std::int64_t n, int rank, int size) 
   return {start, start + base + (rank < extra ? 1 : 0)};
 }
 
-template <class B>
-params<B> sgd_step(const params<B>& p, const params<B>& g) {
-  return {std::get<0>(p) - learning_rate * std::get<0>(g),
-          std::get<1>(p) - learning_rate * std::get<1>(g),
-          std::get<2>(p) - learning_rate * std::get<2>(g),
-          std::get<3>(p) - learning_rate * std::get<3>(g)};
-}
-
 /// Every parameter's elements, one after the other.
 std::vector<double> flatten(const auto& p) {
   std::vector<double> out;
-  const auto append = [&](const auto& t) {
+  for (const auto& t : ep::tree_leaves(p)) {
     const auto v = t.to_vector();
     out.insert(out.end(), v.begin(), v.end());
-  };
-  std::apply([&](const auto&... t) { (append(t), ...); }, p);
+  }
   return out;
 }
 
@@ -111,10 +105,11 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
     p0 = {ep::normal<B>(gen, {n_in, n_hidden}, 0, 0.5), ep::zeros<B>({n_hidden}),
           ep::normal<B>(gen, {n_hidden, n_classes}, 0, 0.5), ep::zeros<B>({n_classes})};
   }
-  p0 = std::apply([&](const auto&... t) { return params<B>{comm.broadcast(t, 0)...}; }, p0);
+  p0 = comm.broadcast(p0, 0);
 
   const auto loss_and_grad = ep::value_and_grad_fn(loss<B>);
   params<B> parallel = p0, alone = p0;
+  ep::optim::sgd<params<B>> sgd_parallel(p0, learning_rate), sgd_alone(p0, learning_rate);
   double first_pass = 0, last_pass = 0;  // the mean loss over the 8 batches of a pass
   using clock = std::chrono::steady_clock;
   clock::duration step_time{},
@@ -133,13 +128,10 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
     const double weight =
         static_cast<double>((stop - start) * comm.size()) / static_cast<double>(batch);
     const auto t1 = clock::now();
-    const auto averaged = std::apply(
-        [&](const auto&... t) {
-          return params<B>{comm.all_reduce(t * weight, ep::mpi::op::mean)...};
-        },
-        g);
+    const params<B> weighted = ep::tree_map([&](const auto& t) { return t * weight; }, g);
+    const params<B> averaged = comm.all_reduce(weighted, ep::mpi::op::mean);
     const auto t2 = clock::now();
-    parallel = sgd_step(parallel, averaged);
+    parallel = sgd_parallel.step(parallel, averaged);
     step_time += clock::now() - t0;
     reduce_time += t2 - t1;
     const double batch_loss = comm.all_reduce(l * weight, ep::mpi::op::mean).item();
@@ -147,7 +139,7 @@ outcome run(const ep::mpi::communicator& comm, const char* name) {
     if (step >= steps - n_points / batch) last_pass += batch_loss / (n_points / batch);
 
     // Alone, on the whole batch: the reference.
-    alone = sgd_step(alone, std::get<1>(loss_and_grad(alone, xb, yb)));
+    alone = sgd_alone.step(alone, std::get<1>(loss_and_grad(alone, xb, yb)));
   }
 
   const auto a = flatten(parallel), b = flatten(alone);

@@ -40,7 +40,8 @@ struct run_log {
 /// iterations.
 template <class B, class F>
 run_log minimize(F f, ep::Tensor<B> x, int max_iter = 200) {
-  ep::optim::lbfgs<ep::Tensor<B>> opt({.history = 6, .tolerance_grad = 1e-10, .tolerance_change = 0});
+  ep::optim::lbfgs<ep::Tensor<B>> opt(
+      {.history = 6, .tolerance_grad = 1e-10, .tolerance_change = 0});
   run_log log;
   log.iterates.push_back(x.to_vector());
   log.values.push_back(f(x).item());

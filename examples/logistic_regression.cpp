@@ -5,8 +5,8 @@
 // Two Gaussian blobs of 100 points each in the plane (a fixed seed, so every run sees the same
 // data), labels 0 and 1, a linear model z = X w + b and the mean logistic loss
 //   mean(log(1 + exp(z)) - y z),
-// minimized by plain gradient descent with gradients from ep::value_and_grad. The program exits
-// with a failure unless the loss decreased at every report and both backends end at the same
+// minimized by plain gradient descent (ep::optim::sgd) with gradients from ep::value_and_grad. The
+// program exits with a failure unless the loss decreased at every report and both backends end at the same
 // weights (to 1e-5).
 #include <algorithm>  // std::max
 #include <cmath>      // std::abs
@@ -18,6 +18,7 @@
 
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
+#include <eagerpp/optim.hpp>
 #include <eagerpp/xtensor.hpp>
 
 namespace {
@@ -77,6 +78,7 @@ training_result train(const dataset& d, const char* name) {
   const T y = ep::from_vector<B>(d.y, {n});
   std::tuple<T, T> params{ep::zeros<B>({2}), ep::zeros<B>({})};
   const auto loss_and_grad = ep::value_and_grad_fn(logistic_loss<B>);
+  ep::optim::sgd optimizer(params, learning_rate);  // p <- p - learning_rate * grad
 
   training_result r;
   std::printf("%s:\n", name);
@@ -89,8 +91,7 @@ training_result train(const dataset& d, const char* name) {
       r.losses.push_back(l);
     }
     if (step == steps) break;
-    params = {std::get<0>(params) - learning_rate * std::get<0>(grad),
-              std::get<1>(params) - learning_rate * std::get<1>(grad)};
+    params = optimizer.step(params, grad);
   }
   const auto& [w, b] = params;
   r.weights = w.to_vector();

@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>  // std::int64_t
+#include <map>      // std::map
 #include <string>   // std::string
+#include <tuple>    // std::tuple
 #include <vector>   // std::vector
 
 #include <eagerpp/eagerpp.hpp>
@@ -207,6 +209,39 @@ TYPED_TEST(Collectives, DifferentShapesThrowOnEveryRank) {
   EXPECT_NE(scalar.find("scatter: the root (rank 0) holds a 0-d tensor"), std::string::npos)
       << scalar;
   EXPECT_EQ(sum.to_vector(), (std::vector<typename TestFixture::T>(2, this->p())));
+}
+
+TYPED_TEST(Collectives, AllReduceAndBroadcastOfATree) {
+  using B = TypeParam;
+  using T = typename TestFixture::T;
+  using Tn = ep::Tensor<B>;
+  // A struct-free tree of three leaves of different shapes, an empty one and a scalar among them.
+  using Tree = std::tuple<Tn, std::vector<Tn>, std::map<std::string, Tn>>;
+  const Tree t{signed_ramp<B>(this->rank()),
+               {ep::zeros<B>({0, 2}), ep::full<B>({}, this->r() + 1)},
+               {{"b", ep::arange<B>(T(3)) + this->r()}}};
+  const Tree sum = this->comm.all_reduce(t);
+  const auto direct = this->comm.all_reduce(std::get<0>(t)).to_vector();
+  EXPECT_EQ(std::get<0>(sum).to_vector(), direct);  // as the tensor overload, leaf by leaf
+  EXPECT_EQ(std::get<0>(sum).shape(), (ep::Shape{2, 3}));
+  EXPECT_EQ(std::get<1>(sum)[0].shape(), (ep::Shape{0, 2}));
+  const T p = this->p(), total = p * (p - 1) / 2;  // sum over r of r
+  EXPECT_EQ(std::get<1>(sum)[1].shape(), ep::Shape{});
+  EXPECT_EQ(std::get<1>(sum)[1].item(), total + p);
+  EXPECT_EQ(std::get<2>(sum).at("b").to_vector(),
+            (std::vector<T>{total, p + total, 2 * p + total}));
+  const Tree from_root = this->comm.broadcast(t, 0);
+  EXPECT_EQ(std::get<2>(from_root).at("b").to_vector(), (std::vector<T>{0, 1, 2}));
+  EXPECT_EQ(std::get<0>(from_root).to_vector(), signed_ramp<B>(0).to_vector());
+  // Trees that differ between ranks throw on every rank, which then stay in step.
+  const std::vector<Tn> ragged(static_cast<std::size_t>(this->rank() + 1), ep::ones<B>({2}));
+  const std::string err = value_error_of([&] { return this->comm.all_reduce(ragged); });
+  const auto after = this->comm.all_reduce(std::vector<Tn>{ep::ones<B>({2})});
+  EXPECT_EQ(after[0].to_vector(), (std::vector<T>(2, p)));
+  if (this->size() < 2) GTEST_SKIP() << "needs two ranks";
+  EXPECT_NE(err.find("all_reduce of a tree: the ranks' trees differ in structure or leaf shapes"),
+            std::string::npos)
+      << err;
 }
 
 TYPED_TEST(Collectives, DifferentDtypesThrowOnEveryRank) {

@@ -34,6 +34,7 @@
 #include <concepts>     // std::same_as, std::constructible_from
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int64_t
+#include <functional>   // std::hash
 #include <memory>       // std::shared_ptr, std::unique_ptr
 #include <stdexcept>    // std::runtime_error
 #include <string>       // std::string
@@ -47,6 +48,7 @@
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
 #include "eagerpp/tensor.hpp"
+#include "eagerpp/tree.hpp"
 
 namespace ep::mpi {
 
@@ -243,6 +245,27 @@ class communicator {
     return out;
   }
 
+  /// all_reduce of every leaf of a tree (tensors of one type in structs, tuples, vectors, maps:
+  /// ep::tree_map's trees) as one message: the leaves are joined into one vector, reduced once and
+  /// split back, so a model's gradients cost one MPI_Allreduce, not one per parameter. Throws
+  /// ep::value_error on every rank when the ranks' trees differ in structure or leaf shapes, and
+  /// as the tensor overload does otherwise.
+  template <class Tree>
+  requires(!istensor<Tree>) [[nodiscard]] Tree
+      all_reduce(const Tree& tree, op how = op::sum) const {
+    return on_joined_leaves("all_reduce", tree,
+                            [&](const auto& joined) { return all_reduce(joined, how); });
+  }
+
+  /// Root's tree on every rank, as one message (broadcast of the leaves joined into one vector).
+  /// Every rank passes a tree of root's structure and leaf shapes; throws ep::value_error on every
+  /// rank otherwise.
+  template <class Tree>
+  requires(!istensor<Tree>) [[nodiscard]] Tree broadcast(const Tree& tree, int root = 0) const {
+    return on_joined_leaves("broadcast", tree,
+                            [&](const auto& joined) { return broadcast(joined, root); });
+  }
+
   /// Root's `t` on every rank (MPI_Bcast; torch.distributed.broadcast). Every rank passes a tensor
   /// of root's dtype and shape (its elements are not read off the root); throws ep::value_error on
   /// every rank otherwise, or when root is not a rank.
@@ -343,6 +366,39 @@ class communicator {
   }
 
  private:
+  /// `f` of the tree's leaves joined into one vector, split back into the tree's leaves; checks
+  /// first that every rank holds a tree of the same structure and leaf shapes.
+  template <class Tree, class F>
+  Tree on_joined_leaves(std::string_view what, const Tree& tree, F&& f) const {
+    auto [leaves, def] = tree_flatten(tree);
+    std::string layout = def.str();
+    for (const auto& leaf : leaves) layout += leaf.shape().str();
+    const unsigned long long h = std::hash<std::string>{}(layout);
+    std::array<unsigned long long, 2> mine{h, ~h}, largest{};
+    // Equal on every rank exactly when the largest hash and the largest complement are this
+    // rank's own: one message of two integers.
+    check(MPI_Allreduce(mine.data(), largest.data(), 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm_),
+          what, "MPI_Allreduce");
+    if (largest != mine)
+      throw value_error(
+          fmt::format("{} of a tree: the ranks' trees differ in structure or leaf shapes (rank {} "
+                      "holds {} with "
+                      "leaf shapes{}); expected the same tree on every rank",
+                      what, rank_, def.str(), layout.substr(def.str().size())));
+    if (leaves.empty()) return tree;
+    std::vector<std::decay_t<decltype(leaves.front())>> flat;
+    flat.reserve(leaves.size());
+    for (const auto& leaf : leaves) flat.push_back(leaf.reshape(Shape{leaf.size()}));
+    const auto joined = f(concatenate(flat));
+    std::int64_t at = 0;
+    for (auto& leaf : leaves) {
+      const std::int64_t n = leaf.size();
+      leaf = joined(slice(at, at + n)).reshape(leaf.shape());
+      at += n;
+    }
+    return tree_unflatten(def, leaves);
+  }
+
   /// Whether B's device buffers go to MPI directly (a device backend and a CUDA-aware MPI); then
   /// the result of all_reduce's sum is device memory, and mean divides it with a facade op.
   template <backend B>
