@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 RATIO_LINE = re.compile(r"^  (\S.*?)\s+(-?\d+\.\d+)\s+\(target <= (\d+\.\d+)\) (ok|MISSED)\s*$")
-INFO_LINE = re.compile(r"^  (\S.*?)\s+(-?\d+\.\d+)\s*$")
+INFO_LINE = re.compile(r"^  (\S.*?)\s+(-?\d+\.\d+)(?:\s+\((?:no target|for comparison)\))?\s*$")
 UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
@@ -123,12 +123,14 @@ def holds(r, target, at_least=False):
     return "yes" if (r >= target if at_least else r <= target) else "**no**"
 
 
-def generic_table(ratios, times=None, pairs=None):
-    """label | ratio | target | holds, from the lines the binary printed."""
+def generic_table(ratios, infos=()):
+    """label | ratio | target | holds, from the lines the binary printed; untargeted ratios after."""
     rows = ["| measure | ratio | target | holds |", "|---|---|---|---|"]
     for r in ratios:
         rows.append(f"| {r['label']} | {r['ratio']:.2f} | <= {r['target']:.2f} | "
                     f"{'yes' if r['ok'] else '**no**'} |")
+    for r in infos:
+        rows.append(f"| {r['label']} | {r['ratio']:.2f} | | |")
     return rows
 
 
@@ -448,7 +450,7 @@ def main():
         machine[k] = v.strip()
     res = {"machine": machine, "benchmarks": {}}
     for name in ("facade_bench", "fusion_bench", "autodiff_bench", "mlp_bench", "stencil_bench",
-                 "any_bench", "checkpoint_bench"):
+                 "small_bench", "threads_bench", "any_bench", "checkpoint_bench"):
         ratios, infos = load_lines(a.results / f"{name}.txt")
         res["benchmarks"][name] = {"times": load_times(a.results / f"{name}.json"),
                                    "ratios": ratios, "info": infos}
@@ -463,7 +465,9 @@ def main():
         "autodiff": autodiff_table(b["autodiff_bench"]["times"], b["autodiff_bench"]["ratios"]),
         "mlp": mlp_table(b["mlp_bench"]["times"], b["mlp_bench"]["ratios"], b["mlp_bench"]["info"]),
         "omp": omp_table(omp_runs),
-        "stencil": generic_table(b["stencil_bench"]["ratios"]),
+        "stencil": generic_table(b["stencil_bench"]["ratios"], b["stencil_bench"]["info"]),
+        "small": generic_table(b["small_bench"]["ratios"], b["small_bench"]["info"]),
+        "threads": generic_table(b["threads_bench"]["ratios"], b["threads_bench"]["info"]),
         "any": pivot_table(b["any_bench"]["ratios"]),
         "checkpoint": memory_table(res["memory"], b["checkpoint_bench"]["times"]),
     }
