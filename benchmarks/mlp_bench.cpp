@@ -7,6 +7,11 @@
 //   mlp_step/<backend>     value_and_grad over the four parameters, then p - lr * g for each.
 // Built with libtorch (EAGERPP_BENCHMARK_TORCH) the same step runs in libtorch in the same run
 // (mlp_torch.cpp). Targets: eigen at least 1.4x faster than libtorch, xtensor at least as fast.
+//   mlp_grad/<backend>/tuple, mlp_grad/<backend>/struct  value_and_grad alone, the parameters a
+//                          std::tuple or a struct made a tree by EAGERPP_TREE (target: the struct
+//                          within 1.02x of the tuple).
+//   adam_step/<backend>    one ep::optim::adam step over the four parameters with a fixed gradient
+//                          tree, against torch::optim::Adam's step (target: within 1.2x).
 //   matmul_1024/<backend>  a (1024, 1024) float product through the facade, against the GEMM that
 //                          backend calls, called directly: Eigen's product for eigen (its own GEMM,
 //                          or BLAS with -DEAGERPP_EIGEN_USE_BLAS=ON), OpenBLAS's
@@ -25,7 +30,9 @@
 
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
+#include <eagerpp/optim.hpp>
 #include <eagerpp/random.hpp>
+#include <eagerpp/tree.hpp>
 #include <eagerpp/xtensor.hpp>
 #if EAGERPP_BENCHMARK_OMP
 #include <omp.h>  // omp_set_num_threads
@@ -37,6 +44,18 @@
 #if EAGERPP_BENCHMARK_TORCH
 #include "torch_reference.hpp"
 #endif
+
+namespace mlp_params {
+
+/// The MLP's parameters as a struct, a tree by EAGERPP_TREE.
+template <class B>
+struct mlp {
+  ep::Tensor<B> w1, b1, w2, b2;
+};
+template <class B>
+EAGERPP_TREE(mlp<B>, w1, b1, w2, b2)
+
+}  // namespace mlp_params
 
 namespace {
 
@@ -52,6 +71,14 @@ ep::Tensor<B> mlp_loss(const params_of<B>& p, const ep::Tensor<B>& x, const ep::
   const auto& [w1, b1, w2, b2] = p;
   const auto h = (x.matmul(w1) + b1).maximum(0);
   return (h.matmul(w2) + b2).crossentropy(labels).mean();
+}
+
+/// The same loss of the struct's parameters.
+template <class B, class I>
+ep::Tensor<B> mlp_loss_struct(const mlp_params::mlp<B>& p, const ep::Tensor<B>& x,
+                              const ep::Tensor<I>& labels) {
+  const auto h = (x.matmul(p.w1) + p.b1).maximum(0);
+  return (h.matmul(p.w2) + p.b2).crossentropy(labels).mean();
 }
 
 template <class B>
@@ -85,6 +112,37 @@ void mlp_step(benchmark::State& st) {
     d.params = {w1 - learning_rate * std::get<0>(g), b1 - learning_rate * std::get<1>(g),
                 w2 - learning_rate * std::get<2>(g), b2 - learning_rate * std::get<3>(g)};
     benchmark::DoNotOptimize(loss);
+  }
+}
+
+template <class B>
+void mlp_grad_tuple(benchmark::State& st) {
+  const mlp_problem<B> d;
+  for (auto _ : st)
+    benchmark::DoNotOptimize(
+        ep::value_and_grad(mlp_loss<B, typename mlp_problem<B>::I>, d.params, d.x, d.labels));
+}
+
+template <class B>
+void mlp_grad_struct(benchmark::State& st) {
+  const mlp_problem<B> d;
+  const auto& [w1, b1, w2, b2] = d.params;
+  const mlp_params::mlp<B> p{w1, b1, w2, b2};
+  for (auto _ : st)
+    benchmark::DoNotOptimize(
+        ep::value_and_grad(mlp_loss_struct<B, typename mlp_problem<B>::I>, p, d.x, d.labels));
+}
+
+template <class B>
+void adam_step(benchmark::State& st) {
+  mlp_problem<B> d;
+  ep::generator gen(5);
+  const auto g =
+      ep::tree_map([&](const auto& p) { return ep::normal<B>(gen, p.shape(), 0, 0.01); }, d.params);
+  ep::optim::adam opt(d.params, 1e-3);
+  for (auto _ : st) {
+    d.params = opt.step(d.params, g);
+    for (const auto& p : ep::tree_leaves(d.params)) benchmark::DoNotOptimize(p.raw());
   }
 }
 
@@ -134,6 +192,9 @@ template <class B>
 void register_backend(const std::string& name) {
   benchmark::RegisterBenchmark(("mlp_forward/" + name).c_str(), mlp_forward<B>);
   benchmark::RegisterBenchmark(("mlp_step/" + name).c_str(), mlp_step<B>);
+  benchmark::RegisterBenchmark(("mlp_grad/" + name + "/tuple").c_str(), mlp_grad_tuple<B>);
+  benchmark::RegisterBenchmark(("mlp_grad/" + name + "/struct").c_str(), mlp_grad_struct<B>);
+  benchmark::RegisterBenchmark(("adam_step/" + name).c_str(), adam_step<B>);
   benchmark::RegisterBenchmark(("matmul_1024/" + name).c_str(), matmul_facade<B>)
       ->Unit(benchmark::kMillisecond);
 }
@@ -193,6 +254,9 @@ int main(int argc, char** argv) {
                                "matmul_1024/openblas_sgemm", 1 / 0.9);
   for (const auto& b : backends)
     print_info(rep, fmt::format("MLP {}: step / forward", b), "mlp_step/" + b, "mlp_forward/" + b);
+  for (const auto& b : backends)
+    ok &= ep::bench::print_ratio(rep, fmt::format("MLP value_and_grad {}: struct / tuple", b),
+                                 "mlp_grad/" + b + "/struct", "mlp_grad/" + b + "/tuple", 1.02);
   print_info(rep, "GEMM (128, 784) x (784, 256): Eigen's / OpenBLAS's", "gemm_mlp/eigen_gemm",
              "gemm_mlp/openblas_sgemm");
   if (rep.time("mlp_step/torch") > 0) {
@@ -205,6 +269,9 @@ int main(int argc, char** argv) {
     for (const auto& b : backends)
       print_info(rep, fmt::format("MLP forward {} / libtorch", b), "mlp_forward/" + b,
                  "mlp_forward/torch");
+    for (const auto& b : backends)
+      ok &= ep::bench::print_ratio(rep, fmt::format("Adam step {} / torch::optim::Adam", b),
+                                   "adam_step/" + b, "adam_step/torch", 1.2);
   }
   fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
   benchmark::Shutdown();

@@ -49,10 +49,26 @@ void mlp_step(benchmark::State& st) {
   }
 }
 
+/// One torch::optim::Adam step over the four parameters, their gradients fixed.
+void adam_step(benchmark::State& st) {
+  mlp_problem d;
+  std::vector<torch::Tensor> params;
+  for (const auto& p : d.params) {
+    params.push_back(p.clone().requires_grad_(true));
+    params.back().mutable_grad() = torch::randn_like(p) * 0.01;
+  }
+  torch::optim::Adam opt(params, torch::optim::AdamOptions(1e-3));
+  for (auto _ : st) {
+    opt.step();
+    benchmark::DoNotOptimize(params[0].data_ptr());
+  }
+}
+
 }  // namespace
 
 void ep::bench::register_mlp_torch_benchmarks() {
   torch::set_num_threads(1);
   benchmark::RegisterBenchmark("mlp_forward/torch", mlp_forward);
   benchmark::RegisterBenchmark("mlp_step/torch", mlp_step);
+  benchmark::RegisterBenchmark("adam_step/torch", adam_step);
 }

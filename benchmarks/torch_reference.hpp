@@ -9,7 +9,7 @@ namespace ep::bench {
 /// is compiled only when CMake finds libtorch (find_package(Torch QUIET)).
 void register_torch_benchmarks();
 
-/// Registers "mlp_forward/torch" and "mlp_step/torch" (mlp_bench's MLP; defined in mlp_torch.cpp,
+/// Registers "mlp_forward/torch", "mlp_step/torch" and "adam_step/torch" (mlp_bench's MLP; defined in mlp_torch.cpp,
 /// compiled only when CMake finds libtorch).
 void register_mlp_torch_benchmarks();
 

@@ -246,6 +246,12 @@ def mlp_table(t, ratios, infos):
     if g is not None:
         rows.append(f"| GEMM (128, 784) x (784, 256): Eigen's / OpenBLAS's | "
                     f"{fmt_time(t.get('gemm_mlp/eigen_gemm'))} | {g:.2f} | | |")
+    rest = [r for r in ratios if r["label"].startswith(("MLP value_and_grad", "Adam step"))]
+    if rest:
+        rows += ["", "| parameters and optimizer | ratio | target | holds |", "|---|---|---|---|"]
+        for r in rest:
+            rows.append(f"| {r['label']} | {r['ratio']:.2f} | <= {r['target']:.2f} | "
+                        f"{'yes' if r['ok'] else '**no**'} |")
     if "torch" not in backends:
         rows.append("")
         rows.append("libtorch was not built into this run (`scripts/bench` without `--no-torch` adds it).")
