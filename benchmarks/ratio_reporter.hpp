@@ -3,9 +3,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <map>     // std::map
-#include <string>  // std::string
-#include <vector>  // std::vector
+#include <algorithm>    // std::none_of
+#include <map>          // std::map
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <vector>       // std::vector
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -50,6 +52,23 @@ inline bool print_ratio(const ratio_reporter& rep, const std::string& label, con
   const bool ok = r <= target;
   fmt::print("  {:<58} {:>7.3f}   (target <= {:.2f}) {}\n", label, r, target, ok ? "ok" : "MISSED");
   return ok;
+}
+
+/// Runs the registered benchmarks into `rep`, 5 times each in random order with only the
+/// aggregates reported, unless the command line chooses the repetitions: the ratios are then of
+/// medians of benchmarks that shared the machine in turn.
+inline void run_repeated(int argc, char** argv, ratio_reporter& rep) {
+  std::vector<char*> args(argv, argv + argc);
+  std::string repetitions = "--benchmark_repetitions=5";
+  std::string interleaving = "--benchmark_enable_random_interleaving=true";
+  std::string aggregates = "--benchmark_report_aggregates_only=true";
+  if (std::none_of(args.begin(), args.end(), [](const char* a) {
+        return std::string_view(a).starts_with("--benchmark_repetitions");
+      }))
+    args.insert(args.begin() + 1, {repetitions.data(), interleaving.data(), aggregates.data()});
+  int count = static_cast<int>(args.size());
+  benchmark::Initialize(&count, args.data());
+  benchmark::RunSpecifiedBenchmarks(&rep);
 }
 
 }  // namespace ep::bench

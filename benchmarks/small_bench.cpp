@@ -5,13 +5,11 @@
 //
 // Target: the Kalman step on ep::eigen within 8x of the plain loops. Each benchmark runs 5 times in
 // random order unless told otherwise (--benchmark_repetitions); the ratios are of the medians.
-#include <algorithm>    // std::none_of
-#include <array>        // std::array
-#include <cmath>        // std::abs
-#include <cstdint>      // std::int64_t
-#include <string>       // std::string
-#include <string_view>  // std::string_view
-#include <vector>       // std::vector
+#include <array>    // std::array
+#include <cmath>    // std::abs
+#include <cstdint>  // std::int64_t
+#include <string>   // std::string
+#include <vector>   // std::vector
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -187,18 +185,8 @@ int main(int argc, char** argv) {
         return 1;
       }
   }
-  std::vector<char*> args(argv, argv + argc);
-  std::string repetitions = "--benchmark_repetitions=5";
-  std::string interleaving = "--benchmark_enable_random_interleaving=true";
-  std::string aggregates = "--benchmark_report_aggregates_only=true";
-  if (std::none_of(args.begin(), args.end(), [](const char* a) {
-        return std::string_view(a).starts_with("--benchmark_repetitions");
-      }))
-    args.insert(args.begin() + 1, {repetitions.data(), interleaving.data(), aggregates.data()});
-  int count = static_cast<int>(args.size());
-  benchmark::Initialize(&count, args.data());
   ep::bench::ratio_reporter rep;
-  benchmark::RunSpecifiedBenchmarks(&rep);
+  ep::bench::run_repeated(argc, argv, rep);
   fmt::print("\nratios (median times of this run):\n");
   bool ok =
       ep::bench::print_ratio(rep, "Kalman step: eigen / loop", "kalman/eigen", "kalman/loop", 8);

@@ -11,11 +11,9 @@
 // Unless told otherwise (--benchmark_repetitions), each benchmark runs 5 times in random order
 // and the ratios are of the medians: the loop is bound by memory bandwidth, which on a shared
 // machine drifts by 10-30% within minutes, so one run after the other is not side by side.
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -73,22 +71,13 @@ ep::Tensor<B> grid(std::int64_t n) {
   return ep::arange<B>(static_cast<double>(n * n)).reshape(n, n) / static_cast<double>(n * n);
 }
 
-template <class B>
+/// One heat step on an n x n grid per iteration: `Step` is heat_step or heat_step_update.
+template <class B, ep::Tensor<B> (*Step)(const ep::Tensor<B>&)>
 void BM_heat(benchmark::State& state) {
   const auto n = state.range(0);
   auto u = grid<B>(n);
   for (auto _ : state) {
-    auto v = heat_step(u);
-    benchmark::DoNotOptimize(v.raw());
-  }
-}
-
-template <class B>
-void BM_heat_update(benchmark::State& state) {
-  const auto n = state.range(0);
-  auto u = grid<B>(n);
-  for (auto _ : state) {
-    auto v = heat_step_update(u);
+    auto v = Step(u);
     benchmark::DoNotOptimize(v.raw());
   }
 }
@@ -129,14 +118,14 @@ using X = ep::xtensor<double>;
 #if defined(EAGERPP_STENCIL_OMP)
 using O = ep::omp<double>;
 #endif
-BENCHMARK(BM_heat<E>)->Name("heat/eigen")->Arg(64)->Arg(1024);
-BENCHMARK(BM_heat<X>)->Name("heat/xtensor")->Arg(64)->Arg(1024);
+BENCHMARK(BM_heat<E, heat_step<E>>)->Name("heat/eigen")->Arg(64)->Arg(1024);
+BENCHMARK(BM_heat<X, heat_step<X>>)->Name("heat/xtensor")->Arg(64)->Arg(1024);
 BENCHMARK(BM_heat_loop)->Name("heat/loop")->Arg(64)->Arg(1024);
-BENCHMARK(BM_heat_update<E>)->Name("heat_update/eigen")->Arg(1024);
-BENCHMARK(BM_heat_update<X>)->Name("heat_update/xtensor")->Arg(1024);
+BENCHMARK(BM_heat<E, heat_step_update<E>>)->Name("heat_update/eigen")->Arg(1024);
+BENCHMARK(BM_heat<X, heat_step_update<X>>)->Name("heat_update/xtensor")->Arg(1024);
 #if defined(EAGERPP_STENCIL_OMP)
-BENCHMARK(BM_heat<O>)->Name("heat/omp")->Arg(1024);
-BENCHMARK(BM_heat_update<O>)->Name("heat_update/omp")->Arg(1024);
+BENCHMARK(BM_heat<O, heat_step<O>>)->Name("heat/omp")->Arg(1024);
+BENCHMARK(BM_heat<O, heat_step_update<O>>)->Name("heat_update/omp")->Arg(1024);
 #endif
 BENCHMARK(BM_slice62<E>)->Name("slice62/eigen");
 BENCHMARK(BM_slice62<X>)->Name("slice62/xtensor");
@@ -178,19 +167,8 @@ int main(int argc, char** argv) {
         }
     }
   }
-  std::vector<char*> args(argv, argv + argc);
-  std::string repetitions = "--benchmark_repetitions=5";
-  std::string interleaving = "--benchmark_enable_random_interleaving=true";
-  std::string aggregates = "--benchmark_report_aggregates_only=true";
-  if (std::none_of(args.begin(), args.end(), [](const char* a) {
-        return std::string_view(a).starts_with("--benchmark_repetitions");
-      })) {
-    args.insert(args.begin() + 1, {repetitions.data(), interleaving.data(), aggregates.data()});
-  }
-  int count = static_cast<int>(args.size());
-  benchmark::Initialize(&count, args.data());
   ep::bench::ratio_reporter rep;
-  benchmark::RunSpecifiedBenchmarks(&rep);
+  ep::bench::run_repeated(argc, argv, rep);
   fmt::print("\nratios (median times of this run):\n");
   ep::bench::print_ratio(rep, "slice 62x62 of 64x64: eigen / xtensor", "slice62/eigen",
                          "slice62/xtensor", 1.5);

@@ -87,6 +87,19 @@ Tree zeros_tree(const Tree& t) {
       t));
 }
 
+/// `t` with the values of its tensor leaves computed. An optimizer's state is read again at the
+/// next step: left as lazy expressions (the element-wise ops of large tensors are), each step's
+/// state would be an expression over the previous steps', recomputed at every step.
+template <class Tree>
+Tree computed(Tree t) {
+  tree_for_each_with_path(
+      [](const tree_path&, const auto& leaf) {
+        if constexpr (istensor<decltype(leaf)>) (void)leaf.raw();
+      },
+      t);
+  return t;
+}
+
 /// The tree of `f(leaves...)` at the tensor leaves; other leaves are taken from the first tree.
 template <class F, class Tree, class... Rest>
 Tree map_tensors(F f, const Tree& t, const Rest&... rest) {
@@ -184,8 +197,8 @@ class sgd {
     if (mu == 0)
       return detail::map_tensors([&](const auto& p, const auto& gi) { return p - lr * gi; }, params,
                                  g);
-    buffer_ =
-        detail::map_tensors([&](const auto& b, const auto& gi) { return mu * b + gi; }, buffer_, g);
+    buffer_ = detail::computed(detail::map_tensors(
+        [&](const auto& b, const auto& gi) { return mu * b + gi; }, buffer_, g));
     if (o_.nesterov)
       return detail::map_tensors(
           [&](const auto& p, const auto& gi, const auto& b) { return p - lr * (gi + mu * b); },
@@ -241,9 +254,10 @@ class adam_base {
         g = map_tensors([&](const auto& gi, const auto& x) { return gi + wd * x; }, grads, params);
       }
     }
-    m_ = map_tensors([&](const auto& m, const auto& gi) { return b1 * m + (1 - b1) * gi; }, m_, g);
-    v_ = map_tensors([&](const auto& v, const auto& gi) { return b2 * v + (1 - b2) * gi.square(); },
-                     v_, g);
+    m_ = computed(
+        map_tensors([&](const auto& m, const auto& gi) { return b1 * m + (1 - b1) * gi; }, m_, g));
+    v_ = computed(map_tensors(
+        [&](const auto& v, const auto& gi) { return b2 * v + (1 - b2) * gi.square(); }, v_, g));
     return map_tensors(
         [&](const auto& x, const auto& m, const auto& v) {
           return x - step_size * m / (v.sqrt() / root_bc2 + eps);
@@ -305,16 +319,17 @@ class rmsprop {
     if (wd != 0)
       g = detail::map_tensors([&](const auto& gi, const auto& x) { return gi + wd * x; }, grads,
                               params);
-    v_ = detail::map_tensors(
+    v_ = detail::computed(detail::map_tensors(
         [&](const auto& v, const auto& gi) { return alpha * v + (1 - alpha) * gi.square(); }, v_,
-        g);
+        g));
     if (mu == 0)
       return detail::map_tensors([&](const auto& x, const auto& gi,
                                      const auto& v) { return x - lr * gi / (v.sqrt() + eps); },
                                  params, g, v_);
-    buffer_ = detail::map_tensors([&](const auto& b, const auto& gi,
-                                      const auto& v) { return mu * b + gi / (v.sqrt() + eps); },
-                                  buffer_, g, v_);
+    buffer_ = detail::computed(
+        detail::map_tensors([&](const auto& b, const auto& gi,
+                                const auto& v) { return mu * b + gi / (v.sqrt() + eps); },
+                            buffer_, g, v_));
     return detail::map_tensors([&](const auto& x, const auto& b) { return x - lr * b; }, params,
                                buffer_);
   }
@@ -541,10 +556,11 @@ class lbfgs {
       converged_ = true;
       return;
     }
-    Tree s =
-        detail::map_tensors([](const auto& xn, const auto& xo) { return xn - xo; }, best->x, x0);
-    Tree y =
-        detail::map_tensors([](const auto& gn, const auto& go) { return gn - go; }, best->g, g0);
+    // Computed once: each pair is read by the next `history` iterations' two-loop recursions.
+    Tree s = detail::computed(
+        detail::map_tensors([](const auto& xn, const auto& xo) { return xn - xo; }, best->x, x0));
+    Tree y = detail::computed(
+        detail::map_tensors([](const auto& gn, const auto& go) { return gn - go; }, best->g, g0));
     const double sy = detail::vdot(s, y);
     if (sy > 1e-10) {  // keep the pair only if it keeps H positive definite (PyTorch's test)
       history_.push_back({std::move(s), std::move(y), 1.0 / sy});

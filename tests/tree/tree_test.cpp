@@ -196,4 +196,34 @@ TYPED_TEST(Tree, TreesThroughVjpJvpJacobian) {
   EXPECT_EQ(jv3.to_vector(), (std::vector<double>{0, 0}));
 }
 
+TYPED_TEST(Tree, HessianOfATreeIsTheBlocksOfTheFlatHessian) {
+  using B = TypeParam;
+  using T = ep::Tensor<B>;
+  const T x = ep::test::random_tensor<B>({4, 3}, -1, 1, 8);
+  const Params<B> p{ep::test::random_tensor<B>({3, 2}, -1, 1, 9), vec<B>({0.5, -0.25}), 0};
+  auto loss = [&](const Params<B>& q) { return (x.matmul(q.w) + q.b).tanh().square().sum(); };
+  const auto H = ep::hessian(loss, p);
+  // The oracle: the Hessian of the same loss of one vector holding w (6) then b (2).
+  auto flat_loss = [&](const T& v) {
+    return loss(Params<B>{v(ep::slice(0, 6)).reshape(3, 2), v(ep::slice(6, 8)), 0});
+  };
+  const T full = ep::hessian(flat_loss, ep::concatenate(std::vector<T>{p.w.reshape({6}), p.b}));
+  ASSERT_EQ(H.size(), 2U);
+  ASSERT_EQ(H[0].size(), 2U);
+  EXPECT_EQ(H[0][0].shape(), (ep::Shape{3, 2, 3, 2}));
+  EXPECT_EQ(H[0][1].shape(), (ep::Shape{3, 2, 2}));
+  EXPECT_EQ(H[1][0].shape(), (ep::Shape{2, 3, 2}));
+  EXPECT_EQ(H[1][1].shape(), (ep::Shape{2, 2}));
+  using ep::slice;
+  ep::test::expect_close(H[0][0].reshape(6, 6), full(slice(0, 6), slice(0, 6)), 1e-12);
+  ep::test::expect_close(H[0][1].reshape(6, 2), full(slice(0, 6), slice(6, 8)), 1e-12);
+  ep::test::expect_close(H[1][0].reshape(2, 6), full(slice(6, 8), slice(0, 6)), 1e-12);
+  ep::test::expect_close(H[1][1], full(slice(6, 8), slice(6, 8)), 1e-12);
+  // Symmetric, as a Hessian is.
+  ep::test::expect_close(H[0][1].reshape(6, 2), H[1][0].reshape(2, 6).T(), 1e-12);
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] { (void)ep::hessian([](const Params<B>& q) { return q.w; }, p); },
+      {"hessian: f must return a scalar", "shape (3, 2)", "Params<B>{w: *, b: *}"});
+}
+
 }  // namespace

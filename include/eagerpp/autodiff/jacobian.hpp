@@ -6,6 +6,7 @@
 #include <functional>   // std::invoke
 #include <memory>       // std::shared_ptr, std::make_shared
 #include <optional>     // std::optional
+#include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::decay_t, std::invoke_result_t, std::is_same_v
 #include <utility>      // std::pair, std::as_const
@@ -209,32 +210,54 @@ auto jacobian(F&& f, const X& x, Args&&... args) {
   return detail::join_rows(rows, y_shape, x);
 }
 
+namespace detail {
+
+/// `f(w, args...)`, checked to be a one-element tensor (hessian's `f`).
+template <class F, class X, class... Args>
+auto scalar_value(F& f, const X& w, Args&... args) {
+  auto y = std::invoke(f, w, args...);
+  static_assert(istensor<decltype(y)>, "ep::hessian: f must return an ep::Tensor");
+  if (y.size() != 1) {
+    std::string of;
+    if constexpr (istensor<X>)
+      of = fmt::format("x of shape {}", w.shape().str());
+    else
+      of = fmt::format("the tree x = {}", tree_structure(w).str());
+    throw value_error(fmt::format(
+        "hessian: f must return a scalar (one element), got a tensor of shape {} for {}",
+        y.shape().str(), of));
+  }
+  return y;
+}
+
+}  // namespace detail
+
 /// The Hessian d^2 f / d x^2 (JAX: `hessian`) of a scalar-valued `f` of one tensor, of shape
-/// x.shape + x.shape: the Jacobian of the gradient. Cost: one gradient recorded once, then one vjp
-/// of the gradient (about two backward passes) per element of x. Throws ep::value_error if f does
-/// not return exactly one element.
+/// x.shape + x.shape. Throws ep::value_error when f returns more than one element, or as jacobian.
 template <class F, backend B, class... Args>
 Tensor<B> hessian(F&& f, const Tensor<B>& x, Args&&... args) {
-  auto scalar_f = [&](const Tensor<B>& w) {
-    auto y = std::invoke(f, w, args...);
-    static_assert(istensor<decltype(y)>, "ep::hessian: f must return an ep::Tensor");
-    if (y.size() != 1)
-      throw value_error(fmt::format(
-          "hessian: f must return a scalar (one element), got a tensor of shape {} for x of "
-          "shape {}",
-          y.shape().str(), w.shape().str()));
-    return y;
-  };
+  auto scalar_f = [&](const Tensor<B>& w) { return detail::scalar_value(f, w, args...); };
   return jacobian([&](const Tensor<B>& w) { return value_and_grad(scalar_f, w).second; }, x);
 }
 
-/// Tuples and vectors of parameters have a Hessian made of blocks, which `hessian` does not build.
+/// The Hessian of a scalar-valued `f` of a tree of parameters (tensors of one type, ep::tree.hpp),
+/// as blocks in the order of `tree_leaves(x)`: `H[i][j]` = d^2 f / d x_i d x_j, of shape
+/// x_i.shape + x_j.shape (JAX returns the same blocks nested in the tree's structure). Cost: one
+/// jacobian of the gradient's leaf i per leaf.
 template <class F, class X, class... Args>
-requires(!istensor<X>) void hessian(F&&, const X&, Args&&...) {
-  static_assert(detail::always_false<X>,
-                "ep::hessian: x must be one tensor; for several parameters, concatenate them into "
-                "one, or call "
-                "ep::jacobian of a gradient");
+requires(!istensor<X>) auto hessian(F&& f, const X& x, Args&&... args) {
+  using L = tree_leaf_t<X>;
+  static_assert(istensor<L>,
+                "ep::hessian: the parameters must be a tree of tensors of one type (ep::tree.hpp)");
+  auto scalar_f = [&](const X& w) { return detail::scalar_value(f, w, args...); };
+  const std::size_t n = tree_size(x);
+  std::vector<std::vector<L>> blocks;
+  blocks.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    auto grad_leaf = [&](const X& w) { return tree_leaves(value_and_grad(scalar_f, w).second)[i]; };
+    blocks.push_back(tree_leaves(jacobian(grad_leaf, x)));
+  }
+  return blocks;
 }
 
 }  // namespace ep
