@@ -226,4 +226,27 @@ TYPED_TEST(Tree, HessianOfATreeIsTheBlocksOfTheFlatHessian) {
       {"hessian: f must return a scalar", "shape (3, 2)", "Params<B>{w: *, b: *}"});
 }
 
+TYPED_TEST(Tree, CheckpointTakesTrees) {
+  using B = TypeParam;
+  using T = ep::Tensor<B>;
+  const T x = ep::test::random_tensor<B>({4, 3}, -1, 1, 10);
+  const Params<B> p{ep::test::random_tensor<B>({3, 2}, -1, 1, 11), vec<B>({0.5, -0.25}), 0};
+  auto layer = [](const T& h, const Params<B>& q) { return (h.matmul(q.w) + q.b).tanh(); };
+  auto plain = [&](const std::pair<T, Params<B>>& a) {
+    return layer(a.first, a.second).square().sum();
+  };
+  auto kept = [&](const std::pair<T, Params<B>>& a) {
+    return ep::checkpoint(layer)(a.first, a.second).square().sum();
+  };
+  const auto [v1, g1] = ep::value_and_grad(plain, std::pair{x, p});
+  const auto [v2, g2] = ep::value_and_grad(kept, std::pair{x, p});
+  EXPECT_EQ(v1.item(), v2.item());
+  // The same ops in the same order: the gradients bit for bit.
+  EXPECT_EQ(g1.first.to_vector(), g2.first.to_vector());
+  EXPECT_EQ(g1.second.w.to_vector(), g2.second.w.to_vector());
+  EXPECT_EQ(g1.second.b.to_vector(), g2.second.b.to_vector());
+  // Outside value_and_grad it is f itself.
+  EXPECT_EQ(ep::checkpoint(layer)(x, p).to_vector(), layer(x, p).to_vector());
+}
+
 }  // namespace
