@@ -534,6 +534,23 @@ TYPED_TEST_P(Fusion, RowBlocksAndPadWriteInPlace) {
     }
     const auto padded = step.pad({1, 1});
     ep::test::expect_equal(padded, {n, cols}, expected);
+    // index_update by slices writes the expression into a copy of u the same way: the interior
+    // as pad's, the border u's. Also with a step along the rows (copied element by element).
+    values updated = expected;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        if (i == 0 || j == 0 || i == n - 1 || j == cols - 1)
+          updated[static_cast<std::size_t>(i * cols + j)] =
+              uv[static_cast<std::size_t>(i * cols + j)];
+    ep::test::expect_equal(
+        u.index_update(ep::index(slice(1, -1), slice(1, -1)), inner + 0.25 * lap), {n, cols},
+        updated);
+    const auto every_other = u.index_update(ep::index(1, slice(0, {}, 2)), T(5));
+    const auto ev = every_other.to_vector();
+    for (std::int64_t j = 0; j < cols; ++j)
+      EXPECT_EQ(ev[static_cast<std::size_t>(cols + j)],
+                j % 2 == 0 ? T(5) : uv[static_cast<std::size_t>(cols + j)])
+          << "element " << j;
     // The same values through the computed step and the backend's pad.
     const std::vector<std::int64_t> one{1, 1};
     ep::test::expect_close(padded, wrap<B>(B::pad(step.raw(), one, one, T(0))));

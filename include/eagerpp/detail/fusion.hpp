@@ -193,6 +193,13 @@ std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::
                                               std::span<const std::int64_t> after,
                                               typename Tn::value_type value);
 
+/// A copy of x with `v` (extents `out`) written at the region x[start[d] + k * step[d]] (step >= 1):
+/// index_update by integers and slices. v's expression is written straight into the copy where v
+/// holds one alone and the region's rows are contiguous (defined in detail/blocks.hpp).
+template <class Tn>
+typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const Shape& step,
+                                          const Shape& out, const Tn& v);
+
 /// Whether F and G are the same function. A template's arguments, not `F == G`: GCC does not take
 /// a comparison of function addresses as a constant expression under -fsanitize=undefined.
 template <auto F, auto G>

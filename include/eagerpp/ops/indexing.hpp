@@ -350,6 +350,67 @@ basic_indexed<B> basic_index(const Tensor<B>& x, const std::vector<index_item<B>
   return r;
 }
 
+template <class Tn>
+Tn strided_update(const Tn& x, const Shape& start, const Shape& step, const Shape& out,
+                  const Tn& v);
+
+/// The gradients of strided_update: g with the region zeroed for x, g's region for v.
+template <class Tn>
+struct strided_update_rule : takes<Tn, 2> {
+  Shape start, step, out;
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn&, const Tn& v) const {
+    return {strided_update(g, start, step, out, v.zeros_like()),
+            strided_slice(g, start, step, out)};
+  }
+};
+
+/// A copy of x with v (extents `out`) written at x[start[d] + k * step[d]] (step >= 1), on a
+/// backend whose tensors live in host memory: differentiable.
+template <class Tn>
+Tn strided_update(const Tn& x, const Shape& start, const Shape& step, const Shape& out,
+                  const Tn& v) {
+  return make_result<Tn>([&] { return host_strided_update(x, start, step, out, v); },
+                         strided_update_rule<Tn>{{}, start, step, out}, x, v);
+}
+
+/// index_update by integers and slices of positive step only (no new axes, index tensors or
+/// masks): a copy of x with the values written into the strided region, where the general path
+/// scatters them by positions. std::nullopt for other indices.
+template <class B>
+std::optional<Tensor<B>> basic_update(const Tensor<B>& x, std::vector<index_item<B>> items,
+                                      const Tensor<B>& values) {
+  using K = typename index_item<B>::item_kind;
+  for (const auto& it : items)
+    if (it.kind != K::integer && it.kind != K::slice && it.kind != K::ellipsis) return std::nullopt;
+  const Shape xs = x.shape();
+  const auto full = complete_index(std::move(items), xs);
+  Shape start, step, out, selection;
+  for (int axis = 0; axis < xs.size(); ++axis) {
+    const auto& it = full[static_cast<std::size_t>(axis)];
+    const std::int64_t n = xs[axis];
+    if (it.kind == K::integer) {
+      std::int64_t i = it.integer;
+      if (i < -n || i >= n) return std::nullopt;  // the general path throws
+      start.push_back(i < 0 ? i + n : i);
+      step.push_back(1);
+      out.push_back(1);
+    } else {
+      auto [first, st, count] = slice_indices(it.slice, n);
+      if (st <= 0) return std::nullopt;
+      start.push_back(count > 0 ? first : 0);
+      step.push_back(st);
+      out.push_back(count);
+      selection.push_back(count);
+    }
+  }
+  if (!(broadcast_shapes(values.shape(), selection, "index_update") == selection))
+    throw value_error(
+        fmt::format("index_update: values of shape {} do not broadcast to the selection's shape {}",
+                    values.shape().str(), selection.str()));
+  Tensor<B> v = values.shape() == out ? values : values.broadcast_to(selection).reshape(out);
+  return strided_update(x, start, step, out, v);
+}
+
 /// Phase 4, NumPy's advanced indexing of `y` by index tensors (axis, index): broadcast together,
 /// gathered with linear indices. The broadcast axes come first, or stay in place where the
 /// indexed axes are adjacent (NumPy's rule).
@@ -421,6 +482,14 @@ Tensor<B> Tensor<B>::operator()(const I&... items) const {
 template <backend B>
 template <class... I>
 Tensor<B> Tensor<B>::index_update(const std::tuple<I...>& indices, const Tensor& values) const {
+  if constexpr (detail::blocked_backend<B>) {
+    auto items = std::apply(
+        [](const auto&... i) {
+          return std::vector<detail::index_item<B>>{detail::to_index_item<B>(i)...};
+        },
+        indices);
+    if (auto r = detail::basic_update(*this, std::move(items), values)) return std::move(*r);
+  }
   // The positions that the index selects, found by indexing the positions tensor the same way.
   const auto lin =
       std::apply([&](const auto&... items) { return detail::positions(*this)(items...); }, indices);

@@ -587,6 +587,52 @@ std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::
   return B::from_host_shared(std::move(data), out);
 }
 
+template <class Tn>
+typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const Shape& step,
+                                          const Shape& out, const Tn& v) {
+  using B = typename Tn::backend_type;
+  using T = typename Tn::value_type;
+  const Shape& xs = x.shape();
+  const int rank = xs.size();
+  std::shared_ptr<T> data = allocate_storage<T>(static_cast<std::size_t>(xs.numel()));
+  B::to_data(x.raw(), data.get());
+  if (out.numel() == 0) return B::from_host_shared(std::move(data), xs);
+  const Shape x_strides = strides_of(xs);
+  Shape strides = x_strides;  // of the region, in the copy
+  std::int64_t offset = 0;
+  for (int d = 0; d < rank; ++d) {
+    offset += start[d] * x_strides[d];
+    strides[d] = step[d] * x_strides[d];
+  }
+  const std::int64_t unit = rank == 0 ? 1 : strides[rank - 1];
+  if constexpr (lazy_dtype<T>) {
+    const auto& e = lazy_access::expr(v);
+    if (e && !e->computed() && e.use_count() == 1 && unit == 1 && e->shape() == out) {
+      e->write(data, offset, strides);
+      return B::from_host_shared(std::move(data), xs);
+    }
+  }
+  const std::shared_ptr<T> values = B::share_host(v.raw());
+  const std::int64_t row = rank == 0 ? 1 : out[rank - 1];
+  const std::int64_t rows = out.numel() / row;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int64_t at = offset;
+    std::int64_t rest = r;
+    for (int d = rank - 2; d >= 0; --d) {
+      at += rest % out[d] * strides[d];
+      rest /= out[d];
+    }
+    const T* from = values.get() + r * row;
+    T* to = data.get() + at;
+    if (unit == 1) {
+      std::copy_n(from, row, to);
+    } else {
+      for (std::int64_t k = 0; k < row; ++k) to[k * unit] = from[k];
+    }
+  }
+  return B::from_host_shared(std::move(data), xs);
+}
+
 /// The lazy expression of an element-wise op's result, or nullptr when it is to be computed now:
 /// when its dtypes are not lazy_dtype, when it is small (fusion_settings::min_size), when an input
 /// is stretched by broadcasting (other than a one-element input: a block of the result is then not
