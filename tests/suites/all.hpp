@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "suites/array_api.hpp"
 #include "suites/autodiff.hpp"
 #include "suites/conveniences.hpp"
 #include "suites/creation.hpp"
@@ -29,6 +30,7 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Indexing, Types);         \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Extras, Types);           \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Conveniences, Types);     \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, ArrayApi, Types);         \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Autodiff, DoubleTypes);   \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Jacobian, DoubleTypes)
 

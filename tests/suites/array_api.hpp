@@ -1,0 +1,219 @@
+// eagerpp - typed tests of the array API functions written with facade ops (ops/array_api.hpp):
+// values against NumPy, the standard's special cases, errors, and gradients by finite differences
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cmath>        // std::signbit, std::isnan, std::isinf
+#include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
+#include <type_traits>  // std::is_same_v
+#include <vector>       // std::vector
+
+#include <gtest/gtest.h>
+
+#include <eagerpp/ops/array_api.hpp>
+
+#include "support/gradcheck.hpp"
+#include "support/support.hpp"
+
+// Expected values are NumPy 1.24's for the same inputs (np.eye, np.tril, np.trunc, np.logaddexp,
+// np.hypot, np.var, np.std, np.count_nonzero, np.diff, np.roll, np.moveaxis), as literals.
+
+EAGERPP_TYPED_SUITE(ArrayApi);
+
+namespace array_api_test {
+using values = std::vector<double>;
+constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double qnan = std::numeric_limits<double>::quiet_NaN();
+
+template <class B>
+ep::Tensor<B> tensor(const values& v, const ep::Shape& shape) {
+  return ep::test::tensor<B>(v, shape);
+}
+
+template <class B>
+double rtol() {
+  return sizeof(typename B::value_type) == 4 ? 1e-6 : 1e-14;
+}
+
+/// Expects `t`'s elements to be `expected`'s, NaN where it has NaN, infinities with their sign,
+/// the rest within rtol.
+template <class B>
+void expect_special(const ep::Tensor<B>& t, const values& expected) {
+  const auto got = t.to_vector();
+  ASSERT_EQ(got.size(), expected.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double g = static_cast<double>(got[i]), e = expected[i];
+    if (std::isnan(e)) {
+      EXPECT_TRUE(std::isnan(g)) << "element " << i << ": " << g;
+    } else if (std::isinf(e)) {
+      EXPECT_EQ(g, e) << "element " << i;
+    } else {
+      EXPECT_NEAR(g, e, rtol<B>() * std::abs(e) + 1e-300) << "element " << i;
+    }
+  }
+}
+}  // namespace array_api_test
+
+TYPED_TEST_P(ArrayApi, EyeEmptyTrilTriu) {
+  using namespace array_api_test;
+  using B = TypeParam;
+  ep::test::expect_equal(ep::eye<B>(3, 4, 1), {3, 4}, values{0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+  ep::test::expect_equal(ep::eye<B>(2, std::nullopt, -1), {2, 2}, values{0, 0, 1, 0});
+  ep::test::expect_equal(ep::eye<B>(0), {0, 0}, values{});
+  EXPECT_EQ(ep::empty<B>({2, 3}).shape(), (ep::Shape{2, 3}));
+  EXPECT_EQ(ep::empty_like(ep::eye<B>(3)).shape(), (ep::Shape{3, 3}));
+  const auto x = ep::arange<B>(12).reshape(3, 4);
+  ep::test::expect_equal(ep::tril(x), {3, 4}, values{0, 0, 0, 0, 4, 5, 0, 0, 8, 9, 10, 0});
+  ep::test::expect_equal(ep::triu(x, 1), {3, 4}, values{0, 1, 2, 3, 0, 0, 6, 7, 0, 0, 0, 11});
+  ep::test::expect_equal(ep::tril(x, -1), {3, 4}, values{0, 0, 0, 0, 4, 0, 0, 0, 8, 9, 0, 0});
+  ep::test::expect_equal(ep::triu(ep::arange<B>(18).reshape(2, 3, 3)), {2, 3, 3},
+                         values{0, 1, 2, 0, 4, 5, 0, 0, 8, 9, 10, 11, 0, 13, 14, 0, 0, 17});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::tril(ep::arange<B>(3)); },
+                                                {"tril", "shape (3,)", "at least two axes"});
+  ep::test::expect_throws_with<ep::value_error>([] { (void)ep::eye<B>(-1); }, {"eye", "-1 rows"});
+}
+
+TYPED_TEST_P(ArrayApi, ElementwiseSpecialCases) {
+  using namespace array_api_test;
+  using B = TypeParam;
+  using T = typename B::value_type;
+  // trunc: toward zero, the sign of zero kept (NumPy: -2, -0, -0, 0, 0, 2, inf, -inf, nan).
+  const auto tr = ep::trunc(tensor<B>({-2.5, -0.5, -0.0, 0.0, 0.5, 2.5, inf, -inf, qnan}, {9}));
+  expect_special(tr, {-2, -0.0, -0.0, 0, 0, 2, inf, -inf, qnan});
+  const std::vector<bool> negative{true, true, true, false, false, false, false, true};
+  const auto trv = tr.to_vector();
+  for (std::size_t i = 0; i < negative.size(); ++i)
+    EXPECT_EQ(std::signbit(trv[i]), negative[i]) << "element " << i;
+  EXPECT_EQ(ep::isfinite(tensor<B>({1, inf, -inf, qnan, 0}, {5})).to_vector(),
+            (std::vector<bool>{true, false, false, false, true}));
+  ep::test::expect_near(ep::reciprocal(tensor<B>({2, -4, 0.5}, {3})), {3}, values{0.5, -0.25, 2});
+  ep::test::expect_equal(ep::positive(tensor<B>({-1, 2}, {2})), {2}, values{-1, 2});
+  // logaddexp: equal infinities, NaN, and no overflow at 1000.
+  expect_special(
+      ep::logaddexp(tensor<B>({0, 1, -inf, inf, inf, -inf, 1000, qnan}, {8}),
+                    tensor<B>({0, 2, -inf, inf, 1, 3, 1000, 1}, {8})),
+      {0.6931471805599453, 2.313261687518223, -inf, inf, inf, 3.0, 1000.6931471805599, qnan});
+  // hypot: an infinity beside NaN is +inf; no overflow or underflow in the squares (3e30, 3e-30
+  // squared are out of float's range).
+  expect_special(ep::hypot(tensor<B>({3, 0, inf, qnan, 3e30, 3e-30, -5}, {7}),
+                           tensor<B>({4, 0, qnan, inf, 4e30, 4e-30, 12}, {7})),
+                 {5, 0, inf, inf, 5e30, 5e-30, 13});
+  // Broadcasting: a column against a row.
+  ep::test::expect_near(ep::hypot(tensor<B>({3, 6}, {2, 1}), tensor<B>({4, 8}, {1, 2})), {2, 2},
+                        values{5, 8.54400374531753, 7.211102550927978, 10}, rtol<B>());
+  using Bool = typename B::template rebind<bool>;
+  const auto p = ep::from_vector<Bool>({true, true, false, false}, {4});
+  const auto q = ep::from_vector<Bool>({true, false, true, false}, {4});
+  EXPECT_EQ(ep::logical_xor(p, q).to_vector(), (std::vector<bool>{false, true, true, false}));
+  static_assert(std::is_same_v<typename decltype(ep::isfinite(p))::value_type, bool>);
+  static_cast<void>(T{});
+}
+
+TYPED_TEST_P(ArrayApi, VarStddevCountNonzero) {
+  using namespace array_api_test;
+  using B = TypeParam;
+  const auto v = tensor<B>({1, 2, 3, 4, 2, 4, 6, 9, 0, -1, 5, 1}, {3, 4});
+  ep::test::expect_near(ep::var(v), {}, values{7.166666666666667}, rtol<B>());
+  ep::test::expect_near(ep::stddev(v), {}, values{2.6770630673681683}, rtol<B>());
+  ep::test::expect_near(
+      ep::var(v, 0), {4},
+      values{0.6666666666666666, 4.222222222222222, 1.5555555555555554, 10.888888888888891},
+      rtol<B>());
+  ep::test::expect_near(ep::var(v, 1, 1), {3},
+                        values{1.6666666666666667, 8.916666666666666, 6.916666666666667},
+                        rtol<B>());
+  ep::test::expect_near(ep::stddev(v, -1, 1, true), {3, 1},
+                        values{1.2909944487358056, 2.9860788111948193, 2.6299556396765835},
+                        rtol<B>());
+  // N - correction <= 0: NaN (the standard; NumPy gives inf for a nonzero sum).
+  expect_special(ep::var(v, 0, 3), {qnan, qnan, qnan, qnan});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::var(v, 2); },
+                                                {"var", "axis 2", "shape (3, 4)"});
+  const auto c = tensor<B>({0, 1, 2, 0, 0, 3}, {2, 3});
+  const auto all = ep::count_nonzero(c);
+  static_assert(std::is_same_v<typename decltype(all)::value_type, std::int64_t>);
+  EXPECT_EQ(all.item(), 3);
+  EXPECT_EQ(ep::count_nonzero(c, 0).to_vector(), (std::vector<std::int64_t>{0, 1, 2}));
+  EXPECT_EQ(ep::count_nonzero(c, 1, true).shape(), (ep::Shape{2, 1}));
+  EXPECT_EQ(ep::count_nonzero(c > 0, 1).to_vector(), (std::vector<std::int64_t>{2, 1}));
+}
+
+TYPED_TEST_P(ArrayApi, DiffRollMoveaxisMatrixTransposeVecdot) {
+  using namespace array_api_test;
+  using B = TypeParam;
+  const auto d = tensor<B>({1, 3, 6, 10, 0, 5, 4, 9}, {2, 4});
+  ep::test::expect_equal(ep::diff(d), {2, 3}, values{2, 3, 4, 5, -1, 5});
+  ep::test::expect_equal(ep::diff(d, -1, 2), {2, 2}, values{1, 1, -6, 6});
+  ep::test::expect_equal(ep::diff(d, 0), {1, 4}, values{-1, 2, -2, -1});
+  EXPECT_EQ(ep::diff(d, -1, 7).shape(), (ep::Shape{2, 0}));
+  EXPECT_EQ(ep::diff(d, -1, 0).to_vector(), d.to_vector());
+  const auto r = ep::arange<B>(10).reshape(2, 5);
+  ep::test::expect_equal(ep::roll(r, 2), {2, 5}, values{8, 9, 0, 1, 2, 3, 4, 5, 6, 7});
+  ep::test::expect_equal(ep::roll(r, -1, 1), {2, 5}, values{1, 2, 3, 4, 0, 6, 7, 8, 9, 5});
+  ep::test::expect_equal(ep::roll(r, 11, 0), {2, 5}, values{5, 6, 7, 8, 9, 0, 1, 2, 3, 4});
+  const auto m = ep::arange<B>(24).reshape(2, 3, 4);
+  ep::test::expect_equal(
+      ep::moveaxis(m, 0, -1), {3, 4, 2},
+      values{0, 12, 1, 13, 2, 14, 3, 15, 4, 16, 5, 17, 6, 18, 7, 19, 8, 20, 9, 21, 10, 22, 11, 23});
+  ep::test::expect_equal(
+      ep::matrix_transpose(m), {2, 4, 3},
+      values{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 12, 16, 20, 13, 17, 21, 14, 18, 22, 15, 19, 23});
+  ep::test::expect_equal(
+      ep::vecdot(tensor<B>({1, 2, 3, 4, 5, 6}, {2, 3}), tensor<B>({1, -1, 2}, {3})), {2},
+      values{5, 11});
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] { (void)ep::matrix_transpose(ep::arange<B>(3)); }, {"matrix_transpose", "(3,)"});
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] {
+        (void)ep::vecdot(d, tensor<B>({1, 2, 3}, {3}));
+      },
+      {"vecdot", "(2, 4)", "(3,)", "extents 4 and 3"});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::diff(d.sum()); },
+                                                {"diff", "0-dimensional"});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::moveaxis(m, 3, 0); },
+                                                {"moveaxis", "axis 3", "(2, 3, 4)"});
+}
+
+TYPED_TEST_P(ArrayApi, GradientsByFiniteDifferences) {
+  using B = TypeParam;
+  using T = ep::Tensor<B>;
+  if constexpr (!std::is_same_v<typename B::value_type, double>) {
+    GTEST_SKIP() << "the gradient checks run in double";
+  } else {
+    const T x = ep::test::random_tensor<B>({3, 4}, -1, 1, 21);
+    const T y = ep::test::random_tensor<B>({3, 4}, -1, 1, 22);
+    const T w = ep::test::random_tensor<B>({3, 4}, -1, 1, 23);
+    const auto weighted = [](const T& t, std::uint64_t seed) {
+      return (t * ep::test::random_tensor<B>(t.shape(), -1, 1, seed)).sum();
+    };
+    EXPECT_TRUE(ep::test::check_gradient([&](const T& t) { return ep::var(t, 1, 1).sum(); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::stddev(t, 0), 31); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::hypot(t, y), 32); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::logaddexp(y, t), 33); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::diff(t, 0), 34); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::roll(t, 3), 35); }, x));
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(ep::moveaxis(t.reshape(3, 2, 2), 2, 0), 36); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::tril(t, 1), 37); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::vecdot(t, w), 38); }, x));
+    // logaddexp at a tie: each operand's weight is 1/2; hypot at the origin: 0, not NaN.
+    const auto [v1, g1] =
+        ep::value_and_grad([&](const T& t) { return ep::logaddexp(t, x).sum(); }, x);
+    ep::test::expect_close(g1, x.full_like(0.5), 1e-15);
+    const auto [v2, g2] = ep::value_and_grad(
+        [&](const T& t) { return ep::hypot(t, t.zeros_like()).sum(); }, x.zeros_like());
+    EXPECT_EQ(g2.to_vector(), std::vector<double>(12, 0.0));
+  }
+}
+
+REGISTER_TYPED_TEST_SUITE_P(ArrayApi, EyeEmptyTrilTriu, ElementwiseSpecialCases,
+                            VarStddevCountNonzero, DiffRollMoveaxisMatrixTransposeVecdot,
+                            GradientsByFiniteDifferences);
