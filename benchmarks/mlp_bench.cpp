@@ -20,10 +20,12 @@
 //   gemm_mlp/eigen_gemm, gemm_mlp/openblas_sgemm  the first layer's product, (128, 784) x (784,
 //                          256), called directly: most of each step is two products of that cost.
 // Everything runs on one thread: Eigen, OpenBLAS, OpenMP and libtorch are all set to 1.
-#include <cstdint>  // std::int64_t
-#include <string>   // std::string
-#include <tuple>    // std::tuple, std::get
-#include <vector>   // std::vector
+#include <algorithm>  // std::max
+#include <cmath>      // std::abs
+#include <cstdint>    // std::int64_t
+#include <string>     // std::string
+#include <tuple>      // std::tuple, std::get
+#include <vector>     // std::vector
 
 #include <benchmark/benchmark.h>
 #include <cblas.h>  // cblas_sgemm, openblas_set_num_threads (OpenBLAS)
@@ -231,6 +233,36 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("gemm_mlp/openblas_sgemm", matmul_openblas, batch, inputs, hidden);
 #if EAGERPP_BENCHMARK_TORCH
   ep::bench::register_mlp_torch_benchmarks();
+#endif
+#if EAGERPP_BENCHMARK_TORCH
+  // ep::optim's steps against torch::optim's on the same data, before their times mean anything.
+  {
+    ep::generator gen(9);
+    const auto p0 = ep::normal<ep::eigen<float>>(gen, {1000});
+    const auto g = ep::normal<ep::eigen<float>>(gen, {1000}, 0, 0.1);
+    for (const bool adam : {true, false}) {
+      ep::Tensor<ep::eigen<float>> p = p0;
+      const auto expected =
+          ep::bench::torch_optimizer_steps(p0.to_vector(), g.to_vector(), 20, adam);
+      if (adam) {
+        ep::optim::adam opt(p, 1e-3);
+        for (int i = 0; i < 20; ++i) p = opt.step(p, g);
+      } else {
+        ep::optim::sgd opt(p, 0.1, {.momentum = 0.9});
+        for (int i = 0; i < 20; ++i) p = opt.step(p, g);
+      }
+      const auto got = p.to_vector();
+      float worst = 0;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        worst = std::max(worst, std::abs(got[i] - expected[i]));
+      fmt::print("20 steps of ep::optim::{} against torch::optim's: largest difference {:.2g}\n",
+                 adam ? "adam" : "sgd (momentum 0.9)", worst);
+      if (!(worst <= 1e-5F)) {
+        fmt::print(stderr, "mlp_bench: ep::optim and torch::optim disagree\n");
+        return 1;
+      }
+    }
+  }
 #endif
   benchmark::Initialize(&argc, argv);
   ep::bench::ratio_reporter rep;

@@ -4,6 +4,10 @@
 // The same 784-256-10 ReLU MLP as mlp_bench.cpp, written as a libtorch user would: F::cross_entropy
 // (mean), torch::autograd::grad over the four parameters, then p - lr * g without a tape. Same
 // shapes and distributions as the eagerpp side (not the same values: torch's generator).
+#include <cstdint>  // std::int64_t
+#include <memory>   // std::unique_ptr, std::make_unique
+#include <vector>   // std::vector
+
 #include <torch/torch.h>
 
 #include <benchmark/benchmark.h>
@@ -65,6 +69,27 @@ void adam_step(benchmark::State& st) {
 }
 
 }  // namespace
+
+std::vector<float> ep::bench::torch_optimizer_steps(const std::vector<float>& p0,
+                                                    const std::vector<float>& g, int steps,
+                                                    bool adam) {
+  const auto n = static_cast<std::int64_t>(p0.size());
+  auto p = torch::from_blob(const_cast<float*>(p0.data()), {n}).clone().requires_grad_(true);
+  const auto grad = torch::from_blob(const_cast<float*>(g.data()), {n}).clone();
+  std::unique_ptr<torch::optim::Optimizer> opt;
+  if (adam)
+    opt = std::make_unique<torch::optim::Adam>(std::vector<torch::Tensor>{p},
+                                               torch::optim::AdamOptions(1e-3));
+  else
+    opt = std::make_unique<torch::optim::SGD>(std::vector<torch::Tensor>{p},
+                                              torch::optim::SGDOptions(0.1).momentum(0.9));
+  for (int i = 0; i < steps; ++i) {
+    p.mutable_grad() = grad.clone();
+    opt->step();
+  }
+  const auto out = p.detach().contiguous();
+  return {out.data_ptr<float>(), out.data_ptr<float>() + n};
+}
 
 void ep::bench::register_mlp_torch_benchmarks() {
   torch::set_num_threads(1);
