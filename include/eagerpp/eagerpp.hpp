@@ -10,6 +10,7 @@
 #include "eagerpp/autodiff/grad.hpp"
 #include "eagerpp/autodiff/jacobian.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/dtypes.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/format.hpp"
 #include "eagerpp/functions.hpp"

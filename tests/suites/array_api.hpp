@@ -6,11 +6,14 @@
 #include <cmath>        // std::signbit, std::isnan, std::isinf
 #include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
+#include <tuple>        // std::tuple, std::tuple_element_t
 #include <type_traits>  // std::is_same_v
+#include <utility>      // std::index_sequence
 #include <vector>       // std::vector
 
 #include <gtest/gtest.h>
 
+#include <eagerpp/dtypes.hpp>
 #include <eagerpp/ops/array_api.hpp>
 
 #include "support/gradcheck.hpp"
@@ -53,6 +56,60 @@ void expect_special(const ep::Tensor<B>& t, const values& expected) {
     }
   }
 }
+}  // namespace array_api_test
+
+namespace array_api_test {
+// The dtype functions, checked at compile time over every pair of the eleven real dtypes against
+// NumPy's np.result_type and np.can_cast(..., "safe") (index into `dtypes`; -1: uint64 with a
+// signed integer, undefined by the standard and a compile-time error here).
+using dtypes = std::tuple<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                          std::uint16_t, std::uint32_t, std::uint64_t, float, double>;
+inline constexpr int promotion[11][11] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},          {1, 1, 2, 3, 4, 2, 3, 4, -1, 9, 10},
+    {2, 2, 2, 3, 4, 2, 3, 4, -1, 9, 10},         {3, 3, 3, 3, 4, 3, 3, 4, -1, 10, 10},
+    {4, 4, 4, 4, 4, 4, 4, 4, -1, 10, 10},        {5, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+    {6, 3, 3, 3, 4, 6, 6, 7, 8, 9, 10},          {7, 4, 4, 4, 4, 7, 7, 7, 8, 10, 10},
+    {8, -1, -1, -1, -1, 8, 8, 8, 8, 10, 10},     {9, 9, 9, 10, 10, 9, 9, 10, 10, 9, 10},
+    {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10}};
+inline constexpr bool castable[11][11] = {
+    {true, true, true, true, true, true, true, true, true, true, true},
+    {false, true, true, true, true, false, false, false, false, true, true},
+    {false, false, true, true, true, false, false, false, false, true, true},
+    {false, false, false, true, true, false, false, false, false, false, true},
+    {false, false, false, false, true, false, false, false, false, false, true},
+    {false, false, true, true, true, true, true, true, true, true, true},
+    {false, false, false, true, true, false, true, true, true, true, true},
+    {false, false, false, false, true, false, false, true, true, false, true},
+    {false, false, false, false, false, false, false, false, true, false, true},
+    {false, false, false, false, false, false, false, false, false, true, true},
+    {false, false, false, false, false, false, false, false, false, false, true}};
+template <std::size_t I, std::size_t J>
+constexpr bool check_pair() {
+  using A = std::tuple_element_t<I, dtypes>;
+  using B = std::tuple_element_t<J, dtypes>;
+  if constexpr (promotion[I][J] >= 0) {
+    using Expected = std::tuple_element_t<static_cast<std::size_t>(promotion[I][J]), dtypes>;
+    static_assert(std::is_same_v<ep::result_type_t<A, B>, Expected>, "result_type");
+  }
+  static_assert(ep::can_cast<A, B>() == castable[I][J], "can_cast");
+  return true;
+}
+template <std::size_t... K>
+constexpr bool check_all(std::index_sequence<K...>) {
+  return (check_pair<K / 11, K % 11>() && ...);
+}
+static_assert(check_all(std::make_index_sequence<121>{}));
+static_assert(std::is_same_v<ep::result_type_t<std::int8_t, std::uint8_t, float>, float>);
+static_assert(ep::isdtype<std::uint16_t>("unsigned integer") &&
+              ep::isdtype<std::uint16_t>("integral") &&
+              !ep::isdtype<std::uint16_t>("signed integer") && ep::isdtype<bool>("bool") &&
+              !ep::isdtype<bool>("numeric") && ep::isdtype<float>("real floating") &&
+              !ep::isdtype<double>("complex floating") && !ep::isdtype<double>("no such kind"));
+static_assert(ep::finfo<float>::bits == 32 && ep::finfo<float>::eps == 1.1920929e-07F &&
+              ep::finfo<double>::smallest_normal == 2.2250738585072014e-308 &&
+              ep::finfo<double>::min == -ep::finfo<double>::max);
+static_assert(ep::iinfo<std::int8_t>::min == -128 && ep::iinfo<std::uint16_t>::max == 65535 &&
+              ep::iinfo<std::int64_t>::bits == 64);
 }  // namespace array_api_test
 
 TYPED_TEST_P(ArrayApi, EyeEmptyTrilTriu) {
@@ -162,6 +219,37 @@ TYPED_TEST_P(ArrayApi, DiffRollMoveaxisMatrixTransposeVecdot) {
   ep::test::expect_equal(
       ep::vecdot(tensor<B>({1, 2, 3, 4, 5, 6}, {2, 3}), tensor<B>({1, -1, 2}, {3})), {2},
       values{5, 11});
+  ep::test::expect_equal(ep::clip(tensor<B>({-2, 0.5, 3, 7}, {4}), tensor<B>({-1, 1, -1, 1}, {4}),
+                                  tensor<B>({5}, {1})),
+                         {4}, values{-1, 1, 3, 5});
+  // np.tensordot(np.arange(24.).reshape(2, 3, 4), np.arange(12.).reshape(3, 4), 2), and axes 0.
+  ep::test::expect_equal(ep::tensordot(m, ep::arange<B>(12).reshape(3, 4)), {2}, values{506, 1298});
+  ep::test::expect_equal(ep::tensordot(tensor<B>({1, 2}, {2}), tensor<B>({3, 4, 5}, {3}), 0),
+                         {2, 3}, values{3, 4, 5, 6, 8, 10});
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] { (void)ep::tensordot(m, ep::arange<B>(12).reshape(4, 3)); },
+      {"tensordot", "(2, 3, 4)", "(4, 3)", "3 against 4"});
+  const auto parts = ep::unstack(ep::arange<B>(6).reshape(2, 3), 1);
+  ASSERT_EQ(parts.size(), 3U);
+  ep::test::expect_equal(parts[2], {2}, values{2, 5});
+  const auto both = ep::broadcast_arrays(
+      std::vector<ep::Tensor<B>>{tensor<B>({1, 2}, {2, 1}), tensor<B>({10, 20, 30}, {1, 3})});
+  ep::test::expect_equal(both[0], {2, 3}, values{1, 1, 1, 2, 2, 2});
+  ep::test::expect_equal(both[1], {2, 3}, values{10, 20, 30, 10, 20, 30});
+  ep::test::expect_equal(ep::cumulative_sum(tensor<B>({1, 2, 3, 4}, {4}), std::nullopt, true), {5},
+                         values{0, 1, 3, 6, 10});
+  ep::test::expect_equal(ep::cumulative_sum(d, 1), {2, 4}, values{1, 4, 10, 20, 0, 5, 9, 18});
+  ep::test::expect_equal(ep::cumulative_sum(d, 0, true), {3, 4},
+                         values{0, 0, 0, 0, 1, 3, 6, 10, 1, 8, 10, 19});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::cumulative_sum(d); },
+                                                {"cumulative_sum", "(2, 4)", "expected an axis"});
+  const auto u = tensor<B>({-0.5, 0, 0.5}, {3});
+  ep::test::expect_close(ep::acos(u), u.arccos());
+  ep::test::expect_close(ep::atanh(u), u.arctanh());
+  ep::test::expect_close(ep::concat(std::vector<ep::Tensor<B>>{u, u}),
+                         ep::concatenate(std::vector<ep::Tensor<B>>{u, u}));
+  ep::test::expect_equal(ep::permute_dims(ep::arange<B>(6).reshape(2, 3), {1, 0}), {3, 2},
+                         values{0, 3, 1, 4, 2, 5});
   ep::test::expect_throws_with<ep::value_error>(
       [&] { (void)ep::matrix_transpose(ep::arange<B>(3)); }, {"matrix_transpose", "(3,)"});
   ep::test::expect_throws_with<ep::value_error>(
@@ -204,6 +292,8 @@ TYPED_TEST_P(ArrayApi, GradientsByFiniteDifferences) {
         ep::test::check_gradient([&](const T& t) { return weighted(ep::tril(t, 1), 37); }, x));
     EXPECT_TRUE(
         ep::test::check_gradient([&](const T& t) { return weighted(ep::vecdot(t, w), 38); }, x));
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(ep::tensordot(t, w.reshape(4, 3), 1), 39); }, x));
     // logaddexp at a tie: each operand's weight is 1/2; hypot at the origin: 0, not NaN.
     const auto [v1, g1] =
         ep::value_and_grad([&](const T& t) { return ep::logaddexp(t, x).sum(); }, x);

@@ -1,7 +1,8 @@
 // eagerpp - functions of the Python array API standard (2024.12) written with the facade's ops:
 // creation (eye, empty, tril, triu), element-wise (reciprocal, positive, trunc, isfinite,
 // logaddexp, hypot, logical_xor), statistics (var, stddev, count_nonzero) and manipulation (diff,
-// roll, moveaxis, matrix_transpose, vecdot)
+// roll, moveaxis, matrix_transpose, vecdot, unstack, broadcast_arrays, cumulative_sum) and the
+// standard's names for ops eagerpp spells as NumPy does (acos, concat, permute_dims, ...)
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -294,6 +295,112 @@ Tensor<B> vecdot(const Tensor<B>& a, const Tensor<B>& b, int axis = -1) {
         "equal extents",
         sa.str(), sb.str(), sa[ia], sb[ib], axis));
   return (a * b).sum(axis);
+}
+
+/// x clipped to [min_, max_] element by element with tensor bounds that broadcast (array API: `clip`
+/// with array bounds): minimum(maximum(x, min_), max_). The gradient goes to x where it lies
+/// inside, to a bound where the bound applies.
+template <backend B>
+Tensor<B> clip(const Tensor<B>& x, const Tensor<B>& min_, const Tensor<B>& max_) {
+  return x.maximum(min_).minimum(max_);
+}
+
+/// The sum of products over the last `axes` axes of a and the first `axes` axes of b (array API:
+/// `tensordot` with an integer): shape a.shape[:-axes] + b.shape[axes:]; axes = 0 is the outer
+/// product. One matrix product after moving and merging the contracted axes.
+template <backend B>
+Tensor<B> tensordot(const Tensor<B>& a, const Tensor<B>& b, int axes = 2) {
+  const Shape sa = a.shape(), sb = b.shape();
+  if (axes < 0 || axes > sa.size() || axes > sb.size())
+    throw value_error(fmt::format(
+        "tensordot: axes = {} for operands of shapes {} and {}; expected 0 <= axes <= the rank "
+        "of each",
+        axes, sa.str(), sb.str()));
+  std::int64_t k = 1, m = 1, n = 1;
+  Shape out;
+  for (int i = 0; i < axes; ++i) {
+    if (sa[sa.size() - axes + i] != sb[i])
+      throw value_error(fmt::format(
+          "tensordot: the contracted axes of shapes {} and {} differ ({} against {} at position "
+          "{}); expected equal extents",
+          sa.str(), sb.str(), sa[sa.size() - axes + i], sb[i], i));
+    k *= sb[i];
+  }
+  for (int i = 0; i < sa.size() - axes; ++i) {
+    m *= sa[i];
+    out.push_back(sa[i]);
+  }
+  for (int i = axes; i < sb.size(); ++i) {
+    n *= sb[i];
+    out.push_back(sb[i]);
+  }
+  return a.reshape({m, k}).matmul(b.reshape({k, n})).reshape(out);
+}
+
+/// The slices of x along `axis`, each without that axis (array API: `unstack`).
+template <backend B>
+std::vector<Tensor<B>> unstack(const Tensor<B>& x, int axis = 0) {
+  const int a = detail::normalize_axis("unstack", axis, x.shape());
+  const Tensor<B> moved = moveaxis(x, a, 0);
+  std::vector<Tensor<B>> out;
+  for (std::int64_t i = 0; i < moved.shape()[0]; ++i) out.push_back(moved(i));
+  return out;
+}
+
+/// The tensors broadcast to their common shape (array API: `broadcast_arrays`); throws
+/// ep::value_error naming the shapes that do not broadcast.
+template <backend B>
+std::vector<Tensor<B>> broadcast_arrays(const std::vector<Tensor<B>>& xs) {
+  if (xs.empty()) return {};
+  Shape common = xs.front().shape();
+  for (const auto& x : xs) common = broadcast_shapes(common, x.shape(), "broadcast_arrays");
+  std::vector<Tensor<B>> out;
+  for (const auto& x : xs) out.push_back(x.broadcast_to(common));
+  return out;
+}
+
+/// The cumulative sum along `axis` (array API: `cumulative_sum`; NumPy: `cumsum`); with
+/// `include_initial` the result starts with a 0, one element longer along the axis. A 1-D x needs
+/// no axis.
+template <backend B>
+auto cumulative_sum(const Tensor<B>& x, std::optional<int> axis = std::nullopt,
+                    bool include_initial = false) {
+  if (!axis && x.ndim() != 1)
+    throw value_error(fmt::format(
+        "cumulative_sum: x has shape {}; expected an axis for a tensor of more than one axis",
+        x.shape().str()));
+  const int a = detail::normalize_axis("cumulative_sum", axis.value_or(0), x.shape());
+  auto s = x.cumsum(a);
+  if (!include_initial) return s;
+  Paddings p(static_cast<std::size_t>(x.ndim()), {0, 0});
+  p[static_cast<std::size_t>(a)] = {1, 0};
+  return s.pad(p);
+}
+
+// The array API's names for ops eagerpp already has under NumPy's (EagerPy's) names.
+#define EAGERPP_ARRAY_API_ALIAS(name, method) \
+  template <facade_tensor Tn>                 \
+  auto name(const Tn& x) {                    \
+    return x.method();                        \
+  }
+EAGERPP_ARRAY_API_ALIAS(acos, arccos)
+EAGERPP_ARRAY_API_ALIAS(asin, arcsin)
+EAGERPP_ARRAY_API_ALIAS(atan, arctan)
+EAGERPP_ARRAY_API_ALIAS(acosh, arccosh)
+EAGERPP_ARRAY_API_ALIAS(asinh, arcsinh)
+EAGERPP_ARRAY_API_ALIAS(atanh, arctanh)
+#undef EAGERPP_ARRAY_API_ALIAS
+
+/// `concatenate` (array API: `concat`).
+template <backend B>
+Tensor<B> concat(const std::vector<Tensor<B>>& tensors, int axis = 0) {
+  return concatenate(tensors, axis);
+}
+
+/// `transpose(axes)` (array API: `permute_dims`).
+template <backend B>
+Tensor<B> permute_dims(const Tensor<B>& x, const std::vector<int>& axes) {
+  return x.transpose(axes);
 }
 
 }  // namespace ep

@@ -1,0 +1,149 @@
+// eagerpp - the array API's data type functions at compile time: result_type, can_cast, isdtype,
+// finfo, iinfo, over the standard's eleven real dtypes as C++ types
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstdint>      // std::int8_t ... std::uint64_t
+#include <limits>       // std::numeric_limits
+#include <string_view>  // std::string_view
+#include <type_traits>  // std::is_same_v, std::is_integral_v, std::is_signed_v
+
+namespace ep {
+
+/// The standard's real dtypes as C++ types: bool, the signed and unsigned integers of 8 to 64 bits,
+/// float (float32) and double (float64). (Tensors hold bool, int32, int64, float32 and float64 on
+/// every backend today; these functions already answer for all eleven.)
+template <class T>
+concept real_dtype =
+    std::is_same_v<T, bool> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
+    std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
+    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>;
+
+namespace detail {
+
+template <class T>
+inline constexpr bool signed_int = std::is_integral_v<T>&& std::is_signed_v<T>;
+template <class T>
+inline constexpr bool unsigned_int =
+    std::is_integral_v<T> && !std::is_signed_v<T> && !std::is_same_v<T, bool>;
+
+/// The signed integer of `bytes` bytes.
+template <int Bytes>
+using signed_of = std::conditional_t<
+    Bytes == 1, std::int8_t,
+    std::conditional_t<Bytes == 2, std::int16_t,
+                       std::conditional_t<Bytes == 4, std::int32_t, std::int64_t>>>;
+
+template <class A, class B>
+constexpr auto promote_tag() {
+  if constexpr (std::is_same_v<A, B>) {
+    return A{};
+  } else if constexpr (std::is_same_v<A, bool>) {
+    return B{};
+  } else if constexpr (std::is_same_v<B, bool>) {
+    return A{};
+  } else if constexpr (std::is_floating_point_v<A> && std::is_floating_point_v<B>) {
+    return std::conditional_t<(sizeof(A) > sizeof(B)), A, B>{};
+  } else if constexpr (std::is_floating_point_v<A> || std::is_floating_point_v<B>) {
+    // Mixed kinds, which the standard leaves undefined, as NumPy 2 promotes arrays: an integer of
+    // up to 16 bits fits float32's 24-bit significand, wider ones go to float64.
+    using F = std::conditional_t<std::is_floating_point_v<A>, A, B>;
+    using I = std::conditional_t<std::is_floating_point_v<A>, B, A>;
+    if constexpr (std::is_same_v<F, double> || sizeof(I) <= 2)
+      return F{};
+    else
+      return double{};
+  } else if constexpr (signed_int<A> == signed_int<B>) {
+    return std::conditional_t<(sizeof(A) > sizeof(B)), A, B>{};
+  } else {
+    using S = std::conditional_t<signed_int<A>, A, B>;
+    using U = std::conditional_t<signed_int<A>, B, A>;
+    static_assert(sizeof(U) < 8,
+                  "ep::result_type: the array API leaves uint64 with a signed integer undefined "
+                  "(NumPy gives float64); convert one operand with astype first");
+    if constexpr (sizeof(S) > sizeof(U))
+      return S{};
+    else
+      return signed_of<2 * sizeof(U)>{};
+  }
+}
+
+}  // namespace detail
+
+/// The dtype the array API's type promotion gives two dtypes (`result_type`): within a kind the
+/// wider one, a signed with an unsigned integer the smallest signed integer holding both, bool with
+/// anything the other. Mixed integer and floating dtypes, which the standard leaves undefined, as
+/// NumPy 2 promotes arrays (int8/int16/uint8/uint16 with float32: float32, wider: float64). uint64
+/// with a signed integer is a compile-time error.
+template <real_dtype A, real_dtype... Rest>
+struct result_type {
+  using type = A;
+};
+template <real_dtype A, real_dtype B, real_dtype... Rest>
+struct result_type<A, B, Rest...> {
+  using type = typename result_type<decltype(detail::promote_tag<A, B>()), Rest...>::type;
+};
+template <real_dtype... T>
+using result_type_t = typename result_type<T...>::type;
+
+/// Whether From converts to To by the promotion rules (`can_cast`): their result_type is To.
+/// Across kinds only bool and integers to floating dtypes wide enough (NumPy's "safe" casting).
+template <real_dtype From, real_dtype To>
+constexpr bool can_cast() {
+  if constexpr (std::is_same_v<From, To> || std::is_same_v<From, bool>) {
+    return true;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    return false;
+  } else if constexpr (std::is_floating_point_v<From> && !std::is_floating_point_v<To>) {
+    return false;
+  } else if constexpr (detail::unsigned_int<From> && detail::signed_int<To>) {
+    return sizeof(To) > sizeof(From);
+  } else if constexpr (detail::signed_int<From> && detail::unsigned_int<To>) {
+    return false;
+  } else if constexpr (std::is_floating_point_v<To> && !std::is_floating_point_v<From>) {
+    return std::is_same_v<To, double> || sizeof(From) <= 2;
+  } else {
+    return sizeof(To) >= sizeof(From);
+  }
+}
+
+/// Whether T is of `kind` (`isdtype`): "bool", "signed integer", "unsigned integer", "integral",
+/// "real floating", "complex floating", "numeric". Throws nothing: an unknown kind is false.
+template <real_dtype T>
+constexpr bool isdtype(std::string_view kind) {
+  if (kind == "bool") return std::is_same_v<T, bool>;
+  if (kind == "signed integer") return detail::signed_int<T>;
+  if (kind == "unsigned integer") return detail::unsigned_int<T>;
+  if (kind == "integral") return detail::signed_int<T> || detail::unsigned_int<T>;
+  if (kind == "real floating") return std::is_floating_point_v<T>;
+  if (kind == "complex floating") return false;
+  if (kind == "numeric") return !std::is_same_v<T, bool>;
+  return false;
+}
+
+/// Machine limits of a floating dtype (`finfo`): its bits, eps (the distance from 1 to the next
+/// value), max, min (the most negative finite value) and smallest_normal.
+template <class T>
+struct finfo {
+  static_assert(std::is_floating_point_v<T>,
+                "ep::finfo: T must be a floating dtype (float, double); iinfo is for integers");
+  static constexpr int bits = static_cast<int>(sizeof(T) * 8);
+  static constexpr T eps = std::numeric_limits<T>::epsilon();
+  static constexpr T max = std::numeric_limits<T>::max();
+  static constexpr T min = std::numeric_limits<T>::lowest();
+  static constexpr T smallest_normal = std::numeric_limits<T>::min();
+};
+
+/// Machine limits of an integer dtype (`iinfo`): its bits, max and min.
+template <class T>
+struct iinfo {
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                "ep::iinfo: T must be an integer dtype; finfo is for floating dtypes");
+  static constexpr int bits = static_cast<int>(sizeof(T) * 8);
+  static constexpr T max = std::numeric_limits<T>::max();
+  static constexpr T min = std::numeric_limits<T>::min();
+};
+
+}  // namespace ep
