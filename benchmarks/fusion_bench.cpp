@@ -2,7 +2,7 @@
 // expressions
 // SPDX-License-Identifier: MIT
 //
-// The targets of issue 13, float32, one thread, each the facade (Eigen and xtensor backends)
+// The targets, float32, one thread, each the facade (Eigen and xtensor backends)
 // against Eigen's fused expression written into a buffer kept across iterations (what a user who writes
 // Eigen by hand gets at best):
 //   chain   (-x * x).exp() * x.sin() + 1, n = 1e6 and 1e7, computed (raw())      <= 1.2x
