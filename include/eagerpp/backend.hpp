@@ -6,6 +6,8 @@
 #include <cstdint>      // std::int64_t
 #include <span>         // std::span
 #include <string_view>  // std::string_view
+#include <tuple>        // std::tuple
+#include <utility>      // std::pair
 
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/ops/unary_list.hpp"
@@ -76,6 +78,19 @@ namespace ep {
 ///                   place, never materialized); op(a) (..., n, k), op(b) (..., k, m) with equal
 ///                   batch extents -> (..., n, m)
 ///
+///   decompositions (optional, floating T; ep::linalg): batched over equal leading axes, every
+///                 matrix through the backend's solver library, C-order in and out:
+///                 cholesky(x, failed) -> L (..., n, n), lower, zeros above, from x's lower
+///                   triangle; solve(a, b, failed) -> x with a x = b, a (..., n, n), b (..., n, k),
+///                   by LU with partial pivoting; `failed` (std::int64_t&) is set to the flat batch
+///                   index of the first matrix that is not positive definite (cholesky) or exactly
+///                   singular (solve), else -1;
+///                 qr(x, complete) -> {Q, R}: x (..., m, n), Q (..., m, k), R (..., k, n), k = min(m,
+///                   n), or k = m when complete; svd(x, full_matrices) -> {U, S, Vh}: U (..., m, k),
+///                   S (..., k) descending, Vh (..., k, n), k = m and n for U and Vh when full;
+///                   svdvals(x) -> S; eigh(x) -> {w (..., n) ascending, V (..., n, n) columns}, from
+///                   x's lower triangle; slogdet(x) -> {sign, log|det|} (...), {0, -inf} if singular
+///
 /// Anything else (keepdims, negative axes, scalars, mean, squeeze, stack, softmax, ...) the facade
 /// builds from these, once for every backend.
 ///
@@ -132,7 +147,7 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
       !(needed) ||                                                                          \
       requires(const R& x, T v, std::int64_t n, const Shape& s, std::span<const int> a,     \
                std::span<const std::int64_t> i, std::span<const R> p, const Rb<B, bool>& c, \
-               const Rb<B, std::int64_t>& k, bool t) {                                      \
+               const Rb<B, std::int64_t>& k, bool t, std::int64_t& f) {                     \
     __VA_ARGS__;                                                                            \
   };
 #define EAGERPP_BACKEND_AND(name, ...) &&has_##name
@@ -259,6 +274,21 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
 #define EAGERPP_LINALG_FUNCTIONS(X)                                                                \
   X(matmul, numeric_dtype<T>, "matmul(raw a, raw b, bool transpose_a, bool transpose_b)",          \
     { B::matmul(x, x, t, t) } -> std::same_as<R>)
+
+#define EAGERPP_DECOMPOSITION_FUNCTIONS(X)                                                         \
+  X(cholesky, floating_dtype<T>, "cholesky(raw, std::int64_t& failed)",                            \
+    { B::cholesky(x, f) } -> std::same_as<R>)                                                      \
+  X(solve, floating_dtype<T>, "solve(raw a, raw b, std::int64_t& failed)",                         \
+    { B::solve(x, x, f) } -> std::same_as<R>)                                                      \
+  X(qr, floating_dtype<T>, "qr(raw, bool complete) -> std::pair<raw, raw>",                        \
+    { B::qr(x, t) } -> std::same_as<std::pair<R, R>>)                                              \
+  X(svd, floating_dtype<T>, "svd(raw, bool full_matrices) -> std::tuple<raw, raw, raw>",           \
+    { B::svd(x, t) } -> std::same_as<std::tuple<R, R, R>>)                                         \
+  X(svdvals, floating_dtype<T>, "svdvals(raw)", { B::svdvals(x) } -> std::same_as<R>)              \
+  X(eigh, floating_dtype<T>, "eigh(raw) -> std::pair<raw, raw>",                                   \
+    { B::eigh(x) } -> std::same_as<std::pair<R, R>>)                                               \
+  X(slogdet, floating_dtype<T>, "slogdet(raw) -> std::pair<raw, raw>",                             \
+    { B::slogdet(x) } -> std::same_as<std::pair<R, R>>)
 // clang-format on
 
 EAGERPP_BACKEND_FAMILY(creation, EAGERPP_CREATION_FUNCTIONS)
@@ -267,6 +297,7 @@ EAGERPP_BACKEND_FAMILY(reduction, EAGERPP_REDUCTION_FUNCTIONS)
 EAGERPP_BACKEND_FAMILY(shape, EAGERPP_SHAPE_FUNCTIONS)
 EAGERPP_BACKEND_FAMILY(indexing, EAGERPP_INDEXING_FUNCTIONS)
 EAGERPP_BACKEND_FAMILY(linalg, EAGERPP_LINALG_FUNCTIONS)
+EAGERPP_BACKEND_FAMILY(decomposition, EAGERPP_DECOMPOSITION_FUNCTIONS)
 
 #undef EAGERPP_CREATION_FUNCTIONS
 #undef EAGERPP_ELEMENTWISE_FUNCTIONS
@@ -274,6 +305,7 @@ EAGERPP_BACKEND_FAMILY(linalg, EAGERPP_LINALG_FUNCTIONS)
 #undef EAGERPP_SHAPE_FUNCTIONS
 #undef EAGERPP_INDEXING_FUNCTIONS
 #undef EAGERPP_LINALG_FUNCTIONS
+#undef EAGERPP_DECOMPOSITION_FUNCTIONS
 #undef EAGERPP_BACKEND_FAMILY
 #undef EAGERPP_BACKEND_HAS
 #undef EAGERPP_BACKEND_AND
@@ -310,6 +342,12 @@ concept indexing_backend = backend<B> && detail::indexing_checks<B>::value;
 /// A backend with every linear algebra op the facade calls (those its dtype has).
 template <class B>
 concept linalg_backend = backend<B> && detail::linalg_checks<B>::value;
+
+/// A backend with the matrix decompositions of ep::linalg (cholesky, solve, qr, svd, eigh, slogdet)
+/// through its own solver library. Optional: ep::Tensor<B> is complete without them, and ep::linalg
+/// names each missing function in a sentence where it is used.
+template <class B>
+concept decomposition_backend = backend<B> && detail::decomposition_checks<B>::value;
 
 /// A backend with every op of every family: what ep::Tensor<B> needs to be complete.
 template <class B>

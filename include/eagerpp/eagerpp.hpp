@@ -14,6 +14,7 @@
 #include "eagerpp/error.hpp"
 #include "eagerpp/format.hpp"
 #include "eagerpp/functions.hpp"
+#include "eagerpp/linalg.hpp"
 #include "eagerpp/memory.hpp"
 #include "eagerpp/ops/array_api.hpp"
 #include "eagerpp/shape.hpp"

@@ -46,6 +46,12 @@ struct device_error : detail::standard_error<std::runtime_error> {
   using standard_error::standard_error;
 };
 
+/// A matrix a decomposition cannot take: not positive definite (cholesky), singular (solve, inv)
+/// (NumPy's LinAlgError).
+struct linalg_error : detail::standard_error<std::runtime_error> {
+  using standard_error::standard_error;
+};
+
 /// A failure reading or writing a file (`.npy`).
 struct io_error : detail::standard_error<std::runtime_error> {
   using standard_error::standard_error;

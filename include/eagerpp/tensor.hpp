@@ -367,8 +367,8 @@ class [[nodiscard]] Tensor {
   /// Matrix product; operands of rank > 2 are stacks of matrices whose batch axes broadcast.
   Tensor matmul(const Tensor& other) const;
   EAGERPP_MIXED_METHOD(matmul)
-  /// The inverse of each (..., n, n) matrix (NumPy: `linalg.inv`), by LU with partial pivoting in
-  /// double precision; a singular matrix gives inf. Throws ep::value_error for non-square input.
+  /// The inverse of each (..., n, n) matrix (NumPy: `linalg.inv`; ep::linalg::inv). Throws
+  /// ep::value_error for non-square input and ep::linalg_error for a singular matrix.
   Tensor inv() const;
   /// {sign, log|det|} of each (..., n, n) matrix (NumPy: `linalg.slogdet`); singular: {0, -inf}.
   std::pair<Tensor, Tensor> slogdet() const;

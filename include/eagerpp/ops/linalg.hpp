@@ -1,4 +1,5 @@
-// eagerpp - linear algebra ops of ep::Tensor: matmul, inv, slogdet
+// eagerpp - linear algebra ops of ep::Tensor: matmul, inv, slogdet (ep::linalg's on a backend with
+// decompositions, eagerpp/linalg.hpp; a host LU on one without)
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -118,6 +119,15 @@ Tensor<B> matmul(const Tensor<B>& a, const Tensor<B>& b) {
 
 namespace ep {
 
+namespace linalg {
+template <class Tn>
+struct slogdet_result;
+template <backend B>
+Tensor<B> inv(const Tensor<B>& x);
+template <backend B>
+slogdet_result<Tensor<B>> slogdet(const Tensor<B>& x);
+}  // namespace linalg
+
 namespace detail {
 
 /// LU factorization with partial pivoting of the n x n row-major matrix `a`, in place, in double.
@@ -162,6 +172,7 @@ inline std::int64_t square_extent(std::string_view op, const Shape& s) {
 template <backend B>
 Tensor<B> Tensor<B>::inv() const {
   static_assert(floating_dtype<value_type>, "ep::inv: needs a floating tensor (float or double)");
+  if constexpr (decomposition_backend<B>) return linalg::inv(*this);
   const Shape s = shape();
   const std::int64_t n = detail::square_extent("inv", s);
   const auto values = to_vector();
@@ -207,6 +218,10 @@ template <backend B>
 auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
   static_assert(floating_dtype<value_type>,
                 "ep::slogdet: needs a floating tensor (float or double)");
+  if constexpr (decomposition_backend<B>) {
+    auto [sign, logabs] = linalg::slogdet(*this);
+    return {sign, logabs};
+  }
   const Shape s = shape();
   const std::int64_t n = detail::square_extent("slogdet", s);
   const Shape batch(s.begin(), s.end() - 2);

@@ -20,6 +20,7 @@
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/eigen/functors.hpp"
 #include "eagerpp/eigen/kernels.hpp"
+#include "eagerpp/eigen/linalg.hpp"
 #include "eagerpp/eigen/threads.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
@@ -443,6 +444,33 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   /// Eigen's GEMM per batch; for bool, NumPy's OR of ANDs.
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
     return detail::eigen_matmul(a, b, transpose_a, transpose_b);
+  }
+
+  // Decompositions (ep::linalg), one Eigen solver per matrix: LLT, PartialPivLU, HouseholderQR,
+  // BDCSVD, SelfAdjointEigenSolver (eagerpp/eigen/linalg.hpp).
+  static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
+    return detail::eigen_cholesky(x, failed);
+  }
+  static raw_type solve(const raw_type& a, const raw_type& b,
+                        std::int64_t& failed) requires floating_dtype<T> {
+    return detail::eigen_solve(a, b, failed);
+  }
+  static std::pair<raw_type, raw_type> qr(const raw_type& x,
+                                          bool complete) requires floating_dtype<T> {
+    return detail::eigen_qr(x, complete);
+  }
+  static std::tuple<raw_type, raw_type, raw_type> svd(const raw_type& x,
+                                                      bool full) requires floating_dtype<T> {
+    return detail::eigen_svd(x, full);
+  }
+  static raw_type svdvals(const raw_type& x) requires floating_dtype<T> {
+    return detail::eigen_svdvals(x);
+  }
+  static std::pair<raw_type, raw_type> eigh(const raw_type& x) requires floating_dtype<T> {
+    return detail::eigen_eigh(x);
+  }
+  static std::pair<raw_type, raw_type> slogdet(const raw_type& x) requires floating_dtype<T> {
+    return detail::eigen_slogdet(x);
   }
 };
 

@@ -6,11 +6,14 @@
 #include <exception>    // std::exception_ptr, std::current_exception, std::rethrow_exception
 #include <memory>       // std::shared_ptr
 #include <string_view>  // std::string_view
+#include <tuple>        // std::tuple, std::get
+#include <utility>      // std::pair
 
 #include "eagerpp/omp/system.hpp"  // first: it selects Thrust's OpenMP device system
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/detail/blocks.hpp"
+#include "eagerpp/omp/lapack.hpp"
 #include "eagerpp/thrust/backend.hpp"
 
 namespace ep {
@@ -52,6 +55,34 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
       }
     }
     if (error) std::rethrow_exception(error);
+  }
+
+  // Decompositions (ep::linalg): LAPACK's potrf, getrf and getrs, geqrf and orgqr, gesdd, syevd
+  // (OpenBLAS's) on each matrix, the batch split among the OpenMP threads (eagerpp/omp/lapack.hpp).
+  // ep::cuda, the same Thrust code on the GPU, has none of these.
+  static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
+    return detail::lapack_cholesky<omp>(x, failed);
+  }
+  static raw_type solve(const raw_type& a, const raw_type& b,
+                        std::int64_t& failed) requires floating_dtype<T> {
+    return detail::lapack_solve<omp>(a, b, failed);
+  }
+  static std::pair<raw_type, raw_type> qr(const raw_type& x,
+                                          bool complete) requires floating_dtype<T> {
+    return detail::lapack_qr<omp>(x, complete);
+  }
+  static std::tuple<raw_type, raw_type, raw_type> svd(const raw_type& x,
+                                                      bool full) requires floating_dtype<T> {
+    return detail::lapack_svd<omp>(x, full, true);
+  }
+  static raw_type svdvals(const raw_type& x) requires floating_dtype<T> {
+    return std::get<1>(detail::lapack_svd<omp>(x, false, false));
+  }
+  static std::pair<raw_type, raw_type> eigh(const raw_type& x) requires floating_dtype<T> {
+    return detail::lapack_eigh<omp>(x);
+  }
+  static std::pair<raw_type, raw_type> slogdet(const raw_type& x) requires floating_dtype<T> {
+    return detail::lapack_slogdet<omp>(x);
   }
 
   /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared.

@@ -5,23 +5,29 @@
 // First: it configures xsimd before any xtensor header.
 #include "eagerpp/xtensor/array.hpp"
 
-#include <algorithm>    // std::copy_n, std::fill_n
-#include <array>        // std::array
-#include <cstddef>      // std::size_t
-#include <cstdint>      // std::int64_t
-#include <memory>       // std::shared_ptr, std::make_shared
-#include <span>         // std::span
-#include <string_view>  // std::string_view
-#include <type_traits>  // std::remove_cvref_t, std::is_same_v
-#include <utility>      // std::move
-#include <vector>       // std::vector
+#include <algorithm>         // std::copy_n, std::fill_n, std::max, std::min
+#include <array>             // std::array
+#include <cstddef>           // std::size_t
+#include <cstdint>           // std::int64_t
+#include <initializer_list>  // std::initializer_list
+#include <limits>            // std::numeric_limits
+#include <memory>            // std::shared_ptr, std::make_shared
+#include <span>              // std::span
+#include <string>            // std::string, std::to_string
+#include <string_view>       // std::string_view
+#include <tuple>             // std::tuple, std::tie
+#include <type_traits>       // std::remove_cvref_t, std::is_same_v
+#include <utility>           // std::move, std::pair
+#include <vector>            // std::vector
 
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xarray.hpp>
+#include <xtensor/xbuilder.hpp>  // xt::eye, xt::tril, xt::triu
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 #include <xtensor/xoperation.hpp>
 #include <xtensor/xtensor.hpp>
+#include <xtensor/xview.hpp>  // xt::view, xt::range, xt::all
 
 // xtensor-blas bundles FLENS's own prototypes of the CBLAS functions
 // (xflens/cxxblas/drivers/cblas.h), whose enums collide with OpenBLAS's <cblas.h> ("multiple
@@ -32,7 +38,9 @@
 #ifndef CXXBLAS_DRIVERS_CBLAS_H
 #define CXXBLAS_DRIVERS_CBLAS_H 1
 #endif
-#include <xtensor-blas/xblas.hpp>  // xt::blas::gemm
+#include <xtensor-blas/xblas.hpp>    // xt::blas::gemm
+#include <xtensor-blas/xlapack.hpp>  // xt::lapack::potr, gesv, getrf, geqrf, orgqr, gesdd, syevd
+#include <xtensor-blas/xlinalg.hpp>  // xt::linalg::slogdet
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
@@ -40,6 +48,7 @@
 #include "eagerpp/detail/expression_arithmetic.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/error.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -594,6 +603,212 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
                                      transpose_b, out.data() + i * n * m, n, k, m);
     }
     return out;
+  }
+
+  // --- decompositions (ep::linalg) --------------------------------------------------------------
+
+  // xtensor-blas's LAPACK calls (xt::lapack) on each matrix of the stack in turn, a column-major
+  // copy of it in a workspace that the batch reuses, the results copied back in C order. A matrix
+  // that fails (not positive definite, singular, no convergence) has NaN results.
+
+  /// potrf ('L': x's lower triangle), the factor's upper triangle zeroed.
+  static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
+    failed = -1;
+    const auto [batch, n, unused] = stack(x, "cholesky");
+    raw_type out = empty(x.shape());
+    col_matrix a;
+    for (std::size_t b = 0; b < batch && n > 0; ++b) {
+      auto l = matrix_at(out.data() + b * n * n, n, n);
+      xt::noalias(a) = matrix_at(x.data() + b * n * n, n, n);
+      if (xt::lapack::potr(a, 'L') != 0) {  // INFO > 0: not positive definite
+        l.fill(nan);
+        if (failed < 0) failed = static_cast<std::int64_t>(b);
+      } else {
+        xt::noalias(l) = xt::tril(a);
+      }
+    }
+    return out;
+  }
+
+  /// gesv (getrf, then getrs), or getrf alone for k = 0, which still reports a singular matrix.
+  static raw_type solve(const raw_type& a, const raw_type& rhs,
+                        std::int64_t& failed) requires floating_dtype<T> {
+    failed = -1;
+    const auto [batch, n, unused] = stack(a, "solve");
+    const std::size_t k = rhs.shape().back();
+    raw_type out = empty(rhs.shape());
+    col_matrix lu, x;
+    std::vector<xt::blas_index_t> pivots(n);
+    for (std::size_t b = 0; b < batch && n > 0; ++b) {
+      auto xb = matrix_at(out.data() + b * n * k, n, k);
+      xt::noalias(lu) = matrix_at(a.data() + b * n * n, n, n);
+      int info = 0;
+      if (k == 0) {
+        info = xt::lapack::getrf(lu, pivots);
+      } else {
+        xt::noalias(x) = matrix_at(rhs.data() + b * n * k, n, k);
+        info = xt::lapack::gesv(lu, x);
+      }
+      if (info != 0) {  // INFO > 0: a zero pivot
+        xb.fill(nan);
+        if (failed < 0) failed = static_cast<std::int64_t>(b);
+      } else {
+        xt::noalias(xb) = x;
+      }
+    }
+    return out;
+  }
+
+  /// geqrf, then orgqr forms Q's columns in place from the reflectors, in a workspace with room
+  /// for Q's m columns when complete.
+  static std::pair<raw_type, raw_type> qr(const raw_type& x,
+                                          bool complete) requires floating_dtype<T> {
+    const auto [batch, m, n] = stack(x, "qr");
+    const std::size_t k = std::min(m, n), kq = complete ? m : k;
+    raw_type q = empty(stack_shape(x, {m, kq})), r = empty(stack_shape(x, {kq, n}));
+    if (k == 0) {  // no reflectors: Q is the identity, R is empty
+      for (std::size_t b = 0; b < batch; ++b) {
+        auto qb = matrix_at(q.data() + b * m * kq, m, kq);
+        xt::noalias(qb) = xt::eye<T>({m, kq});
+      }
+      return {q, r};
+    }
+    std::vector<T> workspace(m * std::max(n, kq));
+    auto a = column_major_at(workspace.data(), m, n);
+    auto qa = column_major_at(workspace.data(), m, kq);
+    xt::xtensor<T, 1> tau = xt::xtensor<T, 1>::from_shape({k});
+    for (std::size_t b = 0; b < batch; ++b) {
+      auto rb = matrix_at(r.data() + b * kq * n, kq, n);
+      auto qb = matrix_at(q.data() + b * m * kq, m, kq);
+      xt::noalias(a) = matrix_at(x.data() + b * m * n, m, n);
+      xt::lapack::geqrf(a, tau);
+      xt::noalias(rb) = xt::triu(xt::view(a, xt::range(0, kq), xt::all()));
+      xt::lapack::orgqr(qa, tau, static_cast<xt::blas_index_t>(kq));
+      xt::noalias(qb) = qa;
+    }
+    return {q, r};
+  }
+
+  /// gesdd ('A' full, 'S' reduced): U, S descending, Vh.
+  static std::tuple<raw_type, raw_type, raw_type> svd(const raw_type& x,
+                                                      bool full) requires floating_dtype<T> {
+    const auto [batch, m, n] = stack(x, "svd");
+    const std::size_t k = std::min(m, n), ku = full ? m : k, kv = full ? n : k;
+    raw_type u = empty(stack_shape(x, {m, ku})), s = empty(stack_shape(x, {k})),
+             vh = empty(stack_shape(x, {kv, n}));
+    col_matrix a;
+    for (std::size_t b = 0; b < batch; ++b) {
+      auto ub = matrix_at(u.data() + b * m * ku, m, ku);
+      auto vb = matrix_at(vh.data() + b * kv * n, kv, n);
+      if (k == 0) {  // no singular values; full U and Vh are identities
+        xt::noalias(ub) = xt::eye<T>({m, ku});
+        xt::noalias(vb) = xt::eye<T>({kv, n});
+        continue;
+      }
+      auto sb = flat(s.data() + b * k, k);
+      xt::noalias(a) = matrix_at(x.data() + b * m * n, m, n);
+      // gesdd's own column-major U, S and VT
+      const auto [info, uc, sc, vtc] = xt::lapack::gesdd(a, full ? 'A' : 'S');
+      if (info != 0) {  // INFO > 0: the iteration did not converge
+        ub.fill(nan);
+        sb.fill(nan);
+        vb.fill(nan);
+      } else {
+        xt::noalias(ub) = uc;
+        xt::noalias(sb) = sc;
+        xt::noalias(vb) = vtc;
+      }
+    }
+    return {u, s, vh};
+  }
+
+  /// gesdd without vectors ('N').
+  static raw_type svdvals(const raw_type& x) requires floating_dtype<T> {
+    const auto [batch, m, n] = stack(x, "svdvals");
+    const std::size_t k = std::min(m, n);
+    raw_type s = empty(stack_shape(x, {k}));
+    col_matrix a;
+    for (std::size_t b = 0; b < batch && k > 0; ++b) {
+      auto sb = flat(s.data() + b * k, k);
+      xt::noalias(a) = matrix_at(x.data() + b * m * n, m, n);
+      const auto [info, uc, sc, vtc] = xt::lapack::gesdd(a, 'N');  // uc, vtc empty
+      if (info != 0)  // INFO > 0: the iteration did not converge
+        sb.fill(nan);
+      else
+        xt::noalias(sb) = sc;
+    }
+    return s;
+  }
+
+  /// syevd ('L': x's lower triangle): w ascending, the eigenvectors V's columns.
+  static std::pair<raw_type, raw_type> eigh(const raw_type& x) requires floating_dtype<T> {
+    const auto [batch, n, unused] = stack(x, "eigh");
+    raw_type w = empty(stack_shape(x, {n})), v = empty(x.shape());
+    col_matrix a;
+    for (std::size_t b = 0; b < batch && n > 0; ++b) {
+      auto wb = flat(w.data() + b * n, n);
+      auto vb = matrix_at(v.data() + b * n * n, n, n);
+      xt::noalias(a) = matrix_at(x.data() + b * n * n, n, n);
+      if (xt::lapack::syevd(a, 'V', 'L', wb) != 0) {  // INFO > 0: the iteration did not converge
+        wb.fill(nan);
+        vb.fill(nan);
+      } else {
+        xt::noalias(vb) = a;
+      }
+    }
+    return {w, v};
+  }
+
+  /// xt::linalg::slogdet (getrf): {0, -inf} for a zero pivot; {1, 0} for 0 x 0.
+  static std::pair<raw_type, raw_type> slogdet(const raw_type& x) requires floating_dtype<T> {
+    const auto [batch, n, unused] = stack(x, "slogdet");
+    const shape_type bs(x.shape().begin(), x.shape().end() - 2);
+    raw_type sign = empty(bs), logabs = empty(bs);
+    col_matrix a;
+    for (std::size_t b = 0; b < batch; ++b) {
+      T sg = 1, la = 0;
+      if (n > 0) {
+        xt::noalias(a) = matrix_at(x.data() + b * n * n, n, n);
+        std::tie(sg, la) = xt::linalg::slogdet(a);
+      }
+      sign.data()[b] = sg;
+      logabs.data()[b] = la;
+    }
+    return {sign, logabs};
+  }
+
+ private:
+  using col_matrix = xt::xtensor<T, 2, xt::layout_type::column_major>;
+  static constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+
+  /// The C-order m x n matrix at `p`, in place.
+  template <class P>
+  static auto matrix_at(P* p, std::size_t m, std::size_t n) {
+    return xt::adapt(p, m * n, xt::no_ownership(), std::array<std::size_t, 2>{m, n});
+  }
+  /// The column-major m x n matrix at `p`, in place.
+  static auto column_major_at(T* p, std::size_t m, std::size_t n) {
+    return xt::adapt<xt::layout_type::column_major>(p, m * n, xt::no_ownership(),
+                                                    std::array<std::size_t, 2>{m, n});
+  }
+
+  /// {batch count, m, n} of a stack (..., m, n); ep::value_error for an m or n past LAPACK's int.
+  static std::array<std::size_t, 3> stack(const raw_type& x, std::string_view op) {
+    const shape_type& s = x.shape();
+    const std::size_t m = s[s.size() - 2], n = s.back();
+    if (std::max(m, n) > static_cast<std::size_t>(std::numeric_limits<xt::blas_index_t>::max()))
+      throw value_error(std::string(op) + ": a matrix size past LAPACK's 32-bit int (" +
+                        std::to_string(m) + " x " + std::to_string(n) + "); expected at most " +
+                        std::to_string(std::numeric_limits<xt::blas_index_t>::max()));
+    std::size_t batch = 1;
+    for (std::size_t i = 0; i + 2 < s.size(); ++i) batch *= s[i];
+    return {batch, m, n};
+  }
+  /// x's batch axes, then `last`.
+  static shape_type stack_shape(const raw_type& x, std::initializer_list<std::size_t> last) {
+    shape_type s(x.shape().begin(), x.shape().end() - 2);
+    s.insert(s.end(), last.begin(), last.end());
+    return s;
   }
 };
 

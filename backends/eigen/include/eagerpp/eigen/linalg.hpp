@@ -1,0 +1,190 @@
+// eagerpp - the Eigen backend's matrix decompositions: one Eigen solver per matrix of a batch
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>  // std::min
+#include <cmath>      // std::log, std::abs
+#include <cstdint>    // std::int64_t
+#include <limits>     // std::numeric_limits
+#include <tuple>      // std::tuple
+#include <utility>    // std::pair
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <Eigen/SVD>
+
+#include "eagerpp/eigen/array.hpp"
+#include "eagerpp/shape.hpp"
+
+namespace ep::detail {
+
+/// The C-order matrices of a stack (..., m, n) as Eigen row-major maps.
+template <class T>
+using eigen_rowmajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using eigen_cmatrix = Eigen::Map<const eigen_rowmajor<T>>;
+template <class T>
+using eigen_mmatrix = Eigen::Map<eigen_rowmajor<T>>;
+template <class T>
+using eigen_mvector = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+
+/// The shape (..., a, b) of a stack with x's batch axes, or (..., a) with `b` < 0.
+inline Shape eigen_stack_shape(const Shape& x, std::int64_t a, std::int64_t b = -1) {
+  Shape s(x.begin(), x.end() - 2);
+  s.push_back(a);
+  if (b >= 0) s.push_back(b);
+  return s;
+}
+
+/// {batch count, m, n} of a stack of m x n matrices.
+inline std::tuple<std::int64_t, std::int64_t, std::int64_t> eigen_stack(const Shape& s) {
+  const std::int64_t m = s[s.size() - 2], n = s.back();
+  const std::int64_t batch =
+      m * n == 0 ? Shape(s.begin(), s.end() - 2).numel() : s.numel() / (m * n);
+  return {batch, m, n};
+}
+
+template <class T>
+eigen_array<T> eigen_cholesky(const eigen_array<T>& x, std::int64_t& failed) {
+  failed = -1;
+  const auto [batch, n, unused] = eigen_stack(x.shape());
+  eigen_array<T> out(x.shape());
+  for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
+    const Eigen::LLT<eigen_rowmajor<T>> llt(eigen_cmatrix<T>(x.data() + b * n * n, n, n));
+    eigen_mmatrix<T> l(out.mutable_data() + b * n * n, n, n);
+    if (llt.info() != Eigen::Success) {
+      if (failed < 0) failed = b;
+      l.setConstant(std::numeric_limits<T>::quiet_NaN());
+    } else {
+      l = llt.matrixL();
+    }
+  }
+  return out;
+}
+
+template <class T>
+eigen_array<T> eigen_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
+                           std::int64_t& failed) {
+  failed = -1;
+  const auto [batch, n, unused] = eigen_stack(a.shape());
+  const std::int64_t k = rhs.shape().back();
+  eigen_array<T> out(rhs.shape());
+  for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
+    const Eigen::PartialPivLU<eigen_rowmajor<T>> lu(eigen_cmatrix<T>(a.data() + b * n * n, n, n));
+    eigen_mmatrix<T> x(out.mutable_data() + b * n * k, n, k);
+    // PartialPivLU does not report singularity: an exactly zero pivot of U is one.
+    if ((lu.matrixLU().diagonal().array() == T(0)).any()) {
+      if (failed < 0) failed = b;
+      x.setConstant(std::numeric_limits<T>::quiet_NaN());
+    } else {
+      x = lu.solve(eigen_cmatrix<T>(rhs.data() + b * n * k, n, k));
+    }
+  }
+  return out;
+}
+
+template <class T>
+std::pair<eigen_array<T>, eigen_array<T>> eigen_qr(const eigen_array<T>& x, bool complete) {
+  const auto [batch, m, n] = eigen_stack(x.shape());
+  const std::int64_t k = complete ? m : std::min(m, n);
+  eigen_array<T> q(eigen_stack_shape(x.shape(), m, k)), r(eigen_stack_shape(x.shape(), k, n));
+  if (m * n == 0) {  // Eigen asserts on empty matrices: Q is the identity's first k columns
+    for (std::int64_t b = 0; b < batch; ++b)
+      eigen_mmatrix<T>(q.mutable_data() + b * m * k, m, k) = eigen_rowmajor<T>::Identity(m, k);
+    return {q, r};
+  }
+  for (std::int64_t b = 0; b < batch; ++b) {
+    const Eigen::HouseholderQR<eigen_rowmajor<T>> qr(eigen_cmatrix<T>(x.data() + b * m * n, m, n));
+    eigen_mmatrix<T> qb(q.mutable_data() + b * m * k, m, k);
+    qb = qr.householderQ() * eigen_rowmajor<T>::Identity(m, k);
+    eigen_mmatrix<T>(r.mutable_data() + b * k * n, k, n) =
+        qr.matrixQR().topRows(k).template triangularView<Eigen::Upper>();
+  }
+  return {q, r};
+}
+
+template <class T>
+std::tuple<eigen_array<T>, eigen_array<T>, eigen_array<T>> eigen_svd(const eigen_array<T>& x,
+                                                                     bool full) {
+  const auto [batch, m, n] = eigen_stack(x.shape());
+  const std::int64_t k = std::min(m, n), ku = full ? m : k, kv = full ? n : k;
+  eigen_array<T> u(eigen_stack_shape(x.shape(), m, ku)), s(eigen_stack_shape(x.shape(), k)),
+      vh(eigen_stack_shape(x.shape(), kv, n));
+  if (m * n == 0) {  // no singular values: U and Vh are identities
+    for (std::int64_t b = 0; b < batch; ++b) {
+      eigen_mmatrix<T>(u.mutable_data() + b * m * ku, m, ku) = eigen_rowmajor<T>::Identity(m, ku);
+      eigen_mmatrix<T>(vh.mutable_data() + b * kv * n, kv, n) = eigen_rowmajor<T>::Identity(kv, n);
+    }
+    return {u, s, vh};
+  }
+  const unsigned options =
+      full ? Eigen::ComputeFullU | Eigen::ComputeFullV : Eigen::ComputeThinU | Eigen::ComputeThinV;
+  for (std::int64_t b = 0; b < batch; ++b) {
+    const Eigen::BDCSVD<eigen_rowmajor<T>> svd(eigen_cmatrix<T>(x.data() + b * m * n, m, n),
+                                               options);
+    eigen_mmatrix<T>(u.mutable_data() + b * m * ku, m, ku) = svd.matrixU();
+    eigen_mvector<T>(s.mutable_data() + b * k, k) = svd.singularValues();
+    eigen_mmatrix<T>(vh.mutable_data() + b * kv * n, kv, n) = svd.matrixV().transpose();
+  }
+  return {u, s, vh};
+}
+
+template <class T>
+eigen_array<T> eigen_svdvals(const eigen_array<T>& x) {
+  const auto [batch, m, n] = eigen_stack(x.shape());
+  const std::int64_t k = std::min(m, n);
+  eigen_array<T> s(eigen_stack_shape(x.shape(), k));
+  for (std::int64_t b = 0; k > 0 && b < batch; ++b)
+    eigen_mvector<T>(s.mutable_data() + b * k, k) =
+        Eigen::BDCSVD<eigen_rowmajor<T>>(eigen_cmatrix<T>(x.data() + b * m * n, m, n))
+            .singularValues();
+  return s;
+}
+
+template <class T>
+std::pair<eigen_array<T>, eigen_array<T>> eigen_eigh(const eigen_array<T>& x) {
+  const auto [batch, n, unused] = eigen_stack(x.shape());
+  eigen_array<T> w(eigen_stack_shape(x.shape(), n)), v(x.shape());
+  for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
+    // SelfAdjointEigenSolver reads the lower triangle, as NumPy's eigh does by default.
+    const Eigen::SelfAdjointEigenSolver<eigen_rowmajor<T>> es(
+        eigen_cmatrix<T>(x.data() + b * n * n, n, n));
+    eigen_mvector<T>(w.mutable_data() + b * n, n) = es.eigenvalues();
+    eigen_mmatrix<T>(v.mutable_data() + b * n * n, n, n) = es.eigenvectors();
+  }
+  return {w, v};
+}
+
+template <class T>
+std::pair<eigen_array<T>, eigen_array<T>> eigen_slogdet(const eigen_array<T>& x) {
+  const auto [batch, n, unused] = eigen_stack(x.shape());
+  const Shape bs(x.shape().begin(), x.shape().end() - 2);
+  eigen_array<T> sign(bs), logabs(bs);
+  for (std::int64_t b = 0; b < batch; ++b) {
+    if (n == 0) {  // the empty product: det = 1
+      sign.mutable_data()[b] = 1;
+      logabs.mutable_data()[b] = 0;
+      continue;
+    }
+    const Eigen::PartialPivLU<eigen_rowmajor<T>> lu(eigen_cmatrix<T>(x.data() + b * n * n, n, n));
+    T sg = lu.permutationP().determinant();
+    T la = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const T d = lu.matrixLU()(i, i);
+      if (d == T(0)) {
+        sg = 0;
+        la = -std::numeric_limits<T>::infinity();
+        break;
+      }
+      if (d < 0) sg = -sg;
+      la += std::log(std::abs(d));
+    }
+    sign.mutable_data()[b] = sg;
+    logabs.mutable_data()[b] = la;
+  }
+  return {sign, logabs};
+}
+
+}  // namespace ep::detail

@@ -1,0 +1,425 @@
+// eagerpp - ep::omp's matrix decompositions: LAPACK's Fortran routines (exported by OpenBLAS) on
+// each matrix of a batch, the batch spread over the OpenMP threads
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>    // std::copy_n, std::fill, std::fill_n, std::max, std::min
+#include <atomic>       // std::atomic
+#include <cmath>        // std::ceil, std::log, std::abs, std::nextafter
+#include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
+#include <string_view>  // std::string_view
+#include <tuple>        // std::tuple
+#include <type_traits>  // std::is_same_v
+#include <utility>      // std::pair, std::swap
+#include <vector>       // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/error.hpp"
+#include "eagerpp/shape.hpp"
+
+// The LAPACK routines, declared here rather than taken from a LAPACK header (none is a dependency):
+// column-major matrices, every argument by address, 32-bit int sizes (OpenBLAS's LP64 interface).
+// The declarations are those of xtensor-blas (xflens/cxxlapack/netlib/interface/lapack.in.h),
+// parameter for parameter, so that a translation unit may include both ep::omp and ep::xtensor: a
+// function with C linkage declared twice must be declared alike. As there, the lengths that
+// gfortran appends for character arguments are left out; the routines' character arguments are
+// one character long, a length they know without reading it.
+extern "C" {
+void spotrf_(const char* UPLO, const int* N, float* A, const int* LDA, int* INFO);
+void dpotrf_(const char* UPLO, const int* N, double* A, const int* LDA, int* INFO);
+void sgetrf_(const int* M, const int* N, float* A, const int* LDA, int* IPIV, int* INFO);
+void dgetrf_(const int* M, const int* N, double* A, const int* LDA, int* IPIV, int* INFO);
+void sgetrs_(const char* TRANS, const int* N, const int* NRHS, const float* A, const int* LDA,
+             const int* IPIV, float* B, const int* LDB, int* INFO);
+void dgetrs_(const char* TRANS, const int* N, const int* NRHS, const double* A, const int* LDA,
+             const int* IPIV, double* B, const int* LDB, int* INFO);
+void sgeqrf_(const int* M, const int* N, float* A, const int* LDA, float* TAU, float* WORK,
+             const int* LWORK, int* INFO);
+void dgeqrf_(const int* M, const int* N, double* A, const int* LDA, double* TAU, double* WORK,
+             const int* LWORK, int* INFO);
+void sorgqr_(const int* M, const int* N, const int* K, float* A, const int* LDA, const float* TAU,
+             float* WORK, const int* LWORK, int* INFO);
+void dorgqr_(const int* M, const int* N, const int* K, double* A, const int* LDA, const double* TAU,
+             double* WORK, const int* LWORK, int* INFO);
+void sgesdd_(const char* JOBZ, const int* M, const int* N, float* A, const int* LDA, float* S,
+             float* U, const int* LDU, float* VT, const int* LDVT, float* WORK, const int* LWORK,
+             int* IWORK, int* INFO);
+void dgesdd_(const char* JOBZ, const int* M, const int* N, double* A, const int* LDA, double* S,
+             double* U, const int* LDU, double* VT, const int* LDVT, double* WORK, const int* LWORK,
+             int* IWORK, int* INFO);
+void ssyevd_(const char* JOBZ, const char* UPLO, const int* N, float* A, const int* LDA, float* W,
+             float* WORK, const int* LWORK, int* IWORK, const int* LIWORK, int* INFO);
+void dsyevd_(const char* JOBZ, const char* UPLO, const int* N, double* A, const int* LDA, double* W,
+             double* WORK, const int* LWORK, int* IWORK, const int* LIWORK, int* INFO);
+}
+
+namespace ep::detail {
+
+/// The routines above for float and double, by value, returning INFO.
+namespace lapack {
+
+template <class T>
+int potrf(char uplo, int n, T* a, int lda) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    spotrf_(&uplo, &n, a, &lda, &info);
+  else
+    dpotrf_(&uplo, &n, a, &lda, &info);
+  return info;
+}
+
+template <class T>
+int getrf(int m, int n, T* a, int lda, int* ipiv) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    sgetrf_(&m, &n, a, &lda, ipiv, &info);
+  else
+    dgetrf_(&m, &n, a, &lda, ipiv, &info);
+  return info;
+}
+
+template <class T>
+int getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* b, int ldb) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    sgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info);
+  else
+    dgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info);
+  return info;
+}
+
+template <class T>
+int geqrf(int m, int n, T* a, int lda, T* tau, T* work, int lwork) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    sgeqrf_(&m, &n, a, &lda, tau, work, &lwork, &info);
+  else
+    dgeqrf_(&m, &n, a, &lda, tau, work, &lwork, &info);
+  return info;
+}
+
+template <class T>
+int orgqr(int m, int n, int k, T* a, int lda, const T* tau, T* work, int lwork) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    sorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, &info);
+  else
+    dorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, &info);
+  return info;
+}
+
+template <class T>
+int gesdd(char jobz, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt, int ldvt, T* work,
+          int lwork, int* iwork) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    sgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, &info);
+  else
+    dgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, &info);
+  return info;
+}
+
+template <class T>
+int syevd(char jobz, char uplo, int n, T* a, int lda, T* w, T* work, int lwork, int* iwork,
+          int liwork) {
+  int info = 0;
+  if constexpr (std::is_same_v<T, float>)
+    ssyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, &info);
+  else
+    dsyevd_(&jobz, &uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, &info);
+  return info;
+}
+
+/// `v` as LAPACK's int; ep::value_error past its range, which LAPACK cannot address.
+inline int size(std::int64_t v, std::string_view op) {
+  if (v > std::numeric_limits<int>::max())
+    throw value_error(
+        fmt::format("{}: a matrix size past LAPACK's 32-bit int ({}); expected at most {}", op, v,
+                    std::numeric_limits<int>::max()));
+  return static_cast<int>(v);
+}
+
+/// The workspace size that a query (LWORK = -1) returned in WORK(1), rounded up: a float holds a
+/// size past 2^24 to 24 bits, which LAPACK before 3.11 may round down.
+template <class T>
+int workspace(T query, std::string_view op) {
+  const double n =
+      std::ceil(static_cast<double>(std::nextafter(query, std::numeric_limits<T>::infinity())));
+  if (n > std::numeric_limits<int>::max())
+    throw value_error(fmt::format(
+        "{}: a LAPACK workspace past its 32-bit int ({} elements); expected at most {}", op,
+        static_cast<std::int64_t>(std::min(n, 9.0e18)), std::numeric_limits<int>::max()));
+  return std::max(static_cast<int>(n), 1);
+}
+
+}  // namespace lapack
+
+/// The batch count and matrix extents of a C-order stack (..., m, n); any may be 0. (A struct, not
+/// a tuple to bind: clang before 16 does not let lambdas capture structured bindings.)
+struct lapack_dims {
+  std::int64_t batch, m, n;
+};
+inline lapack_dims lapack_stack(const Shape& s) {
+  return {Shape(s.begin(), s.end() - 2).numel(), s[s.size() - 2], s.back()};
+}
+
+/// The shape (..., a, b) of a stack with x's batch axes, or (..., a) with `b` < 0.
+inline Shape lapack_stack_shape(const Shape& x, std::int64_t a, std::int64_t b = -1) {
+  Shape s(x.begin(), x.end() - 2);
+  s.push_back(a);
+  if (b >= 0) s.push_back(b);
+  return s;
+}
+
+/// out[j * rows + i] = in[i * cols + j]: the C-order rows x cols matrix `in` written column-major
+/// (or a column-major cols x rows matrix written in C order).
+template <class T>
+void lapack_transpose(const T* in, std::int64_t rows, std::int64_t cols, T* out) {
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) out[j * rows + i] = in[i * cols + j];
+}
+
+/// Lowers `first` to `b`: the first failing matrix of a batch whose parts the threads factor.
+inline void lapack_report(std::atomic<std::int64_t>& first, std::int64_t b) {
+  std::int64_t seen = first.load();
+  while (b < seen && !first.compare_exchange_weak(seen, b)) {
+  }
+}
+
+template <class T>
+constexpr T lapack_nan = std::numeric_limits<T>::quiet_NaN();
+
+// The decompositions of ep::omp (B), one LAPACK call per matrix of a C-order stack. A C-order m x n
+// matrix is the column-major n x m matrix of its transpose, which LAPACK reads in place where that
+// serves (potrf, gesdd, syevd); getrf and geqrf factor column-major copies of the matrices
+// themselves, the matrices that Eigen's solvers factor (the same row pivoting, the same Householder
+// signs). Each thread of B::parallel_blocks has its own workspace, of the size that one query before
+// the loop gave.
+
+/// L with L Lᵀ = x, from x's lower triangle: potrf of the column-major xᵀ, whose upper triangle is
+/// x's lower one, with its factor U (xᵀ = Uᵀ U) read in C order as L = Uᵀ.
+template <class B, class R>
+R lapack_cholesky(const R& x, std::int64_t& failed) {
+  using T = typename B::value_type;
+  const lapack_dims d = lapack_stack(x.shape());
+  const std::int64_t batch = d.batch, n = d.n;
+  const int ni = lapack::size(n, "cholesky");
+  R out(x.shape(), "cholesky");
+  std::atomic<std::int64_t> first{batch};
+  if (n > 0)
+    B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
+      for (std::int64_t b = lo; b < hi; ++b) {
+        T* l = out.mutable_data() + b * n * n;
+        std::copy_n(x.data() + b * n * n, n * n, l);
+        if (lapack::potrf('U', ni, l, ni) != 0) {  // INFO > 0: not positive definite
+          std::fill_n(l, n * n, lapack_nan<T>);
+          lapack_report(first, b);
+          continue;
+        }
+        for (std::int64_t i = 0; i < n; ++i) std::fill(l + i * n + i + 1, l + (i + 1) * n, T(0));
+      }
+    });
+  failed = first < batch ? first.load() : -1;
+  return out;
+}
+
+/// x with a x = b: getrf of a (column-major copy), getrs on b's columns (a column-major copy).
+template <class B, class R>
+R lapack_solve(const R& a, const R& rhs, std::int64_t& failed) {
+  using T = typename B::value_type;
+  const lapack_dims d = lapack_stack(a.shape());
+  const std::int64_t batch = d.batch, n = d.n;
+  const std::int64_t k = rhs.shape().back();
+  const int ni = lapack::size(n, "solve"), ki = lapack::size(k, "solve");
+  R out(rhs.shape(), "solve");
+  std::atomic<std::int64_t> first{batch};
+  if (n > 0)
+    B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
+      std::vector<T> lu(n * n), x(n * k);
+      std::vector<int> pivots(n);
+      for (std::int64_t b = lo; b < hi; ++b) {
+        T* xb = out.mutable_data() + b * n * k;
+        lapack_transpose(a.data() + b * n * n, n, n, lu.data());
+        if (lapack::getrf(ni, ni, lu.data(), ni, pivots.data()) != 0) {  // a zero pivot
+          std::fill_n(xb, n * k, lapack_nan<T>);
+          lapack_report(first, b);
+          continue;
+        }
+        if (k == 0) continue;
+        lapack_transpose(rhs.data() + b * n * k, n, k, x.data());
+        lapack::getrs('N', ni, ki, lu.data(), ni, pivots.data(), x.data(), ni);
+        lapack_transpose(x.data(), k, n, xb);
+      }
+    });
+  failed = first < batch ? first.load() : -1;
+  return out;
+}
+
+/// {Q, R}: geqrf of x (column-major copy, with room for Q's m columns when complete), then orgqr
+/// forms Q's columns in place from the reflectors.
+template <class B, class R>
+std::pair<R, R> lapack_qr(const R& x, bool complete) {
+  using T = typename B::value_type;
+  const lapack_dims d = lapack_stack(x.shape());
+  const std::int64_t batch = d.batch, m = d.m, n = d.n;
+  const std::int64_t k = std::min(m, n), kq = complete ? m : k;
+  R q(lapack_stack_shape(x.shape(), m, kq), "qr"), r(lapack_stack_shape(x.shape(), kq, n), "qr");
+  if (batch == 0 || m == 0) return {q, r};
+  if (k == 0) {  // no reflectors: Q is the identity, R is empty
+    for (std::int64_t b = 0; b < batch; ++b)
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < kq; ++j) q.mutable_data()[(b * m + i) * kq + j] = T(i == j);
+    return {q, r};
+  }
+  const int mi = lapack::size(m, "qr"), ni = lapack::size(n, "qr"), ki = lapack::size(k, "qr"),
+            kqi = lapack::size(kq, "qr");
+  T query_qr = 0, query_q = 0, unused = 0;
+  lapack::geqrf(mi, ni, &unused, mi, &unused, &query_qr, -1);
+  lapack::orgqr(mi, kqi, ki, &unused, mi, &unused, &query_q, -1);
+  const int lwork = std::max(lapack::workspace(query_qr, "qr"), lapack::workspace(query_q, "qr"));
+  B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
+    std::vector<T> a(m * std::max(n, kq)), tau(k), work(lwork);
+    for (std::int64_t b = lo; b < hi; ++b) {
+      lapack_transpose(x.data() + b * m * n, m, n, a.data());
+      lapack::geqrf(mi, ni, a.data(), mi, tau.data(), work.data(), lwork);
+      T* rb = r.mutable_data() + b * kq * n;
+      for (std::int64_t i = 0; i < kq; ++i)
+        for (std::int64_t j = 0; j < n; ++j) rb[i * n + j] = i <= j ? a[j * m + i] : T(0);
+      lapack::orgqr(mi, kqi, ki, a.data(), mi, tau.data(), work.data(), lwork);
+      lapack_transpose(a.data(), kq, m, q.mutable_data() + b * m * kq);
+    }
+  });
+  return {q, r};
+}
+
+/// The n x n identity at `p`: the full U or Vh of a matrix without singular values.
+template <class T>
+void lapack_identity(T* p, std::int64_t n) {
+  for (std::int64_t i = 0; i < n * n; ++i) p[i] = T(i % (n + 1) == 0);
+}
+
+/// {U, S, Vh}, or S alone (U and Vh empty) without `vectors`. gesdd of the column-major xᵀ (n x m,
+/// a copy, as gesdd overwrites it): xᵀ = U' S V'ᵀ, so x = V' S U'ᵀ, and the column-major V'ᵀ and
+/// U' it writes are, in C order, x's U and Vh.
+template <class B, class R>
+std::tuple<R, R, R> lapack_svd(const R& x, bool full, bool vectors) {
+  using T = typename B::value_type;
+  const lapack_dims d = lapack_stack(x.shape());
+  const std::int64_t batch = d.batch, m = d.m, n = d.n;
+  const std::int64_t k = std::min(m, n), ku = full ? m : k, kv = full ? n : k;
+  R s(lapack_stack_shape(x.shape(), k), "svd"), u, vh;
+  if (vectors) {
+    u = R(lapack_stack_shape(x.shape(), m, ku), "svd");
+    vh = R(lapack_stack_shape(x.shape(), kv, n), "svd");
+  }
+  if (batch == 0) return {u, s, vh};
+  if (k == 0) {  // no singular values; full U and Vh are identities
+    if (vectors && full)
+      for (std::int64_t b = 0; b < batch; ++b) {
+        lapack_identity(u.mutable_data() + b * m * m, m);
+        lapack_identity(vh.mutable_data() + b * n * n, n);
+      }
+    return {u, s, vh};
+  }
+  const char jobz = !vectors ? 'N' : full ? 'A' : 'S';
+  const int mi = lapack::size(m, "svd"), ni = lapack::size(n, "svd");
+  // LDU and LDVT must be at least 1 also where gesdd does not reference U and VT.
+  const int ldu = vectors ? ni : 1, ldvt = vectors ? lapack::size(ku, "svd") : 1;
+  T query = 0, unused = 0;
+  int iunused = 0;
+  lapack::gesdd(jobz, ni, mi, &unused, ni, &unused, &unused, ldu, &unused, ldvt, &query, -1,
+                &iunused);
+  const int lwork = lapack::workspace(query, "svd");
+  B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
+    std::vector<T> a(m * n), work(lwork);
+    std::vector<int> iwork(8 * k);
+    T none = 0;  // U and VT without `vectors`
+    for (std::int64_t b = lo; b < hi; ++b) {
+      std::copy_n(x.data() + b * m * n, m * n, a.data());
+      T* sb = s.mutable_data() + b * k;
+      T* ub = vectors ? u.mutable_data() + b * m * ku : &none;
+      T* vb = vectors ? vh.mutable_data() + b * kv * n : &none;
+      if (lapack::gesdd(jobz, ni, mi, a.data(), ni, sb, vb, ldu, ub, ldvt, work.data(), lwork,
+                        iwork.data()) != 0) {  // INFO > 0: the iteration did not converge
+        std::fill_n(sb, k, lapack_nan<T>);
+        if (vectors) {
+          std::fill_n(ub, m * ku, lapack_nan<T>);
+          std::fill_n(vb, kv * n, lapack_nan<T>);
+        }
+      }
+    }
+  });
+  return {u, s, vh};
+}
+
+/// {w, V}: syevd in place on a copy of x, the column-major xᵀ, whose upper triangle ('U') is x's
+/// lower one; its eigenvectors are the columns of a column-major array, the rows in C order, so
+/// each matrix is transposed in place after.
+template <class B, class R>
+std::pair<R, R> lapack_eigh(const R& x) {
+  using T = typename B::value_type;
+  const lapack_dims d = lapack_stack(x.shape());
+  const std::int64_t batch = d.batch, n = d.n;
+  R w(lapack_stack_shape(x.shape(), n), "eigh"), v(x.shape(), "eigh");
+  if (batch == 0 || n == 0) return {w, v};
+  const int ni = lapack::size(n, "eigh");
+  T query = 0, unused = 0;
+  int iquery = 0;
+  lapack::syevd('V', 'U', ni, &unused, ni, &unused, &query, -1, &iquery, -1);
+  const int lwork = lapack::workspace(query, "eigh"), liwork = std::max(iquery, 1);
+  B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
+    std::vector<T> work(lwork);
+    std::vector<int> iwork(liwork);
+    for (std::int64_t b = lo; b < hi; ++b) {
+      T* vb = v.mutable_data() + b * n * n;
+      T* wb = w.mutable_data() + b * n;
+      std::copy_n(x.data() + b * n * n, n * n, vb);
+      if (lapack::syevd('V', 'U', ni, vb, ni, wb, work.data(), lwork, iwork.data(), liwork) !=
+          0) {  // INFO > 0: the iteration did not converge
+        std::fill_n(wb, n, lapack_nan<T>);
+        std::fill_n(vb, n * n, lapack_nan<T>);
+        continue;
+      }
+      for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = i + 1; j < n; ++j) std::swap(vb[i * n + j], vb[j * n + i]);
+    }
+  });
+  return {w, v};
+}
+
+/// {sign, log|det|} from getrf of x (column-major copy): the product of U's diagonal, its sign
+/// flipped by each row interchange; {0, -inf} for a zero pivot.
+template <class B, class R>
+std::pair<R, R> lapack_slogdet(const R& x) {
+  using T = typename B::value_type;
+  const lapack_dims d = lapack_stack(x.shape());
+  const std::int64_t batch = d.batch, n = d.n;
+  const Shape bs(x.shape().begin(), x.shape().end() - 2);
+  R sign(bs, "slogdet"), logabs(bs, "slogdet");
+  const int ni = lapack::size(n, "slogdet");
+  B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
+    std::vector<T> lu(n * n);
+    std::vector<int> pivots(n);
+    for (std::int64_t b = lo; b < hi; ++b) {
+      T sg = 1, la = 0;
+      lapack_transpose(x.data() + b * n * n, n, n, lu.data());
+      if (n > 0 && lapack::getrf(ni, ni, lu.data(), ni, pivots.data()) != 0) {
+        sg = 0;
+        la = -std::numeric_limits<T>::infinity();
+      } else {
+        for (std::int64_t i = 0; i < n; ++i) {
+          const T d = lu[i * n + i];
+          if ((d < 0) != (pivots[i] != i + 1)) sg = -sg;
+          la += std::log(std::abs(d));
+        }
+      }
+      sign.mutable_data()[b] = sg;
+      logabs.mutable_data()[b] = la;
+    }
+  });
+  return {sign, logabs};
+}
+
+}  // namespace ep::detail

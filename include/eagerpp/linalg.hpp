@@ -1,0 +1,610 @@
+// eagerpp - ep::linalg, the Python array API's linear algebra extension (2024.12) and lstsq:
+// decompositions through each backend's solver library, batched over leading axes, differentiable
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <algorithm>    // std::max, std::min
+#include <cmath>        // std::isinf, std::isnan
+#include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <string_view>  // std::string_view
+#include <utility>      // std::move
+#include <vector>       // std::vector
+
+#include <fmt/format.h>
+
+#include "eagerpp/axes.hpp"
+#include "eagerpp/backend.hpp"
+#include "eagerpp/error.hpp"
+#include "eagerpp/functions.hpp"
+#include "eagerpp/norms.hpp"
+#include "eagerpp/ops/array_api.hpp"
+#include "eagerpp/tensor.hpp"
+
+namespace ep::linalg {
+
+/// What a decomposition returns, with the array API's field names: `auto [q, r] = qr(a);`.
+template <class Tn>
+struct qr_result {
+  Tn Q, R;
+};
+template <class Tn>
+struct svd_result {
+  Tn U, S, Vh;
+};
+template <class Tn>
+struct eigh_result {
+  Tn eigenvalues, eigenvectors;
+};
+template <class Tn>
+struct slogdet_result {
+  Tn sign, logabsdet;
+};
+template <class Tn>
+struct lstsq_result {
+  Tn solution;   ///< (..., N, K), or (..., N) for a 1-D b
+  Tn residuals;  ///< squared 2-norms of b - a x per column where rank == N < M, else shape (0,)
+  Tensor<typename Tn::backend_type::template rebind<std::int64_t>> rank;  ///< per matrix
+  Tn singular_values;                                                     ///< (..., min(M, N))
+};
+
+/// The `ord` of matrix_norm and vector_norm: a number (1, 2, -inf, ...) or "fro" / "nuc".
+class norm_order {
+ public:
+  norm_order(double p) : p_(p) {}                // NOLINT(google-explicit-constructor): {.ord = 2}
+  norm_order(int p) : p_(p) {}                   // NOLINT(google-explicit-constructor)
+  norm_order(const char* name) : name_(name) {}  // NOLINT(google-explicit-constructor): "fro"
+  [[nodiscard]] bool named() const { return !name_.empty(); }
+  [[nodiscard]] std::string_view name() const { return name_; }
+  [[nodiscard]] double value() const { return p_; }
+  [[nodiscard]] std::string str() const { return named() ? name_ : fmt::format("{}", p_); }
+
+ private:
+  double p_ = 0;
+  std::string name_;
+};
+
+struct cholesky_options {
+  bool upper = false;  ///< return U = Lᵀ (x = Uᵀ U) instead of L
+};
+struct svd_options {
+  bool full_matrices = true;  ///< U (..., M, M) and Vh (..., N, N), as the standard's default
+};
+struct matrix_norm_options {
+  bool keepdims = false;
+  norm_order ord = "fro";
+};
+struct vector_norm_options {
+  Axes axis = {};  ///< all axes by default (the flattened tensor)
+  bool keepdims = false;
+  norm_order ord = 2;
+};
+
+template <backend B>
+Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b);
+
+}  // namespace ep::linalg
+
+namespace ep::detail {
+
+/// The array API's default rtol of pinv and matrix_rank: max(M, N) · eps.
+template <class T>
+double default_rtol(const Shape& s) {
+  return static_cast<double>(std::max(s[s.size() - 2], s.back())) *
+         std::numeric_limits<T>::epsilon();
+}
+
+/// The facade's check that B has the decompositions, naming each missing function.
+template <backend B>
+constexpr void require_decompositions() {
+  static_assert(floating_dtype<typename B::value_type>,
+                "ep::linalg: needs a floating tensor (float or double)");
+  static_assert(decomposition_contract<B>::value);
+}
+
+/// The batch shape and (m, n) of a stack of matrices; throws for fewer than two axes, or for
+/// non-square matrices when `square`.
+inline std::pair<Shape, std::pair<std::int64_t, std::int64_t>> matrix_stack(std::string_view op,
+                                                                            const Shape& s,
+                                                                            bool square) {
+  if (s.size() < 2 || (square && s[s.size() - 1] != s[s.size() - 2]))
+    throw value_error(
+        fmt::format("{}: got a tensor of shape {}; expected a stack of {}matrices "
+                    "(..., {})",
+                    op, s.str(), square ? "square " : "", square ? "n, n" : "m, n"));
+  return {Shape(s.begin(), s.end() - 2), {s[s.size() - 2], s.back()}};
+}
+
+inline Shape with_tail(Shape s, std::initializer_list<std::int64_t> tail) {
+  for (const std::int64_t e : tail) s.push_back(e);
+  return s;
+}
+
+/// The flat batch index `b` of a batch shape as a multi-index "(i, j)".
+inline std::string batch_position(const Shape& batch, std::int64_t b) {
+  if (batch.empty()) return "the matrix";
+  std::vector<std::int64_t> idx(batch.size());
+  for (std::size_t i = batch.size(); i-- > 0;) {
+    idx[i] = b % batch[i];
+    b /= batch[i];
+  }
+  return fmt::format("the matrix at batch index ({})", fmt::join(idx, ", "));
+}
+
+/// The parts of a packed tensor (decomposition_outputs) in their own shapes.
+template <class Tn>
+std::vector<Tn> unpack_outputs(const Tn& packed, const std::vector<Shape>& shapes,
+                               const Shape& batch) {
+  std::vector<Tn> outs;
+  std::int64_t offset = 0;
+  for (const Shape& s : shapes) {
+    const std::int64_t n =
+        Shape(s.begin() + static_cast<std::ptrdiff_t>(batch.size()), s.end()).numel();
+    outs.push_back(packed(ellipsis, slice(offset, offset + n)).reshape(s));
+    offset += n;
+  }
+  return outs;
+}
+
+/// The base of a packed rule: the rule's own data, the parts' shapes and the batch shape.
+template <class Tn, class Derived>
+struct packed_rule : takes<Tn> {
+  Derived self;
+  std::vector<Shape> shapes;
+  Shape batch;
+  Tn operator()(const Tn& g, const Tn& out, const Tn& x) const {
+    const auto gs = unpack_outputs(g, shapes, batch);
+    const auto os = unpack_outputs(out, shapes, batch);
+    return self.backward(gs, os, x);
+  }
+};
+
+/// Several outputs of one decomposition as one node of the tape: where a tape records, they are
+/// packed into a (..., total) tensor whose rule (packed_rule, which hands `Backward` the parts' gradients and values)
+/// differentiates them all at once, and each output is a slice of it, so that a gradient reaching
+/// any subset of them reaches x. Without a tape they are returned as they are.
+template <class Tn, class Backward>
+std::vector<Tn> decomposition_outputs(std::vector<typename Tn::raw_type> raws,
+                                      const Backward& backward, const Tn& x, const Shape& batch) {
+  using B = typename Tn::backend_type;
+  std::vector<Tn> outs;
+  if (active_tape_count() == 0) {
+    for (auto& r : raws) outs.push_back(make_constant<Tn>(std::move(r)));
+    return outs;
+  }
+  std::vector<Shape> shapes;
+  std::vector<typename Tn::raw_type> flat;
+  for (const auto& r : raws) {
+    shapes.push_back(B::shape(r));
+    const Shape tail(shapes.back().begin() + static_cast<std::ptrdiff_t>(batch.size()),
+                     shapes.back().end());
+    flat.push_back(B::reshape(r, with_tail(batch, {tail.numel()})));
+  }
+  const Tn packed = make_result<Tn>(B::concatenate(flat, static_cast<int>(batch.size())),
+                                    packed_rule<Tn, Backward>{{}, backward, shapes, batch}, x);
+  return unpack_outputs(packed, shapes, batch);
+}
+
+template <class Tn>
+Tn swap_last2(const Tn& x) {
+  return matrix_transpose(x);
+}
+
+/// The matrix with the vector v (..., n) on its diagonal (..., n, n).
+template <class Tn>
+Tn diag_embed(const Tn& v) {
+  const std::int64_t n = v.shape().back();
+  return v.expand_dims(-2) * eye<typename Tn::backend_type>(n);
+}
+
+/// F_ij = 1 / (d_j - d_i) off the diagonal, 0 on it, for d (..., n): the eigenvalue (eigh) and
+/// squared singular value (svd) gaps of their gradients.
+template <class Tn>
+Tn gap_reciprocals(const Tn& d) {
+  using T = typename Tn::value_type;
+  const std::int64_t n = d.shape().back();
+  const Tn diff = d.expand_dims(-2) - d.expand_dims(-1);
+  const auto off = eye<typename Tn::backend_type>(n) == T(0);
+  return where(off, T(1) / where(off, diff, T(1)), T(0));
+}
+
+/// d cholesky: with L Lᵀ = A and P = Φ(Lᵀ L̄) (the lower triangle, diagonal halved),
+/// Ā = sym(L⁻ᵀ P L⁻¹) (Murray 2016; JAX), symmetric as x's perturbations are.
+template <class Tn>
+struct cholesky_rule : takes<Tn> {
+  Tn operator()(const Tn& g, const Tn& l, const Tn&) const {
+    using T = typename Tn::value_type;
+    const std::int64_t n = l.shape().back();
+    const Tn lt = swap_last2(l);
+    const Tn p = tril(lt.matmul(g)) * (T(1) - T(0.5) * eye<typename Tn::backend_type>(n));
+    const Tn s = swap_last2(linalg::solve(lt, swap_last2(linalg::solve(lt, p))));
+    return (s + swap_last2(s)) * T(0.5);
+  }
+};
+
+/// d solve: with A X = B, B̄ = A⁻ᵀ X̄ and Ā = -B̄ Xᵀ.
+template <class Tn>
+struct solve_rule : takes<Tn, 2> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& x, const Tn& a, const Tn&) const {
+    const Tn gb = linalg::solve(swap_last2(a), g);
+    return {-gb.matmul(swap_last2(x)), gb};
+  }
+};
+
+/// d qr (reduced, M >= N): with M = R R̄ᵀ - Q̄ᵀ Q, Ā = (Q̄ + Q copyltu(M)) R⁻ᵀ, copyltu copying the
+/// lower triangle to the upper (Liao et al. 2019; PyTorch).
+template <class Tn>
+struct qr_backward {
+  Tn backward(const std::vector<Tn>& g, const std::vector<Tn>& o, const Tn& x) const {
+    const Shape s = x.shape();
+    if (s[s.size() - 2] < s.back() || o[0].shape().back() != s.back())
+      throw value_error(fmt::format(
+          "qr: the gradient is defined for mode \"reduced\" with M >= N (or square input); got "
+          "shape {} and Q of shape {}",
+          s.str(), o[0].shape().str()));
+    const Tn &q = o[0], &r = o[1], &gq = g[0], &gr = g[1];
+    const Tn m = r.matmul(swap_last2(gr)) - swap_last2(gq).matmul(q);
+    const Tn copyltu = tril(m) + swap_last2(tril(m, -1));
+    const Tn lhs = gq + q.matmul(copyltu);
+    return swap_last2(linalg::solve(r, swap_last2(lhs)));
+  }
+};
+
+/// d eigh (distinct eigenvalues): Ā = V (diag(w̄) + F ∘ (Vᵀ V̄)) Vᵀ, symmetrized; F as in
+/// gap_reciprocals. Repeated eigenvalues give inf or NaN, as in JAX.
+template <class Tn>
+struct eigh_backward {
+  Tn backward(const std::vector<Tn>& g, const std::vector<Tn>& o, const Tn&) const {
+    using T = typename Tn::value_type;
+    const Tn &w = o[0], &v = o[1];
+    const Tn inner = diag_embed(g[0]) + gap_reciprocals(w) * swap_last2(v).matmul(g[1]);
+    const Tn a = v.matmul(inner).matmul(swap_last2(v));
+    return (a + swap_last2(a)) * T(0.5);
+  }
+};
+
+/// d svd (reduced, distinct non-zero singular values; Townsend 2016), F as in gap_reciprocals of
+/// S²: Ā = U [(F ∘ (UᵀŪ - ŪᵀU)) S + diag(S̄) + S (F ∘ (VᵀV̄ - V̄ᵀV))] Vᵀ
+///        + (I - UUᵀ) Ū S⁻¹ Vᵀ + U S⁻¹ V̄ᵀ (I - VVᵀ), the last two terms only for non-square x.
+template <class Tn>
+struct svd_backward {
+  Tn backward(const std::vector<Tn>& g, const std::vector<Tn>& o, const Tn& x) const {
+    using T = typename Tn::value_type;
+    const Shape s = x.shape();
+    const std::int64_t m = s[s.size() - 2], n = s.back(), k = std::min(m, n);
+    if (o[0].shape().back() != k || o[2].shape()[o[2].shape().size() - 2] != k)
+      throw value_error(fmt::format(
+          "svd: the gradient is defined for full_matrices = false (or square input); got shape {}",
+          s.str()));
+    const Tn &u = o[0], &sv = o[1], v = swap_last2(o[2]);
+    const Tn &gu = g[0], &gs = g[1], gv = swap_last2(g[2]);
+    const Tn f = gap_reciprocals(sv.square());
+    const Tn ut_gu = swap_last2(u).matmul(gu);
+    const Tn vt_gv = swap_last2(v).matmul(gv);
+    const Tn j = f * (ut_gu - swap_last2(ut_gu));
+    const Tn kk = f * (vt_gv - swap_last2(vt_gv));
+    const Tn inner = j * sv.expand_dims(-2) + diag_embed(gs) + sv.expand_dims(-1) * kk;
+    Tn a = u.matmul(inner).matmul(swap_last2(v));
+    const Tn sinv = T(1) / sv;
+    if (m > k) a = a + (gu - u.matmul(ut_gu)).matmul(swap_last2(v * sinv.expand_dims(-2)));
+    if (n > k) a = a + (u * sinv.expand_dims(-2)).matmul(swap_last2(gv - v.matmul(vt_gv)));
+    return a;
+  }
+};
+
+}  // namespace ep::detail
+
+namespace ep::linalg {
+
+/// The Cholesky factor of each symmetric positive-definite (..., n, n) matrix: lower L with
+/// x = L Lᵀ, read from x's lower triangle; `{.upper = true}` gives U = Lᵀ. Throws
+/// ep::linalg_error naming the first matrix of the batch that is not positive definite.
+template <backend B>
+Tensor<B> cholesky(const Tensor<B>& x, cholesky_options options = {}) {
+  detail::require_decompositions<B>();
+  const auto [batch, mn] = detail::matrix_stack("cholesky", x.shape(), true);
+  std::int64_t failed = -1;
+  auto raw = B::cholesky(x.raw(), failed);
+  if (failed >= 0)
+    throw linalg_error(fmt::format("cholesky: {} of the stack of shape {} is not positive definite",
+                                   detail::batch_position(batch, failed), x.shape().str()));
+  const Tensor<B> l =
+      detail::make_result<Tensor<B>>(std::move(raw), detail::cholesky_rule<Tensor<B>>{}, x);
+  return options.upper ? detail::swap_last2(l) : l;
+}
+
+/// The solution of a x = b for each square matrix of `a` (..., M, M): `b` is (..., M, K) with
+/// batch axes that broadcast against a's, or (M,), a vector, with a result of shape (..., M).
+/// Throws ep::linalg_error naming the first singular matrix.
+template <backend B>
+Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b) {
+  detail::require_decompositions<B>();
+  const auto [batch_a, mn] = detail::matrix_stack("solve", a.shape(), true);
+  const std::int64_t n = mn.first;
+  const Shape sb = b.shape();
+  const bool vector = sb.size() == 1;
+  if (sb.empty() || (vector ? sb[0] : sb[sb.size() - 2]) != n)
+    throw value_error(fmt::format(
+        "solve: b of shape {} does not match a of shape {}; expected (..., {}, K) or ({},)",
+        sb.str(), a.shape().str(), n, n));
+  const Tensor<B> bm = vector ? b.reshape({n, 1}) : b;
+  const Shape sbm = bm.shape();
+  const Shape batch = broadcast_shapes(batch_a, Shape(sbm.begin(), sbm.end() - 2), "solve");
+  const Tensor<B> ab = batch == batch_a ? a : a.broadcast_to(detail::with_tail(batch, {n, n}));
+  const Shape bshape = detail::with_tail(batch, {n, sbm.back()});
+  const Tensor<B> bb = sbm == bshape ? bm : bm.broadcast_to(bshape);
+  std::int64_t failed = -1;
+  auto raw = B::solve(ab.raw(), bb.raw(), failed);
+  if (failed >= 0)
+    throw linalg_error(fmt::format("solve: {} of a (shape {}) is singular",
+                                   detail::batch_position(batch, failed), a.shape().str()));
+  const Tensor<B> x =
+      detail::make_result<Tensor<B>>(std::move(raw), detail::solve_rule<Tensor<B>>{}, ab, bb);
+  return vector ? x.reshape(detail::with_tail(batch, {n})) : x;
+}
+
+/// The inverse of each (..., n, n) matrix, as solve(x, I). Throws ep::linalg_error for a singular
+/// matrix.
+template <backend B>
+Tensor<B> inv(const Tensor<B>& x) {
+  detail::require_decompositions<B>();
+  const std::int64_t n = detail::matrix_stack("inv", x.shape(), true).second.first;
+  return solve(x, eye<B>(n));
+}
+
+/// The QR factorization of each (..., M, N) matrix: mode "reduced" gives Q (..., M, K) and R
+/// (..., K, N), K = min(M, N); "complete" gives Q (..., M, M) and R (..., M, N). Differentiable
+/// for "reduced" with M >= N.
+template <backend B>
+qr_result<Tensor<B>> qr(const Tensor<B>& x, std::string_view mode = "reduced") {
+  detail::require_decompositions<B>();
+  const Shape batch = detail::matrix_stack("qr", x.shape(), false).first;
+  if (mode != "reduced" && mode != "complete")
+    throw value_error(
+        fmt::format("qr: mode \"{}\" is unknown; expected \"reduced\" or \"complete\"", mode));
+  auto [q, r] = B::qr(x.raw(), mode == "complete");
+  auto outs = detail::decomposition_outputs<Tensor<B>>({std::move(q), std::move(r)},
+                                                       detail::qr_backward<Tensor<B>>{}, x, batch);
+  return {outs[0], outs[1]};
+}
+
+/// The singular value decomposition x = U diag(S) Vh of each (..., M, N) matrix, S descending
+/// (K = min(M, N) values); `{.full_matrices = false}` gives U (..., M, K) and Vh (..., K, N).
+/// Differentiable for distinct singular values with full_matrices = false (or square x).
+template <backend B>
+svd_result<Tensor<B>> svd(const Tensor<B>& x, svd_options options = {}) {
+  detail::require_decompositions<B>();
+  const Shape batch = detail::matrix_stack("svd", x.shape(), false).first;
+  auto [u, s, vh] = B::svd(x.raw(), options.full_matrices);
+  auto outs = detail::decomposition_outputs<Tensor<B>>({std::move(u), std::move(s), std::move(vh)},
+                                                       detail::svd_backward<Tensor<B>>{}, x, batch);
+  return {outs[0], outs[1], outs[2]};
+}
+
+/// The singular values (..., K) of each matrix, descending.
+template <backend B>
+Tensor<B> svdvals(const Tensor<B>& x) {
+  detail::require_decompositions<B>();
+  detail::matrix_stack("svdvals", x.shape(), false);
+  if (detail::active_tape_count() != 0) return svd(x, {.full_matrices = false}).S;
+  return detail::make_constant<Tensor<B>>(B::svdvals(x.raw()));
+}
+
+/// The eigenvalues (ascending) and eigenvectors (columns) of each symmetric (..., n, n) matrix,
+/// read from its lower triangle. Differentiable for distinct eigenvalues.
+template <backend B>
+eigh_result<Tensor<B>> eigh(const Tensor<B>& x) {
+  detail::require_decompositions<B>();
+  const Shape batch = detail::matrix_stack("eigh", x.shape(), true).first;
+  auto [w, v] = B::eigh(x.raw());
+  auto outs = detail::decomposition_outputs<Tensor<B>>(
+      {std::move(w), std::move(v)}, detail::eigh_backward<Tensor<B>>{}, x, batch);
+  return {outs[0], outs[1]};
+}
+
+/// The eigenvalues of each symmetric matrix, ascending.
+template <backend B>
+Tensor<B> eigvalsh(const Tensor<B>& x) {
+  return eigh(x).eigenvalues;
+}
+
+/// The sign and the natural log of the absolute determinant of each (..., n, n) matrix, by LU;
+/// a singular matrix gives {0, -inf}.
+template <backend B>
+slogdet_result<Tensor<B>> slogdet(const Tensor<B>& x) {
+  detail::require_decompositions<B>();
+  const Shape batch = detail::matrix_stack("slogdet", x.shape(), true).first;
+  auto [sign, logabs] = B::slogdet(x.raw());
+  return {detail::make_constant<Tensor<B>>(std::move(sign)),
+          detail::make_result<Tensor<B>>(
+              std::move(logabs),
+              detail::slogdet_rule<Tensor<B>>{{}, detail::with_tail(batch, {1, 1})}, x)};
+}
+
+/// The determinant of each (..., n, n) matrix: sign · exp(log|det|).
+template <backend B>
+Tensor<B> det(const Tensor<B>& x) {
+  const auto [sign, logabs] = slogdet(x);
+  return sign * logabs.exp();
+}
+
+/// The Moore-Penrose pseudo-inverse (..., N, M) of each (..., M, N) matrix through its SVD,
+/// singular values at most rtol · max(S) taken as zero (default rtol: max(M, N) · eps).
+template <backend B>
+Tensor<B> pinv(const Tensor<B>& x, std::optional<double> rtol = std::nullopt) {
+  using T = typename B::value_type;
+  const Shape s = x.shape();
+  detail::matrix_stack("pinv", s, false);
+  const auto [u, sv, vh] = svd(x, {.full_matrices = false});
+  const double r = rtol.value_or(detail::default_rtol<T>(s));
+  if (sv.shape().back() == 0)
+    return zeros<B>(detail::with_tail(Shape(s.begin(), s.end() - 2), {s.back(), s[s.size() - 2]}));
+  const Tensor<B> cutoff = sv.max(-1, true) * T(r);
+  const Tensor<B> sinv = where(sv > cutoff, T(1) / where(sv > cutoff, sv, T(1)), T(0));
+  return detail::swap_last2(vh).matmul((detail::swap_last2(u) * sinv.expand_dims(-1)));
+}
+
+/// The number of singular values of each matrix above rtol · max(S) (default rtol: max(M, N) ·
+/// eps), as int64.
+template <backend B>
+auto matrix_rank(const Tensor<B>& x, std::optional<double> rtol = std::nullopt) {
+  using T = typename B::value_type;
+  const Shape s = x.shape();
+  detail::matrix_stack("matrix_rank", s, false);
+  const Tensor<B> sv = svdvals(x);
+  if (sv.shape().back() == 0)
+    return zeros<typename B::template rebind<std::int64_t>>(Shape(s.begin(), s.end() - 2));
+  const Tensor<B> cutoff = sv.max(-1, true) * T(rtol.value_or(detail::default_rtol<T>(s)));
+  return count_nonzero(sv > cutoff, -1);
+}
+
+/// The least-squares solution x of a x ≈ b for each (..., M, N) matrix a, b (..., M, K) or (M,),
+/// through the pseudo-inverse (NumPy: `linalg.lstsq`, batched); singular values at most rcond ·
+/// max(S) are taken as zero.
+template <backend B>
+lstsq_result<Tensor<B>> lstsq(const Tensor<B>& a, const Tensor<B>& b,
+                              std::optional<double> rcond = std::nullopt) {
+  using T = typename B::value_type;
+  const auto [batch, mn] = detail::matrix_stack("lstsq", a.shape(), false);
+  const Shape sb = b.shape();
+  const bool vector = sb.size() == 1;
+  if (sb.empty() || (vector ? sb[0] : sb[sb.size() - 2]) != mn.first)
+    throw value_error(fmt::format(
+        "lstsq: b of shape {} does not match a of shape {}; expected (..., {}, K) or ({},)",
+        sb.str(), a.shape().str(), mn.first, mn.first));
+  const Tensor<B> bm = vector ? b.reshape({mn.first, 1}) : b;
+  const Tensor<B> x = pinv(a, rcond).matmul(bm);
+  auto rank = matrix_rank(a, rcond.value_or(detail::default_rtol<T>(a.shape())));
+  const Tensor<B> sv = svdvals(a);
+  Tensor<B> residuals = zeros<B>(Shape{0});
+  const bool full_rank = rank.size() > 0 && (rank == mn.second).all().item();
+  if (mn.first > mn.second && full_rank) {
+    residuals = (a.matmul(x) - bm).square().sum(-2);
+    if (vector) residuals = residuals.squeeze(-1);
+  }
+  return {vector ? x.squeeze(-1) : x, residuals, std::move(rank), sv};
+}
+
+/// The k-th diagonal of each (..., M, N) matrix (k > 0 above the main one), shape (..., L).
+template <backend B>
+Tensor<B> diagonal(const Tensor<B>& x, std::int64_t offset = 0) {
+  const auto [batch, mn] = detail::matrix_stack("diagonal", x.shape(), false);
+  const auto [m, n] = mn;
+  const std::int64_t count =
+      std::max<std::int64_t>(0, offset >= 0 ? std::min(m, n - offset) : std::min(m + offset, n));
+  const Tensor<B> flat = x.reshape(detail::with_tail(batch, {m * n}));
+  if (count == 0) return zeros<B>(detail::with_tail(batch, {0}));
+  const std::int64_t start = offset >= 0 ? offset : -offset * n;
+  return flat(ellipsis, slice(start, start + (count - 1) * (n + 1) + 1, n + 1));
+}
+
+/// The sum of the k-th diagonal of each matrix.
+template <backend B>
+Tensor<B> trace(const Tensor<B>& x, std::int64_t offset = 0) {
+  return diagonal(x, offset).sum(-1);
+}
+
+/// The outer product (N, M) of two 1-D tensors.
+template <backend B>
+Tensor<B> outer(const Tensor<B>& a, const Tensor<B>& b) {
+  if (a.ndim() != 1 || b.ndim() != 1)
+    throw value_error(fmt::format("outer: got shapes {} and {}; expected two 1-D tensors",
+                                  a.shape().str(), b.shape().str()));
+  return a.reshape({a.size(), 1}) * b.reshape({1, b.size()});
+}
+
+/// The cross product of 3-vectors along `axis` (default -1), the other axes broadcast.
+template <backend B>
+Tensor<B> cross(const Tensor<B>& a, const Tensor<B>& b, int axis = -1) {
+  const Shape sa = a.shape(), sb = b.shape();
+  if (sa.empty() || sb.empty() || sa.size() != sb.size() || axis < -static_cast<int>(sa.size()) ||
+      axis >= static_cast<int>(sa.size()) ||
+      sa[static_cast<std::size_t>(axis < 0 ? axis + static_cast<int>(sa.size()) : axis)] != 3 ||
+      sb[static_cast<std::size_t>(axis < 0 ? axis + static_cast<int>(sb.size()) : axis)] != 3)
+    throw value_error(
+        fmt::format("cross: got shapes {} and {} with axis {}; expected equal ranks and extent 3 "
+                    "along the axis",
+                    sa.str(), sb.str(), axis));
+  const Tensor<B> x = moveaxis(a, axis, -1), y = moveaxis(b, axis, -1);
+  const auto c = [](const Tensor<B>& t, std::int64_t i) { return t(ellipsis, i); };
+  const Tensor<B> r = stack(std::vector<Tensor<B>>{c(x, 1) * c(y, 2) - c(x, 2) * c(y, 1),
+                                                   c(x, 2) * c(y, 0) - c(x, 0) * c(y, 2),
+                                                   c(x, 0) * c(y, 1) - c(x, 1) * c(y, 0)},
+                            -1);
+  return moveaxis(r, -1, axis);
+}
+
+/// x raised to the integer power n, by repeated squaring; n < 0 through inv(x), n = 0 the
+/// identity.
+template <backend B>
+Tensor<B> matrix_power(const Tensor<B>& x, std::int64_t n) {
+  const auto [batch, mn] = detail::matrix_stack("matrix_power", x.shape(), true);
+  Tensor<B> base = n < 0 ? inv(x) : x;
+  std::uint64_t k =
+      n < 0 ? static_cast<std::uint64_t>(-(n + 1)) + 1 : static_cast<std::uint64_t>(n);
+  std::optional<Tensor<B>> result;
+  while (k > 0) {
+    if (k & 1U) result = result ? result->matmul(base) : base;
+    k >>= 1U;
+    if (k > 0) base = base.matmul(base);
+  }
+  return result ? *result : eye<B>(mn.first).broadcast_to(x.shape());
+}
+
+/// A vector norm over `axis` (all axes by default): ord 2 (default), 1, inf, -inf, 0 (the
+/// number of non-zeros) or any other p, (Σ|x|^p)^(1/p).
+template <backend B>
+Tensor<B> vector_norm(const Tensor<B>& x, vector_norm_options options = {}) {
+  using T = typename B::value_type;
+  static_assert(floating_dtype<T>, "ep::linalg::vector_norm: needs a floating tensor");
+  const auto& o = options;
+  if (o.ord.named())
+    throw value_error(
+        fmt::format("vector_norm: ord \"{}\" is unknown; expected a number", o.ord.name()));
+  const double p = o.ord.value();
+  if (std::isinf(p))
+    return p > 0 ? x.abs().max(o.axis, o.keepdims) : x.abs().min(o.axis, o.keepdims);
+  if (p == 0) return (x != T(0)).template astype<T>().sum(o.axis, o.keepdims);
+  if (p == 1) return x.abs().sum(o.axis, o.keepdims);
+  if (p == 2) return norms::l2(x, o.axis, o.keepdims);
+  return x.abs().pow(p).sum(o.axis, o.keepdims).pow(1 / p);
+}
+
+/// A matrix norm of each (..., M, N) matrix: "fro" (default), "nuc" (the sum of singular values),
+/// 2 and -2 (the largest and smallest singular value), 1 and -1 (largest and smallest column
+/// sum of |x|), inf and -inf (the same of rows).
+template <backend B>
+Tensor<B> matrix_norm(const Tensor<B>& x, matrix_norm_options options = {}) {
+  const Shape batch = detail::matrix_stack("matrix_norm", x.shape(), false).first;
+  const auto& ord = options.ord;
+  const auto done = [&](const Tensor<B>& r) {
+    return options.keepdims ? r.reshape(detail::with_tail(batch, {1, 1})) : r;
+  };
+  if (ord.named()) {
+    if (ord.name() == "fro") return done(norms::l2(x, {-2, -1}));
+    if (ord.name() == "nuc") return done(svdvals(x).sum(-1));
+  } else {
+    const double p = ord.value();
+    if (p == 2 || p == -2) {
+      const Tensor<B> s = svdvals(x);
+      return done(p > 0 ? s.max(-1) : s.min(-1));
+    }
+    if (p == 1 || p == -1 || std::isinf(p)) {
+      const Tensor<B> sums = x.abs().sum(std::abs(p) == 1 ? -2 : -1);
+      return done(p > 0 ? sums.max(-1) : sums.min(-1));
+    }
+  }
+  throw value_error(fmt::format(
+      "matrix_norm: ord {} is unknown; expected \"fro\", \"nuc\", 1, -1, 2, -2, inf or -inf",
+      ord.str()));
+}
+
+// The standard's names that live in both namespaces.
+using ep::matmul;
+using ep::matrix_transpose;
+using ep::tensordot;
+using ep::vecdot;
+
+}  // namespace ep::linalg
