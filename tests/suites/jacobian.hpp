@@ -107,6 +107,46 @@ TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
   }
 }
 
+// The decompositions of ep::linalg, where the backend has them: whole Jacobians of their outputs
+// (sign-free ones for qr and svd, whose signs the libraries choose), not one weighted sum.
+TYPED_TEST_P(Jacobian, LinalgDecompositions) {
+  using namespace jacobian_suite;
+  using T = ep::Tensor<TypeParam>;
+  if constexpr (ep::decomposition_backend<TypeParam>) {
+    const T spd_shift = ep::test::tensor<TypeParam>(std::vector<double>{3, 0, 0, 3}, {2, 2});
+    const auto sym = [&](const T& x) { return (x + ep::matrix_transpose(x)) * 0.5 + spd_shift; };
+    struct named {
+      std::string name;
+      unary<TypeParam> f;
+      ep::Shape shape;
+    };
+    const std::vector<named> cases = {
+        {"cholesky(sym(x) + 3 I)",
+         [&](const T& x) { return ep::linalg::cholesky(sym(x)); },
+         {2, 2}},
+        {"solve(x + 3 I, x[0])",
+         [&](const T& x) { return ep::linalg::solve(x + spd_shift, x(0)); },
+         {2, 2}},
+        {"qr(x).R squared", [](const T& x) { return ep::linalg::qr(x).R.square(); }, {3, 2}},
+        {"svdvals(x)", [](const T& x) { return ep::linalg::svdvals(x); }, {2, 3}},
+        {"eigh(sym(x)) values and squared vectors",
+         [&](const T& x) {
+           const auto [w, v] = ep::linalg::eigh(sym(x));
+           return ep::concat(std::vector<T>{w, v.square().reshape({4})});
+         },
+         {2, 2}},
+        {"det(x)", [](const T& x) { return ep::linalg::det(x); }, {3, 3}},
+        {"pinv(x)", [](const T& x) { return ep::linalg::pinv(x); }, {3, 2}},
+    };
+    for (const auto& c : cases) {
+      const T x = random_tensor<TypeParam>(c.shape, -1, 1, 31);
+      expect_fd_jacobian(c.f, x, ep::jacobian(c.f, x), c.name);
+    }
+  } else {
+    GTEST_SKIP() << TypeParam::name << " has no decompositions (ep::decomposition_backend)";
+  }
+}
+
 TYPED_TEST_P(Jacobian, TupleAndVectorParameters) {
   using namespace jacobian_suite;
   using T = ep::Tensor<TypeParam>;
@@ -273,4 +313,5 @@ TYPED_TEST_P(Jacobian, MemoryStatsCountLiveAndPeakBytes) {
 REGISTER_TYPED_TEST_SUITE_P(Jacobian, JacobiansMatchFiniteDifferences, TupleAndVectorParameters,
                             HessianOfQuadraticFormIsASymmetrized, JvpEqualsJacobianTimesTangent,
                             VjpPullbackCanBeCalledAgain, CheckpointedGradientsEqualPlainOnes,
-                            BadInputNamesTheShapes, MemoryStatsCountLiveAndPeakBytes);
+                            BadInputNamesTheShapes, MemoryStatsCountLiveAndPeakBytes,
+                            LinalgDecompositions);
