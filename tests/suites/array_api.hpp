@@ -304,6 +304,102 @@ TYPED_TEST_P(ArrayApi, GradientsByFiniteDifferences) {
   }
 }
 
+TYPED_TEST_P(ArrayApi, SortSearchSets) {
+  using B = TypeParam;
+  using array_api_test::values;
+  using ep::test::tensor;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto x = tensor<B>(values{3, 1, 2, 1, 0, -1, 5, 5}, {2, 4});
+  // NumPy oracles: argsort(flip(x), kind="stable") read back to front, -sort(-x).
+  ep::test::expect_equal(ep::argsort(x, {.descending = true}), {2, 4},
+                         values{0, 2, 1, 3, 2, 3, 0, 1});
+  ep::test::expect_equal(ep::argsort(x, {.axis = 0, .descending = true}), {2, 4},
+                         values{0, 0, 1, 1, 1, 1, 0, 0});
+  ep::test::expect_equal(ep::sort(x, {.descending = true}), {2, 4},
+                         values{3, 2, 1, 1, 5, 5, 0, -1});
+  ep::test::expect_equal(ep::sort(x, {.axis = 0}), {2, 4}, values{0, -1, 2, 1, 3, 1, 5, 5});
+  ep::test::expect_equal(ep::nonzero(x)[1], {7}, values{0, 1, 2, 3, 1, 2, 3});
+  ep::test::expect_equal(ep::nonzero(x)[0], {7}, values{0, 0, 0, 0, 1, 1, 1});
+  ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::nonzero(x.sum()); },
+                                                {"nonzero", "0-d"});
+  ep::test::expect_equal(ep::repeat(x, {1, 0, 2, 1}, 1), {2, 4}, values{3, 2, 2, 1, 0, 5, 5, 5});
+  ep::test::expect_equal(ep::repeat(x, 2), {16},
+                         values{3, 3, 1, 1, 2, 2, 1, 1, 0, 0, -1, -1, 5, 5, 5, 5});
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] {
+        (void)ep::repeat(x, {1, 2}, 1);
+      },
+      {"repeat", "2 repeats", "(2, 4)"});
+  ep::test::expect_equal(
+      ep::tensordot(ep::test::iota<B>({2, 3, 4}), ep::test::iota<B>({4, 3}), {1, 2}, {1, 0}), {2},
+      values{440, 1232});
+  if constexpr (std::is_floating_point_v<typename B::value_type>) {
+    const auto sorted = tensor<B>(values{1, 2, 2, 3, 5, nan}, {6});
+    const auto v = tensor<B>(values{2, 0, 6, nan}, {2, 2});
+    ep::test::expect_equal(ep::searchsorted(sorted, v), {2, 2}, values{1, 0, 5, 5});
+    ep::test::expect_equal(ep::searchsorted(sorted, v, "right"), {2, 2}, values{3, 0, 5, 6});
+    ep::test::expect_throws_with<ep::value_error>([&] { (void)ep::searchsorted(x, v); },
+                                                  {"searchsorted", "(2, 4)", "1-D"});
+    // Every NaN is its own value; -0.0 and 0 are one (NumPy: unique(equal_nan=False)).
+    const auto u = tensor<B>(values{3, 1, nan, 1, -0.0, 0, nan, 3, 3}, {9});
+    const auto [vals, first, inverse, counts] = ep::unique_all(u);
+    ep::test::expect_equal(vals, {5}, values{-0.0, 1, 3, nan, nan});
+    ep::test::expect_equal(first, {5}, values{4, 1, 0, 2, 6});
+    ep::test::expect_equal(inverse, {9}, values{2, 1, 3, 1, 0, 0, 4, 2, 2});
+    ep::test::expect_equal(counts, {5}, values{2, 2, 3, 1, 1});
+    ep::test::expect_equal(ep::unique_values(x), {6}, values{-1, 0, 1, 2, 3, 5});
+    ep::test::expect_equal(ep::unique_counts(x).counts, {6}, values{1, 1, 2, 1, 1, 2});
+    EXPECT_EQ(ep::unique_inverse(x).inverse_indices.shape(), x.shape());
+    ep::test::expect_equal(
+        ep::isin(tensor<B>(values{1, 4, nan, 0}, {4}), tensor<B>(values{0, 1, nan}, {3})), {4},
+        values{1, 0, 0, 1});
+    ep::test::expect_equal(ep::isin(tensor<B>(values{1, 4}, {2}), tensor<B>(values{1}, {1}), true),
+                           {2}, values{0, 1});
+    const auto c = tensor<B>(values{1, 2, 0, 3, 2, -1, 4, 0.5}, {2, 4});
+    ep::test::expect_equal(ep::cumulative_prod(c, 1), {2, 4}, values{1, 2, 0, 0, 2, -2, -8, -4});
+    ep::test::expect_equal(ep::cumulative_prod(c, 0, true), {3, 4},
+                           values{1, 1, 1, 1, 1, 2, 0, 3, 2, -2, 0, 1.5});
+  }
+  if constexpr (std::is_same_v<typename B::value_type, double>) {
+    using T = ep::Tensor<B>;
+    const auto weighted = [](const T& t) {
+      return (t * ep::test::random_tensor<B>(t.shape(), -1, 1, 41)).sum();
+    };
+    // Zeros: none, one, two in a row, and a zero first.
+    const auto z =
+        tensor<B>(values{0.5, -1.5, 2, 0.7, 1.5, 0, 2, -1, 0.5, 0, 0, 3, 0, 2, 1, -1}, {4, 4});
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(ep::cumulative_prod(t, 1)); }, z))
+        << "cumulative_prod with zeros";
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) {
+          return weighted(ep::repeat(t, {2, 0, 1, 3}, 0));
+        },
+        z))
+        << "repeat";
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(ep::sort(t, {.descending = true})); },
+        z + 0.01 * ep::test::iota<B>({4, 4})))
+        << "sort descending";
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) {
+          return weighted(ep::tensordot(t, z, {0, 1}, {1, 0}));
+        },
+        z))
+        << "tensordot over two axis lists";
+    // The second derivative of the product through the rule's own cumulative_prod.
+    const auto hess = ep::value_and_grad(
+        [&](const T& t) {
+          return ep::value_and_grad([&](const T& s) { return ep::cumulative_prod(s).sum(); }, t)
+              .second.sum();
+        },
+        tensor<B>(values{2, 0.5, 3}, {3}));
+    // f = x0 + x0 x1 + x0 x1 x2 has the gradient (1 + x1 + x1 x2, x0 + x0 x2, x0 x1), whose sum has
+    // the gradient (1 + x1 + x2, 1 + x0 + x2, x0 + x1) = (4.5, 6, 2.5) at (2, 0.5, 3).
+    ep::test::expect_near(hess.second, {3}, values{4.5, 6, 2.5}, 1e-14, 1e-14);
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(ArrayApi, EyeEmptyTrilTriu, ElementwiseSpecialCases,
                             VarStddevCountNonzero, DiffRollMoveaxisMatrixTransposeVecdot,
-                            GradientsByFiniteDifferences);
+                            GradientsByFiniteDifferences, SortSearchSets);

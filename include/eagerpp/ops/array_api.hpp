@@ -6,9 +6,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>    // std::lower_bound, std::stable_sort, std::find
+#include <cmath>        // std::isnan
 #include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
+#include <numeric>      // std::iota
 #include <optional>     // std::optional
+#include <set>          // std::set
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::is_floating_point_v
 #include <utility>      // std::move
@@ -375,6 +379,323 @@ auto cumulative_sum(const Tensor<B>& x, std::optional<int> axis = std::nullopt,
   Paddings p(static_cast<std::size_t>(x.ndim()), {0, 0});
   p[static_cast<std::size_t>(a)] = {1, 0};
   return s.pad(p);
+}
+
+// --- sorting, searching and sets ----------------------------------------------------------------
+
+/// The keyword arguments of sort and argsort (array API: `axis=-1, descending=False,
+/// stable=True`): `ep::sort(x, {.axis = 0, .descending = true})`. Sorts are always stable.
+struct sort_options {
+  int axis = -1;
+  bool descending = false;
+  bool stable = true;
+};
+
+/// The indices that sort x along an axis (array API: `argsort`); descending keeps equal elements
+/// in their order (stable) and puts NaN first, the ascending order's NaN-last reversed.
+template <backend B>
+auto argsort(const Tensor<B>& x, sort_options options) {
+  const int a = x.ndim() == 0 ? 0 : detail::normalize_axis("argsort", options.axis, x.shape());
+  if (!options.descending || x.ndim() == 0) return x.argsort(a);
+  // The stable ascending order of x reversed along the axis, read back to front: equal elements
+  // keep their order.
+  const std::int64_t n = x.shape()[static_cast<std::size_t>(a)];
+  return (n - 1) - x.flip(a).argsort(a).flip(a);
+}
+
+/// x sorted along an axis (array API: `sort`), descending as argsort's.
+template <backend B>
+Tensor<B> sort(const Tensor<B>& x, sort_options options) {
+  const int a = x.ndim() == 0 ? 0 : detail::normalize_axis("sort", options.axis, x.shape());
+  if (!options.descending || x.ndim() == 0) return x.sort(a);
+  return x.sort(a).flip(a);
+}
+
+namespace detail {
+/// NumPy's sort order: NaN after every number, NaNs equal among themselves.
+struct nan_last_less {
+  template <class T>
+  bool operator()(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(a)) return false;
+      if (std::isnan(b)) return true;
+    }
+    return a < b;
+  }
+};
+
+template <class B>
+using index_of = Tensor<typename B::template rebind<std::int64_t>>;
+}  // namespace detail
+
+/// For each element of x2, the index where it would be inserted into the sorted 1-D x1 to keep
+/// it sorted (array API: `searchsorted`): side "left" before equal elements, "right" after;
+/// `sorter`: int64 indices that sort x1. NaN sorts last. The search runs on the host.
+template <backend B>
+detail::index_of<B> searchsorted(const Tensor<B>& x1, const Tensor<B>& x2,
+                                 std::string_view side = "left",
+                                 const std::optional<detail::index_of<B>>& sorter = std::nullopt) {
+  if (x1.ndim() != 1)
+    throw value_error(
+        fmt::format("searchsorted: x1 has shape {}; expected a 1-D tensor", x1.shape().str()));
+  if (side != "left" && side != "right")
+    throw value_error(
+        fmt::format("searchsorted: side \"{}\" is unknown; expected \"left\" or \"right\"", side));
+  if (sorter && sorter->shape() != x1.shape())
+    throw value_error(fmt::format("searchsorted: sorter has shape {}; expected x1's shape {}",
+                                  sorter->shape().str(), x1.shape().str()));
+  const auto sorted = (sorter ? x1[*sorter] : x1).to_vector();
+  const auto v = x2.to_vector();
+  std::vector<std::int64_t> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const auto it =
+        side == "left"
+            ? std::lower_bound(sorted.begin(), sorted.end(), v[i], detail::nan_last_less{})
+            : std::upper_bound(sorted.begin(), sorted.end(), v[i], detail::nan_last_less{});
+    out[i] = it - sorted.begin();
+  }
+  return from_vector<typename B::template rebind<std::int64_t>>(out, x2.shape());
+}
+
+/// The indices of x's non-zero (true) elements, one int64 tensor per axis, in C order (array API:
+/// `nonzero`); x must have at least one axis. Computed on the host: the count is the data's.
+template <backend B>
+std::vector<detail::index_of<B>> nonzero(const Tensor<B>& x) {
+  const Shape s = x.shape();
+  if (s.empty()) throw value_error("nonzero: x is 0-d; expected a tensor of at least one axis");
+  const auto v = x.to_vector();
+  std::vector<std::vector<std::int64_t>> idx(s.size());
+  for (std::size_t flat = 0; flat < v.size(); ++flat) {
+    if (v[flat] == typename B::value_type(0)) continue;
+    std::size_t rest = flat;
+    for (std::size_t d = s.size(); d-- > 0;) {
+      idx[d].push_back(static_cast<std::int64_t>(rest % static_cast<std::size_t>(s[d])));
+      rest /= static_cast<std::size_t>(s[d]);
+    }
+  }
+  std::vector<detail::index_of<B>> out;
+  for (const auto& i : idx)
+    out.push_back(from_vector<typename B::template rebind<std::int64_t>>(
+        i, Shape{static_cast<std::int64_t>(i.size())}));
+  return out;
+}
+
+/// What the unique_* functions return, with the array API's field names.
+template <class B>
+struct unique_all_result {
+  Tensor<B> values;
+  detail::index_of<B> indices, inverse_indices, counts;
+};
+template <class B>
+struct unique_counts_result {
+  Tensor<B> values;
+  detail::index_of<B> counts;
+};
+template <class B>
+struct unique_inverse_result {
+  Tensor<B> values;
+  detail::index_of<B> inverse_indices;
+};
+
+/// The distinct elements of x, sorted (array API: `unique_all`), with the index of each one's
+/// first occurrence in flattened x, the index into `values` of every element of x (x's shape),
+/// and each one's count. As the standard says, every NaN is distinct and +0 equals -0.
+/// Computed on the host by one stable sort.
+template <backend B>
+unique_all_result<B> unique_all(const Tensor<B>& x) {
+  using T = typename B::value_type;
+  using I = typename B::template rebind<std::int64_t>;
+  const auto v = x.to_vector();
+  std::vector<std::int64_t> order(v.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    return detail::nan_last_less{}(v[static_cast<std::size_t>(a)], v[static_cast<std::size_t>(b)]);
+  });
+  std::vector<T> values;
+  std::vector<std::int64_t> first, counts, inverse(v.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const auto i = static_cast<std::size_t>(order[k]);
+    if (k == 0 || !(v[i] == values.back())) {  // NaN == NaN is false: each NaN its own group
+      values.push_back(v[i]);
+      first.push_back(order[k]);
+      counts.push_back(0);
+    }
+    ++counts.back();
+    inverse[i] = static_cast<std::int64_t>(values.size()) - 1;
+  }
+  const Shape n{static_cast<std::int64_t>(values.size())};
+  return {from_vector<B>(values, n), from_vector<I>(first, n), from_vector<I>(inverse, x.shape()),
+          from_vector<I>(counts, n)};
+}
+
+/// The distinct elements of x and their counts (array API: `unique_counts`).
+template <backend B>
+unique_counts_result<B> unique_counts(const Tensor<B>& x) {
+  auto r = unique_all(x);
+  return {r.values, r.counts};
+}
+
+/// The distinct elements of x and the index into them of every element (array API:
+/// `unique_inverse`).
+template <backend B>
+unique_inverse_result<B> unique_inverse(const Tensor<B>& x) {
+  auto r = unique_all(x);
+  return {r.values, r.inverse_indices};
+}
+
+/// The distinct elements of x, sorted (array API: `unique_values`).
+template <backend B>
+Tensor<B> unique_values(const Tensor<B>& x) {
+  return unique_all(x).values;
+}
+
+/// Whether each element of x1 is in x2 (array API 2025.12: `isin`), or is not with `invert`;
+/// NaN is in nothing. Computed on the host: x2 sorted once, then a binary search per element.
+template <backend B>
+Tensor<typename B::template rebind<bool>> isin(const Tensor<B>& x1, const Tensor<B>& x2,
+                                               bool invert = false) {
+  auto set = x2.to_vector();
+  std::sort(set.begin(), set.end(), detail::nan_last_less{});
+  const auto v = x1.to_vector();
+  std::vector<bool> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    bool found = false;
+    if constexpr (std::is_floating_point_v<typename B::value_type>)
+      found = !std::isnan(v[i]) &&
+              std::binary_search(set.begin(), set.end(), v[i], detail::nan_last_less{});
+    else
+      found = std::binary_search(set.begin(), set.end(), v[i]);
+    out[i] = found != invert;
+  }
+  return from_vector<typename B::template rebind<bool>>(out, x1.shape());
+}
+
+/// Each element of x repeated along `axis` (flattened x when there is none) `repeats` times, or
+/// repeats[i] times for the i-th (array API: `repeat`). Differentiable: a gather whose gradient
+/// sums the copies.
+template <backend B>
+Tensor<B> repeat(const Tensor<B>& x, const std::vector<std::int64_t>& repeats,
+                 std::optional<int> axis = std::nullopt) {
+  const Tensor<B> src = axis ? moveaxis(x, detail::normalize_axis("repeat", *axis, x.shape()), 0)
+                             : x.reshape({x.size()});
+  const std::int64_t n = src.ndim() == 0 ? 1 : src.shape()[0];
+  if (repeats.size() != 1 && static_cast<std::int64_t>(repeats.size()) != n)
+    throw value_error(fmt::format(
+        "repeat: {} repeats for {} elements along the axis of x of shape {}; expected 1 or {}",
+        repeats.size(), n, x.shape().str(), n));
+  std::vector<std::int64_t> index;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::int64_t r = repeats.size() == 1 ? repeats[0] : repeats[static_cast<std::size_t>(i)];
+    if (r < 0)
+      throw value_error(fmt::format("repeat: repeats[{}] = {}; expected counts >= 0", i, r));
+    index.insert(index.end(), static_cast<std::size_t>(r), i);
+  }
+  const auto idx = from_vector<typename B::template rebind<std::int64_t>>(
+      index, Shape{static_cast<std::int64_t>(index.size())});
+  const Tensor<B> out = src[idx];
+  return axis ? moveaxis(out, 0, detail::normalize_axis("repeat", *axis, x.shape())) : out;
+}
+template <backend B>
+Tensor<B> repeat(const Tensor<B>& x, std::int64_t repeats, std::optional<int> axis = std::nullopt) {
+  return repeat(x, std::vector<std::int64_t>{repeats}, axis);
+}
+
+namespace detail {
+template <class Tn>
+Tn cumulative_prod_of(const Tn& x, int axis);
+
+/// x's sum from each position to the end along `axis`.
+template <class Tn>
+Tn reverse_cumsum(const Tn& x, int axis) {
+  return x.flip(axis).cumsum(axis).flip(axis);
+}
+
+/// d cumprod, zeros included: before the first zero along the axis, reverse_cumsum(g y) / x; at
+/// the first zero, reverse_cumsum(g y') with y' the product of x with that zero taken as 1; after
+/// it, 0 (every product there holds the zero). Its own derivative is exact away from zeros; at an
+/// exact zero the masks are constants, so a second derivative there misses the terms through it.
+template <class Tn>
+struct cumprod_rule : takes<Tn> {
+  int axis;
+  Tn operator()(const Tn& g, const Tn& y, const Tn& x) const {
+    using T = typename Tn::value_type;
+    const auto zero = x == T(0);
+    const Tn zeros_so_far = zero.template astype<T>().cumsum(axis);
+    const auto before = zeros_so_far == T(0);
+    const auto first_zero = zero.logical_and(zeros_so_far == T(1));
+    const Tn t1 = reverse_cumsum(g * y, axis) / where(before, x, T(1));
+    const Tn t2 = reverse_cumsum(g * cumulative_prod_of(where(first_zero, T(1), x), axis), axis);
+    return where(before, t1, where(first_zero, t2, T(0)));
+  }
+};
+
+/// The cumulative product along `axis` (computed on the host), with its gradient rule.
+template <class Tn>
+Tn cumulative_prod_of(const Tn& x, int axis) {
+  using B = typename Tn::backend_type;
+  const Shape s = x.shape();
+  auto v = x.to_vector();
+  const std::int64_t n = s[static_cast<std::size_t>(axis)];
+  std::int64_t inner = 1;
+  for (std::size_t d = static_cast<std::size_t>(axis) + 1; d < s.size(); ++d) inner *= s[d];
+  const std::int64_t outer = n * inner == 0 ? 0 : x.size() / (n * inner);
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t k = 1; k < n; ++k)
+      for (std::int64_t i = 0; i < inner; ++i) {
+        const auto at = static_cast<std::size_t>((o * n + k) * inner + i);
+        v[at] = v[at] * v[at - static_cast<std::size_t>(inner)];
+      }
+  const Tn r = from_vector<B>(v, s);
+  if constexpr (std::is_floating_point_v<typename Tn::value_type>)
+    return make_result<Tn>(typename B::raw_type(r.raw()), cumprod_rule<Tn>{{}, axis}, x);
+  else
+    return r;
+}
+}  // namespace detail
+
+/// The cumulative product along `axis` (array API: `cumulative_prod`); with `include_initial` the
+/// result starts with a 1. A 1-D x needs no axis. Differentiable, zeros included.
+template <backend B>
+Tensor<B> cumulative_prod(const Tensor<B>& x, std::optional<int> axis = std::nullopt,
+                          bool include_initial = false) {
+  static_assert(numeric_dtype<typename B::value_type>,
+                "ep::cumulative_prod: needs a numeric tensor, not bool");
+  if (!axis && x.ndim() != 1)
+    throw value_error(fmt::format(
+        "cumulative_prod: x has shape {}; expected an axis for a tensor of more than one axis",
+        x.shape().str()));
+  const int a = detail::normalize_axis("cumulative_prod", axis.value_or(0), x.shape());
+  const Tensor<B> p = detail::cumulative_prod_of(x, a);
+  if (!include_initial) return p;
+  Paddings pad(static_cast<std::size_t>(x.ndim()), {0, 0});
+  pad[static_cast<std::size_t>(a)] = {1, 0};
+  return p.pad(pad, "constant", typename B::value_type(1));
+}
+
+/// tensordot over the listed axes: axes_a[i] of a against axes_b[i] of b (array API: `tensordot`
+/// with two sequences); the result has a's other axes, then b's.
+template <backend B>
+Tensor<B> tensordot(const Tensor<B>& a, const Tensor<B>& b, const std::vector<int>& axes_a,
+                    const std::vector<int>& axes_b) {
+  if (axes_a.size() != axes_b.size())
+    throw value_error(
+        fmt::format("tensordot: {} axes of a and {} of b; expected as many contracted axes of each",
+                    axes_a.size(), axes_b.size()));
+  const auto order = [](const Tensor<B>& t, const std::vector<int>& axes, bool contracted_last) {
+    std::vector<int> named, rest;
+    for (const int ax : axes) named.push_back(detail::normalize_axis("tensordot", ax, t.shape()));
+    for (int d = 0; d < t.ndim(); ++d)
+      if (std::find(named.begin(), named.end(), d) == named.end()) rest.push_back(d);
+    if (named.size() != std::set<int>(named.begin(), named.end()).size())
+      throw value_error(
+          fmt::format("tensordot: an axis is named twice for shape {}", t.shape().str()));
+    std::vector<int> perm = contracted_last ? rest : named;
+    const auto& tail = contracted_last ? named : rest;
+    perm.insert(perm.end(), tail.begin(), tail.end());
+    return t.transpose(perm);
+  };
+  return tensordot(order(a, axes_a, true), order(b, axes_b, false),
+                   static_cast<int>(axes_a.size()));
 }
 
 // The array API's names for ops eagerpp already has under NumPy's (EagerPy's) names.
