@@ -265,6 +265,59 @@ def mlp_table(t, ratios, infos):
     return rows
 
 
+LINALG_LABEL = re.compile(r"^(.*?): (eigen|xtensor|omp)(?: / (.*))?$")
+LINALG_TIMES = [("cholesky_512", "cholesky 512 x 512"), ("qr_512", "qr"), ("svd_512", "svd"),
+                ("eigh_512", "eigh"), ("slogdet_512", "slogdet"), ("solve_512x1", "solve, k = 1"),
+                ("solve_512x512", "solve, k = 512"), ("cholesky_batch", "cholesky 4096 x 8x8")]
+
+
+def linalg_table(t, ratios, infos):
+    """linalg_bench: one row per measure, one column per backend, from the labels
+    "<measure>: <backend>[ / <baseline>]"; then the absolute times and Eigen against LAPACK."""
+    backends = [b for b in ("eigen", "xtensor", "omp")
+                if any(LINALG_LABEL.match(r["label"]) and LINALG_LABEL.match(r["label"])[2] == b
+                       for r in ratios)] or ["eigen", "xtensor", "omp"]
+    order, cells, targets, against = [], {}, {}, {}
+    for r in ratios:
+        m = LINALG_LABEL.match(r["label"])
+        if not m:
+            continue
+        if m[1] not in order:
+            order.append(m[1])
+        cells[(m[1], m[2])] = r
+        targets[m[1]] = r["target"]
+        if m[3] and m[3] not in against.setdefault(m[1], []):
+            against[m[1]].append(m[3])
+    rows = ["| measure | " + " | ".join(backends) + " | target |",
+            "|---" * (len(backends) + 2) + "|"]
+    for key in order:
+        vals = []
+        for b in backends:
+            r = cells.get((key, b))
+            vals.append("" if r is None else (f"{r['ratio']:.2f}" if r["ok"] else
+                                              f"**{r['ratio']:.2f}**"))
+        label = key + (" / " + ", ".join(against[key]) if against.get(key) else "")
+        rows.append(f"| {label} | " + " | ".join(vals) + f" | <= {targets[key]:.2f} |")
+    whos = backends + ["eigen_native", "lapack"]
+    names = {"eigen_native": "Eigen's solver", "lapack": "LAPACK"}
+    timed = [(p, label) for p, label in LINALG_TIMES if any(f"{p}/{w}" in t for w in whos)]
+    if timed:
+        rows += ["", "| time | " + " | ".join(names.get(w, w) for w in whos) + " |",
+                 "|---" * (len(whos) + 1) + "|"]
+        for p, label in timed:
+            rows.append(f"| {label} | " + " | ".join(fmt_time(t.get(f"{p}/{w}")) for w in whos) +
+                        " |")
+        for kind in ("forward", "value_and_grad"):
+            if any(f"gp_512/{b}/{kind}" in t for b in backends):
+                rows.append(f"| GP NLL 512, {kind} | " +
+                            " | ".join(fmt_time(t.get(f"gp_512/{b}/{kind}")) for b in backends) +
+                            " |" * (len(whos) - len(backends)) + " |")
+    if infos:
+        rows += ["", "Eigen's solvers against LAPACK (OpenBLAS), time / time: " +
+                 ", ".join(f"{r['label'].split(':')[0]} {r['ratio']:.2f}" for r in infos) + "."]
+    return rows
+
+
 def omp_table(runs):
     if not runs:
         return ["ep::omp was not built (it needs Thrust and OpenMP)."]
@@ -460,7 +513,7 @@ def main():
         machine[k] = v.strip()
     res = {"machine": machine, "benchmarks": {}}
     for name in ("facade_bench", "fusion_bench", "autodiff_bench", "mlp_bench", "stencil_bench",
-                 "small_bench", "threads_bench", "any_bench", "checkpoint_bench"):
+                 "small_bench", "threads_bench", "any_bench", "checkpoint_bench", "linalg_bench"):
         ratios, infos = load_lines(a.results / f"{name}.txt")
         res["benchmarks"][name] = {"times": load_times(a.results / f"{name}.json"),
                                    "ratios": ratios, "info": infos}
@@ -480,6 +533,8 @@ def main():
         "threads": generic_table(b["threads_bench"]["ratios"], b["threads_bench"]["info"]),
         "any": pivot_table(b["any_bench"]["ratios"]),
         "checkpoint": memory_table(res["memory"], b["checkpoint_bench"]["times"]),
+        "linalg": linalg_table(b["linalg_bench"]["times"], b["linalg_bench"]["ratios"],
+                               b["linalg_bench"]["info"]),
     }
     head = machine_line(machine)
     for k in tables:

@@ -5,8 +5,9 @@
 // First: it configures xsimd before any xtensor header.
 #include "eagerpp/xtensor/array.hpp"
 
-#include <algorithm>         // std::copy_n, std::fill_n, std::max, std::min
+#include <algorithm>         // std::copy_n, std::fill, std::fill_n, std::max, std::min
 #include <array>             // std::array
+#include <cmath>             // std::log
 #include <cstddef>           // std::size_t
 #include <cstdint>           // std::int64_t
 #include <initializer_list>  // std::initializer_list
@@ -15,14 +16,14 @@
 #include <span>              // std::span
 #include <string>            // std::string, std::to_string
 #include <string_view>       // std::string_view
-#include <tuple>             // std::tuple, std::tie
+#include <tuple>             // std::tuple
 #include <type_traits>       // std::remove_cvref_t, std::is_same_v
 #include <utility>           // std::move, std::pair
 #include <vector>            // std::vector
 
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xarray.hpp>
-#include <xtensor/xbuilder.hpp>  // xt::eye, xt::tril, xt::triu
+#include <xtensor/xbuilder.hpp>  // xt::eye
 #include <xtensor/xmath.hpp>
 #include <xtensor/xnoalias.hpp>
 #include <xtensor/xoperation.hpp>
@@ -40,7 +41,6 @@
 #endif
 #include <xtensor-blas/xblas.hpp>    // xt::blas::gemm
 #include <xtensor-blas/xlapack.hpp>  // xt::lapack::potr, gesv, getrf, geqrf, orgqr, gesdd, syevd
-#include <xtensor-blas/xlinalg.hpp>  // xt::linalg::slogdet
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
@@ -608,24 +608,28 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
   // --- decompositions (ep::linalg) --------------------------------------------------------------
 
   // xtensor-blas's LAPACK calls (xt::lapack) on each matrix of the stack in turn, a column-major
-  // copy of it in a workspace that the batch reuses, the results copied back in C order. A matrix
-  // that fails (not positive definite, singular, no convergence) has NaN results.
+  // copy of it in a workspace that the batch reuses, the results copied back in C order; both
+  // copies are tiled transposes (transpose below), which are faster than xtensor's assignments
+  // between the layouts. A matrix that fails (not positive definite,
+  // singular, no convergence) has NaN results.
 
-  /// potrf ('L': x's lower triangle), the factor's upper triangle zeroed.
+  /// potrf of the column-major xᵀ, which is x's C-order elements as they are: its upper triangle
+  /// ('U') is x's lower one, and its factor U (xᵀ = Uᵀ U) read in C order is L = Uᵀ; the factor's
+  /// upper triangle zeroed.
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
     failed = -1;
     const auto [batch, n, unused] = stack(x, "cholesky");
     raw_type out = empty(x.shape());
-    col_matrix a;
     for (std::size_t b = 0; b < batch && n > 0; ++b) {
-      auto l = matrix_at(out.data() + b * n * n, n, n);
-      xt::noalias(a) = matrix_at(x.data() + b * n * n, n, n);
-      if (xt::lapack::potr(a, 'L') != 0) {  // INFO > 0: not positive definite
-        l.fill(nan);
+      T* l = out.data() + b * n * n;
+      std::copy_n(x.data() + b * n * n, n * n, l);
+      auto u = column_major_at(l, n, n);
+      if (xt::lapack::potr(u, 'U') != 0) {  // INFO > 0: not positive definite
+        std::fill_n(l, n * n, nan);
         if (failed < 0) failed = static_cast<std::int64_t>(b);
-      } else {
-        xt::noalias(l) = xt::tril(a);
+        continue;
       }
+      for (std::size_t i = 0; i + 1 < n; ++i) std::fill(l + i * n + i + 1, l + (i + 1) * n, T(0));
     }
     return out;
   }
@@ -640,20 +644,20 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
     col_matrix lu, x;
     std::vector<xt::blas_index_t> pivots(n);
     for (std::size_t b = 0; b < batch && n > 0; ++b) {
-      auto xb = matrix_at(out.data() + b * n * k, n, k);
-      xt::noalias(lu) = matrix_at(a.data() + b * n * n, n, n);
+      T* xb = out.data() + b * n * k;
+      to_column_major(a.data() + b * n * n, n, n, lu);
       int info = 0;
       if (k == 0) {
         info = xt::lapack::getrf(lu, pivots);
       } else {
-        xt::noalias(x) = matrix_at(rhs.data() + b * n * k, n, k);
+        to_column_major(rhs.data() + b * n * k, n, k, x);
         info = xt::lapack::gesv(lu, x);
       }
       if (info != 0) {  // INFO > 0: a zero pivot
-        xb.fill(nan);
+        std::fill_n(xb, n * k, nan);
         if (failed < 0) failed = static_cast<std::int64_t>(b);
       } else {
-        xt::noalias(xb) = x;
+        from_column_major(x, xb);
       }
     }
     return out;
@@ -678,13 +682,13 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
     auto qa = column_major_at(workspace.data(), m, kq);
     xt::xtensor<T, 1> tau = xt::xtensor<T, 1>::from_shape({k});
     for (std::size_t b = 0; b < batch; ++b) {
-      auto rb = matrix_at(r.data() + b * kq * n, kq, n);
-      auto qb = matrix_at(q.data() + b * m * kq, m, kq);
-      xt::noalias(a) = matrix_at(x.data() + b * m * n, m, n);
+      T* rb = r.data() + b * kq * n;
+      transpose(x.data() + b * m * n, m, n, n, workspace.data(), m);
       xt::lapack::geqrf(a, tau);
-      xt::noalias(rb) = xt::triu(xt::view(a, xt::range(0, kq), xt::all()));
+      transpose(workspace.data(), n, kq, m, rb, n);  // R: the first kq rows, below the diagonal 0
+      for (std::size_t i = 1; i < kq; ++i) std::fill_n(rb + i * n, std::min(i, n), T(0));
       xt::lapack::orgqr(qa, tau, static_cast<xt::blas_index_t>(kq));
-      xt::noalias(qb) = qa;
+      transpose(workspace.data(), kq, m, m, q.data() + b * m * kq, kq);
     }
     return {q, r};
   }
@@ -706,7 +710,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
         continue;
       }
       auto sb = flat(s.data() + b * k, k);
-      xt::noalias(a) = matrix_at(x.data() + b * m * n, m, n);
+      to_column_major(x.data() + b * m * n, m, n, a);
       // gesdd's own column-major U, S and VT
       const auto [info, uc, sc, vtc] = xt::lapack::gesdd(a, full ? 'A' : 'S');
       if (info != 0) {  // INFO > 0: the iteration did not converge
@@ -714,9 +718,9 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
         sb.fill(nan);
         vb.fill(nan);
       } else {
-        xt::noalias(ub) = uc;
+        from_column_major(uc, ub.data());
         xt::noalias(sb) = sc;
-        xt::noalias(vb) = vtc;
+        from_column_major(vtc, vb.data());
       }
     }
     return {u, s, vh};
@@ -730,7 +734,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
     col_matrix a;
     for (std::size_t b = 0; b < batch && k > 0; ++b) {
       auto sb = flat(s.data() + b * k, k);
-      xt::noalias(a) = matrix_at(x.data() + b * m * n, m, n);
+      to_column_major(x.data() + b * m * n, m, n, a);
       const auto [info, uc, sc, vtc] = xt::lapack::gesdd(a, 'N');  // uc, vtc empty
       if (info != 0)  // INFO > 0: the iteration did not converge
         sb.fill(nan);
@@ -747,29 +751,46 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
     col_matrix a;
     for (std::size_t b = 0; b < batch && n > 0; ++b) {
       auto wb = flat(w.data() + b * n, n);
-      auto vb = matrix_at(v.data() + b * n * n, n, n);
-      xt::noalias(a) = matrix_at(x.data() + b * n * n, n, n);
+      T* vb = v.data() + b * n * n;
+      to_column_major(x.data() + b * n * n, n, n, a);
       if (xt::lapack::syevd(a, 'V', 'L', wb) != 0) {  // INFO > 0: the iteration did not converge
         wb.fill(nan);
-        vb.fill(nan);
+        std::fill_n(vb, n * n, nan);
       } else {
-        xt::noalias(vb) = a;
+        from_column_major(a, vb);
       }
     }
     return {w, v};
   }
 
-  /// xt::linalg::slogdet (getrf): {0, -inf} for a zero pivot; {1, 0} for 0 x 0.
+  /// getrf, then xt::linalg::slogdet's sums on its factor: {0, -inf} for a zero pivot; {1, 0}
+  /// for 0 x 0. (xt::linalg::slogdet itself would copy the column-major matrix once more.)
   static std::pair<raw_type, raw_type> slogdet(const raw_type& x) requires floating_dtype<T> {
     const auto [batch, n, unused] = stack(x, "slogdet");
     const shape_type bs(x.shape().begin(), x.shape().end() - 2);
     raw_type sign = empty(bs), logabs = empty(bs);
     col_matrix a;
+    std::vector<xt::blas_index_t> pivots(n);
     for (std::size_t b = 0; b < batch; ++b) {
       T sg = 1, la = 0;
       if (n > 0) {
-        xt::noalias(a) = matrix_at(x.data() + b * n * n, n, n);
-        std::tie(sg, la) = xt::linalg::slogdet(a);
+        to_column_major(x.data() + b * n * n, n, n, a);
+        if (xt::lapack::getrf(a, pivots) != 0) {  // INFO > 0: a zero pivot
+          sg = 0;
+          la = -std::numeric_limits<T>::infinity();
+        } else {
+          int flips = 0;  // row interchanges and negative pivots: the sign's parity
+          for (std::size_t i = 0; i < n; ++i) {
+            flips += pivots[i] != static_cast<xt::blas_index_t>(i + 1);
+            T d = a.data()[i * n + i];
+            if (d < 0) {
+              ++flips;
+              d = -d;
+            }
+            la += std::log(d);
+          }
+          sg = flips % 2 != 0 ? T(-1) : T(1);
+        }
       }
       sign.data()[b] = sg;
       logabs.data()[b] = la;
@@ -790,6 +811,26 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
   static auto column_major_at(T* p, std::size_t m, std::size_t n) {
     return xt::adapt<xt::layout_type::column_major>(p, m * n, xt::no_ownership(),
                                                     std::array<std::size_t, 2>{m, n});
+  }
+
+  /// The C-order rows x cols matrix at `in` (rows ldi apart) column-major at `out` (columns ldo
+  /// apart), or back (detail::host_transpose_tiled).
+  static void transpose(const T* in, std::size_t rows, std::size_t cols, std::size_t ldi, T* out,
+                        std::size_t ldo) {
+    detail::host_transpose_tiled(in, static_cast<std::int64_t>(rows),
+                                 static_cast<std::int64_t>(cols), static_cast<std::int64_t>(ldi),
+                                 out, static_cast<std::int64_t>(ldo));
+  }
+  /// The C-order m x n matrix at `p` into the column-major `a`, resized to (m, n).
+  static void to_column_major(const T* p, std::size_t m, std::size_t n, col_matrix& a) {
+    a.resize(std::array<std::size_t, 2>{m, n});
+    transpose(p, m, n, n, a.data(), m);
+  }
+  /// The column-major matrix `a` (m, n) in C order at `p`.
+  template <class A>
+  static void from_column_major(const A& a, T* p) {
+    const std::size_t m = a.shape()[0], n = a.shape()[1];
+    transpose(a.data(), n, m, m, p, n);
   }
 
   /// {batch count, m, n} of a stack (..., m, n); ep::value_error for an m or n past LAPACK's int.

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>  // std::min
+#include <algorithm>  // std::fill, std::fill_n, std::min
 #include <cmath>      // std::log, std::abs
 #include <cstdint>    // std::int64_t
 #include <limits>     // std::numeric_limits
@@ -15,6 +15,7 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
+#include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -47,19 +48,32 @@ inline std::tuple<std::int64_t, std::int64_t, std::int64_t> eigen_stack(const Sh
 }
 
 template <class T>
+using eigen_colmajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+
+// Cholesky and QR factor a column-major copy of each matrix in place: Eigen's LLT and
+// HouseholderQR on a row-major matrix are slower (LLT's lower triangle
+// and the Householder vectors are columns), and writing their factors to a C-order output by
+// Eigen's assignment walks the output a row apart. The copies in and out are tiled transposes.
+
+template <class T>
 eigen_array<T> eigen_cholesky(const eigen_array<T>& x, std::int64_t& failed) {
   failed = -1;
   const auto [batch, n, unused] = eigen_stack(x.shape());
   eigen_array<T> out(x.shape());
-  for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
-    const Eigen::LLT<eigen_rowmajor<T>> llt(eigen_cmatrix<T>(x.data() + b * n * n, n, n));
-    eigen_mmatrix<T> l(out.mutable_data() + b * n * n, n, n);
+  if (n == 0) return out;
+  eigen_colmajor<T> a(n, n);
+  for (std::int64_t b = 0; b < batch; ++b) {
+    // x's lower triangle as a's (LLT reads no other element), L from it, zeros above.
+    host_transpose_tiled(x.data() + b * n * n, n, n, n, a.data(), n, -1);
+    const Eigen::LLT<Eigen::Ref<eigen_colmajor<T>>> llt(a);  // in place
+    T* l = out.mutable_data() + b * n * n;
     if (llt.info() != Eigen::Success) {
       if (failed < 0) failed = b;
-      l.setConstant(std::numeric_limits<T>::quiet_NaN());
-    } else {
-      l = llt.matrixL();
+      std::fill_n(l, n * n, std::numeric_limits<T>::quiet_NaN());
+      continue;
     }
+    host_transpose_tiled(a.data(), n, n, n, l, n, 1);
+    for (std::int64_t i = 0; i + 1 < n; ++i) std::fill(l + i * n + i + 1, l + (i + 1) * n, T(0));
   }
   return out;
 }
@@ -95,12 +109,15 @@ std::pair<eigen_array<T>, eigen_array<T>> eigen_qr(const eigen_array<T>& x, bool
       eigen_mmatrix<T>(q.mutable_data() + b * m * k, m, k) = eigen_rowmajor<T>::Identity(m, k);
     return {q, r};
   }
+  eigen_colmajor<T> a(m, n), qc(m, k);
   for (std::int64_t b = 0; b < batch; ++b) {
-    const Eigen::HouseholderQR<eigen_rowmajor<T>> qr(eigen_cmatrix<T>(x.data() + b * m * n, m, n));
-    eigen_mmatrix<T> qb(q.mutable_data() + b * m * k, m, k);
-    qb = qr.householderQ() * eigen_rowmajor<T>::Identity(m, k);
-    eigen_mmatrix<T>(r.mutable_data() + b * k * n, k, n) =
-        qr.matrixQR().topRows(k).template triangularView<Eigen::Upper>();
+    host_transpose_tiled(x.data() + b * m * n, m, n, n, a.data(), m);
+    const Eigen::HouseholderQR<Eigen::Ref<eigen_colmajor<T>>> qr(a);  // in place
+    T* rb = r.mutable_data() + b * k * n;  // R: a's upper triangle, its first k rows
+    host_transpose_tiled(a.data(), n, k, m, rb, n);
+    for (std::int64_t i = 1; i < k; ++i) std::fill_n(rb + i * n, std::min(i, n), T(0));
+    qc = qr.householderQ() * eigen_colmajor<T>::Identity(m, k);
+    host_transpose_tiled(qc.data(), k, m, m, q.mutable_data() + b * m * k, k);
   }
   return {q, r};
 }

@@ -1,5 +1,6 @@
 // eagerpp - ep::omp's matrix decompositions: LAPACK's Fortran routines (exported by OpenBLAS) on
-// each matrix of a batch, the batch spread over the OpenMP threads
+// each matrix of a batch, the batch spread over the OpenMP threads; small Cholesky factors by
+// potf2's algorithm in a loop here, without OpenBLAS's per-call lock
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -8,14 +9,15 @@
 #include <cmath>        // std::ceil, std::log, std::abs, std::nextafter
 #include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
+#include <memory>       // std::unique_ptr
 #include <string_view>  // std::string_view
 #include <tuple>        // std::tuple
 #include <type_traits>  // std::is_same_v
 #include <utility>      // std::pair, std::swap
-#include <vector>       // std::vector
 
 #include <fmt/format.h>
 
+#include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -173,12 +175,18 @@ inline Shape lapack_stack_shape(const Shape& x, std::int64_t a, std::int64_t b =
   return s;
 }
 
-/// out[j * rows + i] = in[i * cols + j]: the C-order rows x cols matrix `in` written column-major
-/// (or a column-major cols x rows matrix written in C order).
+/// out[j * rows + i] = in[i * cols + j]: the contiguous C-order rows x cols matrix `in` written
+/// column-major (or a column-major cols x rows matrix written in C order).
 template <class T>
 void lapack_transpose(const T* in, std::int64_t rows, std::int64_t cols, T* out) {
-  for (std::int64_t i = 0; i < rows; ++i)
-    for (std::int64_t j = 0; j < cols; ++j) out[j * rows + i] = in[i * cols + j];
+  host_transpose_tiled(in, rows, cols, cols, out, rows);
+}
+
+/// A workspace of `size` elements left uninitialized: LAPACK writes before it reads them, and
+/// zeroing a large one would cost a pass over it.
+template <class T>
+std::unique_ptr<T[]> lapack_buffer(std::int64_t size) {
+  return std::unique_ptr<T[]>(new T[static_cast<std::size_t>(std::max<std::int64_t>(size, 1))]);
 }
 
 /// Lowers `first` to `b`: the first failing matrix of a batch whose parts the threads factor.
@@ -191,7 +199,8 @@ inline void lapack_report(std::atomic<std::int64_t>& first, std::int64_t b) {
 template <class T>
 constexpr T lapack_nan = std::numeric_limits<T>::quiet_NaN();
 
-// The decompositions of ep::omp (B), one LAPACK call per matrix of a C-order stack. A C-order m x n
+// The decompositions of ep::omp (B), one LAPACK call per matrix of a C-order stack (but small
+// Cholesky factorizations, below). A C-order m x n
 // matrix is the column-major n x m matrix of its transpose, which LAPACK reads in place where that
 // serves (potrf, gesdd, syevd); getrf and geqrf factor column-major copies of the matrices
 // themselves, the matrices that Eigen's solvers factor (the same row pivoting, the same Householder
@@ -199,7 +208,9 @@ constexpr T lapack_nan = std::numeric_limits<T>::quiet_NaN();
 // the loop gave.
 
 /// L with L Lᵀ = x, from x's lower triangle: potrf of the column-major xᵀ, whose upper triangle is
-/// x's lower one, with its factor U (xᵀ = Uᵀ U) read in C order as L = Uᵀ.
+/// x's lower one, with its factor U (xᵀ = Uᵀ U) read in C order as L = Uᵀ. OpenBLAS's LAPACK
+/// interface takes a global lock for its buffer on every call, so a batch of small matrices gains
+/// little from more threads.
 template <class B, class R>
 R lapack_cholesky(const R& x, std::int64_t& failed) {
   using T = typename B::value_type;
@@ -237,20 +248,20 @@ R lapack_solve(const R& a, const R& rhs, std::int64_t& failed) {
   std::atomic<std::int64_t> first{batch};
   if (n > 0)
     B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
-      std::vector<T> lu(n * n), x(n * k);
-      std::vector<int> pivots(n);
+      const auto lu = lapack_buffer<T>(n * n), x = lapack_buffer<T>(n * k);
+      const auto pivots = lapack_buffer<int>(n);
       for (std::int64_t b = lo; b < hi; ++b) {
         T* xb = out.mutable_data() + b * n * k;
-        lapack_transpose(a.data() + b * n * n, n, n, lu.data());
-        if (lapack::getrf(ni, ni, lu.data(), ni, pivots.data()) != 0) {  // a zero pivot
+        lapack_transpose(a.data() + b * n * n, n, n, lu.get());
+        if (lapack::getrf(ni, ni, lu.get(), ni, pivots.get()) != 0) {  // a zero pivot
           std::fill_n(xb, n * k, lapack_nan<T>);
           lapack_report(first, b);
           continue;
         }
         if (k == 0) continue;
-        lapack_transpose(rhs.data() + b * n * k, n, k, x.data());
-        lapack::getrs('N', ni, ki, lu.data(), ni, pivots.data(), x.data(), ni);
-        lapack_transpose(x.data(), k, n, xb);
+        lapack_transpose(rhs.data() + b * n * k, n, k, x.get());
+        lapack::getrs('N', ni, ki, lu.get(), ni, pivots.get(), x.get(), ni);
+        lapack_transpose(x.get(), k, n, xb);
       }
     });
   failed = first < batch ? first.load() : -1;
@@ -280,15 +291,16 @@ std::pair<R, R> lapack_qr(const R& x, bool complete) {
   lapack::orgqr(mi, kqi, ki, &unused, mi, &unused, &query_q, -1);
   const int lwork = std::max(lapack::workspace(query_qr, "qr"), lapack::workspace(query_q, "qr"));
   B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
-    std::vector<T> a(m * std::max(n, kq)), tau(k), work(lwork);
+    const auto a = lapack_buffer<T>(m * std::max(n, kq)), tau = lapack_buffer<T>(k),
+               work = lapack_buffer<T>(lwork);
     for (std::int64_t b = lo; b < hi; ++b) {
-      lapack_transpose(x.data() + b * m * n, m, n, a.data());
-      lapack::geqrf(mi, ni, a.data(), mi, tau.data(), work.data(), lwork);
-      T* rb = r.mutable_data() + b * kq * n;
-      for (std::int64_t i = 0; i < kq; ++i)
-        for (std::int64_t j = 0; j < n; ++j) rb[i * n + j] = i <= j ? a[j * m + i] : T(0);
-      lapack::orgqr(mi, kqi, ki, a.data(), mi, tau.data(), work.data(), lwork);
-      lapack_transpose(a.data(), kq, m, q.mutable_data() + b * m * kq);
+      lapack_transpose(x.data() + b * m * n, m, n, a.get());
+      lapack::geqrf(mi, ni, a.get(), mi, tau.get(), work.get(), lwork);
+      T* rb = r.mutable_data() + b * kq * n;  // R: a's first kq rows, below the diagonal 0
+      host_transpose_tiled(a.get(), n, kq, m, rb, n);
+      for (std::int64_t i = 1; i < kq; ++i) std::fill_n(rb + i * n, std::min(i, n), T(0));
+      lapack::orgqr(mi, kqi, ki, a.get(), mi, tau.get(), work.get(), lwork);
+      lapack_transpose(a.get(), kq, m, q.mutable_data() + b * m * kq);
     }
   });
   return {q, r};
@@ -333,16 +345,16 @@ std::tuple<R, R, R> lapack_svd(const R& x, bool full, bool vectors) {
                 &iunused);
   const int lwork = lapack::workspace(query, "svd");
   B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
-    std::vector<T> a(m * n), work(lwork);
-    std::vector<int> iwork(8 * k);
+    const auto a = lapack_buffer<T>(m * n), work = lapack_buffer<T>(lwork);
+    const auto iwork = lapack_buffer<int>(8 * k);
     T none = 0;  // U and VT without `vectors`
     for (std::int64_t b = lo; b < hi; ++b) {
-      std::copy_n(x.data() + b * m * n, m * n, a.data());
+      std::copy_n(x.data() + b * m * n, m * n, a.get());
       T* sb = s.mutable_data() + b * k;
       T* ub = vectors ? u.mutable_data() + b * m * ku : &none;
       T* vb = vectors ? vh.mutable_data() + b * kv * n : &none;
-      if (lapack::gesdd(jobz, ni, mi, a.data(), ni, sb, vb, ldu, ub, ldvt, work.data(), lwork,
-                        iwork.data()) != 0) {  // INFO > 0: the iteration did not converge
+      if (lapack::gesdd(jobz, ni, mi, a.get(), ni, sb, vb, ldu, ub, ldvt, work.get(), lwork,
+                        iwork.get()) != 0) {  // INFO > 0: the iteration did not converge
         std::fill_n(sb, k, lapack_nan<T>);
         if (vectors) {
           std::fill_n(ub, m * ku, lapack_nan<T>);
@@ -370,13 +382,13 @@ std::pair<R, R> lapack_eigh(const R& x) {
   lapack::syevd('V', 'U', ni, &unused, ni, &unused, &query, -1, &iquery, -1);
   const int lwork = lapack::workspace(query, "eigh"), liwork = std::max(iquery, 1);
   B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
-    std::vector<T> work(lwork);
-    std::vector<int> iwork(liwork);
+    const auto work = lapack_buffer<T>(lwork);
+    const auto iwork = lapack_buffer<int>(liwork);
     for (std::int64_t b = lo; b < hi; ++b) {
       T* vb = v.mutable_data() + b * n * n;
       T* wb = w.mutable_data() + b * n;
       std::copy_n(x.data() + b * n * n, n * n, vb);
-      if (lapack::syevd('V', 'U', ni, vb, ni, wb, work.data(), lwork, iwork.data(), liwork) !=
+      if (lapack::syevd('V', 'U', ni, vb, ni, wb, work.get(), lwork, iwork.get(), liwork) !=
           0) {  // INFO > 0: the iteration did not converge
         std::fill_n(wb, n, lapack_nan<T>);
         std::fill_n(vb, n * n, lapack_nan<T>);
@@ -400,12 +412,12 @@ std::pair<R, R> lapack_slogdet(const R& x) {
   R sign(bs, "slogdet"), logabs(bs, "slogdet");
   const int ni = lapack::size(n, "slogdet");
   B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
-    std::vector<T> lu(n * n);
-    std::vector<int> pivots(n);
+    const auto lu = lapack_buffer<T>(n * n);
+    const auto pivots = lapack_buffer<int>(n);
     for (std::int64_t b = lo; b < hi; ++b) {
       T sg = 1, la = 0;
-      lapack_transpose(x.data() + b * n * n, n, n, lu.data());
-      if (n > 0 && lapack::getrf(ni, ni, lu.data(), ni, pivots.data()) != 0) {
+      lapack_transpose(x.data() + b * n * n, n, n, lu.get());
+      if (n > 0 && lapack::getrf(ni, ni, lu.get(), ni, pivots.get()) != 0) {
         sg = 0;
         la = -std::numeric_limits<T>::infinity();
       } else {
