@@ -35,6 +35,8 @@
 
 #include <fmt/format.h>
 
+#include "digits_csv.hpp"
+
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
 #include <eagerpp/xtensor.hpp>
@@ -60,44 +62,12 @@ struct digits {
   [[nodiscard]] std::int64_t size() const { return static_cast<std::int64_t>(y.size()); }
 };
 
-/// Reads the CSV (one image a line: 64 grey levels 0..16, then the label 0..9). Throws a
-/// std::runtime_error naming the file and the line for a missing or malformed file.
+/// The digits of the CSV file at `path` (examples/digits_csv.hpp).
 digits read_digits(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw std::runtime_error(
-        fmt::format("pca_digits: cannot open the data file '{}'; pass its path with --data "
-                    "(the repository ships it as examples/data/digits.csv)",
-                    path));
+  const digits_csv::table t = digits_csv::read(path, "pca_digits", pixels);
   digits d;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    std::istringstream fields(line);
-    std::string field;
-    std::vector<long> values;
-    while (std::getline(fields, field, ',')) {
-      char* end = nullptr;
-      const long v = std::strtol(field.c_str(), &end, 10);
-      if (field.empty() || *end != '\0' || v < 0 || v > 16)
-        throw std::runtime_error(
-            fmt::format("pca_digits: the data file '{}' is corrupt: line {} has the field '{}'; "
-                        "expected integers 0..16",
-                        path, number, field));
-      values.push_back(v);
-    }
-    if (values.size() != pixels + 1 || values.back() >= classes)
-      throw std::runtime_error(
-          fmt::format("pca_digits: the data file '{}' is corrupt: line {} has {} fields; expected "
-                      "64 grey levels and a label 0..9",
-                      path, number, values.size()));
-    for (std::size_t i = 0; i < pixels; ++i) d.x.push_back(static_cast<double>(values[i]));
-    d.y.push_back(values.back());
-  }
-  if (d.size() <= pixels)
-    throw std::runtime_error(
-        fmt::format("pca_digits: the data file '{}' holds {} images; expected more than {}", path,
-                    d.size(), pixels));
+  for (const int v : t.grey) d.x.push_back(static_cast<double>(v));
+  d.y = t.labels;
   return d;
 }
 
