@@ -637,7 +637,7 @@ Tn cumulative_prod_of(const Tn& x, int axis) {
   auto v = x.to_vector();
   const std::int64_t n = s[static_cast<std::size_t>(axis)];
   std::int64_t inner = 1;
-  for (std::size_t d = static_cast<std::size_t>(axis) + 1; d < s.size(); ++d) inner *= s[d];
+  for (int d = axis + 1; d < s.size(); ++d) inner *= s[d];
   const std::int64_t outer = n * inner == 0 ? 0 : x.size() / (n * inner);
   for (std::int64_t o = 0; o < outer; ++o)
     for (std::int64_t k = 1; k < n; ++k)
