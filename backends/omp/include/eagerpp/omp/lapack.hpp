@@ -1,6 +1,5 @@
 // eagerpp - ep::omp's matrix decompositions: LAPACK's Fortran routines (exported by OpenBLAS) on
-// each matrix of a batch, the batch spread over the OpenMP threads; small Cholesky factors by
-// potf2's algorithm in a loop here, without OpenBLAS's per-call lock
+// each matrix of a batch, the batch spread over the OpenMP threads
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -199,9 +198,8 @@ inline void lapack_report(std::atomic<std::int64_t>& first, std::int64_t b) {
 template <class T>
 constexpr T lapack_nan = std::numeric_limits<T>::quiet_NaN();
 
-// The decompositions of ep::omp (B), one LAPACK call per matrix of a C-order stack (but small
-// Cholesky factorizations, below). A C-order m x n
-// matrix is the column-major n x m matrix of its transpose, which LAPACK reads in place where that
+// The decompositions of ep::omp (B), one LAPACK call per matrix of a C-order stack. A C-order
+// m x n matrix is the column-major n x m matrix of its transpose, which LAPACK reads in place where that
 // serves (potrf, gesdd, syevd); getrf and geqrf factor column-major copies of the matrices
 // themselves, the matrices that Eigen's solvers factor (the same row pivoting, the same Householder
 // signs). Each thread of B::parallel_blocks has its own workspace, of the size that one query before
