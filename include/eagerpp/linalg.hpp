@@ -162,9 +162,10 @@ struct packed_rule : takes<Tn> {
 };
 
 /// Several outputs of one decomposition as one node of the tape: where a tape records, they are
-/// packed into a (..., total) tensor whose rule (packed_rule, which hands `Backward` the parts' gradients and values)
-/// differentiates them all at once, and each output is a slice of it, so that a gradient reaching
-/// any subset of them reaches x. Without a tape they are returned as they are.
+/// packed into a (..., total) tensor whose rule (packed_rule, which hands `Backward` the parts'
+/// gradients and values) differentiates them all at once, and each output is a slice of it, so
+/// that a gradient reaching any subset of them reaches x. Without a tape they are returned as they
+/// are.
 template <class Tn, class Backward>
 std::vector<Tn> decomposition_outputs(std::vector<typename Tn::raw_type> raws,
                                       const Backward& backward, const Tn& x, const Shape& batch) {
@@ -185,11 +186,6 @@ std::vector<Tn> decomposition_outputs(std::vector<typename Tn::raw_type> raws,
   const Tn packed = make_result<Tn>(B::concatenate(flat, static_cast<int>(batch.size())),
                                     packed_rule<Tn, Backward>{{}, backward, shapes, batch}, x);
   return unpack_outputs(packed, shapes, batch);
-}
-
-template <class Tn>
-Tn swap_last2(const Tn& x) {
-  return matrix_transpose(x);
 }
 
 /// The matrix with the vector v (..., n) on its diagonal (..., n, n).
@@ -217,10 +213,10 @@ struct cholesky_rule : takes<Tn> {
   Tn operator()(const Tn& g, const Tn& l, const Tn&) const {
     using T = typename Tn::value_type;
     const std::int64_t n = l.shape().back();
-    const Tn lt = swap_last2(l);
+    const Tn lt = swap_last(l);
     const Tn p = tril(lt.matmul(g)) * (T(1) - T(0.5) * eye<typename Tn::backend_type>(n));
-    const Tn s = swap_last2(linalg::solve(lt, swap_last2(linalg::solve(lt, p))));
-    return (s + swap_last2(s)) * T(0.5);
+    const Tn s = swap_last(linalg::solve(lt, swap_last(linalg::solve(lt, p))));
+    return (s + swap_last(s)) * T(0.5);
   }
 };
 
@@ -228,8 +224,8 @@ struct cholesky_rule : takes<Tn> {
 template <class Tn>
 struct solve_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& x, const Tn& a, const Tn&) const {
-    const Tn gb = linalg::solve(swap_last2(a), g);
-    return {-gb.matmul(swap_last2(x)), gb};
+    const Tn gb = linalg::solve(swap_last(a), g);
+    return {-gb.matmul(swap_last(x)), gb};
   }
 };
 
@@ -245,10 +241,10 @@ struct qr_backward {
           "shape {} and Q of shape {}",
           s.str(), o[0].shape().str()));
     const Tn &q = o[0], &r = o[1], &gq = g[0], &gr = g[1];
-    const Tn m = r.matmul(swap_last2(gr)) - swap_last2(gq).matmul(q);
-    const Tn copyltu = tril(m) + swap_last2(tril(m, -1));
+    const Tn m = r.matmul(swap_last(gr)) - swap_last(gq).matmul(q);
+    const Tn copyltu = tril(m) + swap_last(tril(m, -1));
     const Tn lhs = gq + q.matmul(copyltu);
-    return swap_last2(linalg::solve(r, swap_last2(lhs)));
+    return swap_last(linalg::solve(r, swap_last(lhs)));
   }
 };
 
@@ -259,9 +255,9 @@ struct eigh_backward {
   Tn backward(const std::vector<Tn>& g, const std::vector<Tn>& o, const Tn&) const {
     using T = typename Tn::value_type;
     const Tn &w = o[0], &v = o[1];
-    const Tn inner = diag_embed(g[0]) + gap_reciprocals(w) * swap_last2(v).matmul(g[1]);
-    const Tn a = v.matmul(inner).matmul(swap_last2(v));
-    return (a + swap_last2(a)) * T(0.5);
+    const Tn inner = diag_embed(g[0]) + gap_reciprocals(w) * swap_last(v).matmul(g[1]);
+    const Tn a = v.matmul(inner).matmul(swap_last(v));
+    return (a + swap_last(a)) * T(0.5);
   }
 };
 
@@ -278,21 +274,58 @@ struct svd_backward {
       throw value_error(fmt::format(
           "svd: the gradient is defined for full_matrices = false (or square input); got shape {}",
           s.str()));
-    const Tn &u = o[0], &sv = o[1], v = swap_last2(o[2]);
-    const Tn &gu = g[0], &gs = g[1], gv = swap_last2(g[2]);
+    const Tn &u = o[0], &sv = o[1], v = swap_last(o[2]);
+    const Tn &gu = g[0], &gs = g[1], gv = swap_last(g[2]);
     const Tn f = gap_reciprocals(sv.square());
-    const Tn ut_gu = swap_last2(u).matmul(gu);
-    const Tn vt_gv = swap_last2(v).matmul(gv);
-    const Tn j = f * (ut_gu - swap_last2(ut_gu));
-    const Tn kk = f * (vt_gv - swap_last2(vt_gv));
+    const Tn ut_gu = swap_last(u).matmul(gu);
+    const Tn vt_gv = swap_last(v).matmul(gv);
+    const Tn j = f * (ut_gu - swap_last(ut_gu));
+    const Tn kk = f * (vt_gv - swap_last(vt_gv));
     const Tn inner = j * sv.expand_dims(-2) + diag_embed(gs) + sv.expand_dims(-1) * kk;
-    Tn a = u.matmul(inner).matmul(swap_last2(v));
+    Tn a = u.matmul(inner).matmul(swap_last(v));
     const Tn sinv = T(1) / sv;
-    if (m > k) a = a + (gu - u.matmul(ut_gu)).matmul(swap_last2(v * sinv.expand_dims(-2)));
-    if (n > k) a = a + (u * sinv.expand_dims(-2)).matmul(swap_last2(gv - v.matmul(vt_gv)));
+    if (m > k) a = a + (gu - u.matmul(ut_gu)).matmul(swap_last(v * sinv.expand_dims(-2)));
+    if (n > k) a = a + (u * sinv.expand_dims(-2)).matmul(swap_last(gv - v.matmul(vt_gv)));
     return a;
   }
 };
+
+/// The pseudo-inverse Vᵀ diag(1/S) Uᵀ from a reduced SVD, singular values at most rtol · max(S)
+/// taken as zero; `s`: the (..., M, N) shape decomposed.
+template <backend B>
+Tensor<B> pinv_from_svd(const linalg::svd_result<Tensor<B>>& d, double rtol, const Shape& s) {
+  using T = typename B::value_type;
+  if (d.S.shape().back() == 0)
+    return zeros<B>(with_tail(Shape(s.begin(), s.end() - 2), {s.back(), s[s.size() - 2]}));
+  const Tensor<B> cutoff = d.S.max(-1, true) * T(rtol);
+  const Tensor<B> sinv = where(d.S > cutoff, T(1) / where(d.S > cutoff, d.S, T(1)), T(0));
+  return swap_last(d.Vh).matmul(swap_last(d.U) * sinv.expand_dims(-1));
+}
+
+/// The number of singular values S (..., K) above rtol · max(S), as int64 of the batch shape.
+template <backend B>
+auto rank_from_svdvals(const Tensor<B>& sv, double rtol) {
+  using T = typename B::value_type;
+  const Shape s = sv.shape();
+  if (s.back() == 0)
+    return zeros<typename B::template rebind<std::int64_t>>(Shape(s.begin(), s.end() - 1));
+  return count_nonzero(sv > sv.max(-1, true) * T(rtol), -1);
+}
+
+/// b of solve and lstsq as a stack of columns (..., M, K) for a of shape (..., M, N), and whether
+/// it was a vector (M,); throws naming both shapes when b fits neither.
+template <backend B>
+std::pair<Tensor<B>, bool> right_hand_side(std::string_view op, const Shape& sa,
+                                           const Tensor<B>& b) {
+  const std::int64_t m = sa[sa.size() - 2];
+  const Shape sb = b.shape();
+  const bool vector = sb.size() == 1;
+  if (sb.empty() || (vector ? sb[0] : sb[sb.size() - 2]) != m)
+    throw value_error(fmt::format(
+        "{}: b of shape {} does not match a of shape {}; expected (..., {}, K) or ({},)", op,
+        sb.str(), sa.str(), m, m));
+  return {vector ? b.reshape({m, 1}) : b, vector};
+}
 
 }  // namespace ep::detail
 
@@ -312,7 +345,7 @@ Tensor<B> cholesky(const Tensor<B>& x, cholesky_options options = {}) {
                                    detail::batch_position(batch, failed), x.shape().str()));
   const Tensor<B> l =
       detail::make_result<Tensor<B>>(std::move(raw), detail::cholesky_rule<Tensor<B>>{}, x);
-  return options.upper ? detail::swap_last2(l) : l;
+  return options.upper ? detail::swap_last(l) : l;
 }
 
 /// The solution of a x = b for each square matrix of `a` (..., M, M): `b` is (..., M, K) with
@@ -323,13 +356,7 @@ Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b) {
   detail::require_decompositions<B>();
   const auto [batch_a, mn] = detail::matrix_stack("solve", a.shape(), true);
   const std::int64_t n = mn.first;
-  const Shape sb = b.shape();
-  const bool vector = sb.size() == 1;
-  if (sb.empty() || (vector ? sb[0] : sb[sb.size() - 2]) != n)
-    throw value_error(fmt::format(
-        "solve: b of shape {} does not match a of shape {}; expected (..., {}, K) or ({},)",
-        sb.str(), a.shape().str(), n, n));
-  const Tensor<B> bm = vector ? b.reshape({n, 1}) : b;
+  const auto [bm, vector] = detail::right_hand_side("solve", a.shape(), b);
   const Shape sbm = bm.shape();
   const Shape batch = broadcast_shapes(batch_a, Shape(sbm.begin(), sbm.end() - 2), "solve");
   const Tensor<B> ab = batch == batch_a ? a : a.broadcast_to(detail::with_tail(batch, {n, n}));
@@ -434,57 +461,42 @@ Tensor<B> det(const Tensor<B>& x) {
 /// singular values at most rtol · max(S) taken as zero (default rtol: max(M, N) · eps).
 template <backend B>
 Tensor<B> pinv(const Tensor<B>& x, std::optional<double> rtol = std::nullopt) {
-  using T = typename B::value_type;
   const Shape s = x.shape();
   detail::matrix_stack("pinv", s, false);
-  const auto [u, sv, vh] = svd(x, {.full_matrices = false});
-  const double r = rtol.value_or(detail::default_rtol<T>(s));
-  if (sv.shape().back() == 0)
-    return zeros<B>(detail::with_tail(Shape(s.begin(), s.end() - 2), {s.back(), s[s.size() - 2]}));
-  const Tensor<B> cutoff = sv.max(-1, true) * T(r);
-  const Tensor<B> sinv = where(sv > cutoff, T(1) / where(sv > cutoff, sv, T(1)), T(0));
-  return detail::swap_last2(vh).matmul((detail::swap_last2(u) * sinv.expand_dims(-1)));
+  return detail::pinv_from_svd(svd(x, {.full_matrices = false}),
+                               rtol.value_or(detail::default_rtol<typename B::value_type>(s)), s);
 }
 
 /// The number of singular values of each matrix above rtol · max(S) (default rtol: max(M, N) ·
 /// eps), as int64.
 template <backend B>
 auto matrix_rank(const Tensor<B>& x, std::optional<double> rtol = std::nullopt) {
-  using T = typename B::value_type;
   const Shape s = x.shape();
   detail::matrix_stack("matrix_rank", s, false);
-  const Tensor<B> sv = svdvals(x);
-  if (sv.shape().back() == 0)
-    return zeros<typename B::template rebind<std::int64_t>>(Shape(s.begin(), s.end() - 2));
-  const Tensor<B> cutoff = sv.max(-1, true) * T(rtol.value_or(detail::default_rtol<T>(s)));
-  return count_nonzero(sv > cutoff, -1);
+  return detail::rank_from_svdvals(svdvals(x),
+                                   rtol.value_or(detail::default_rtol<typename B::value_type>(s)));
 }
 
 /// The least-squares solution x of a x ≈ b for each (..., M, N) matrix a, b (..., M, K) or (M,),
-/// through the pseudo-inverse (NumPy: `linalg.lstsq`, batched); singular values at most rcond ·
-/// max(S) are taken as zero.
+/// through the pseudo-inverse of one SVD (NumPy: `linalg.lstsq`, batched); singular values at
+/// most rcond · max(S) are taken as zero.
 template <backend B>
 lstsq_result<Tensor<B>> lstsq(const Tensor<B>& a, const Tensor<B>& b,
                               std::optional<double> rcond = std::nullopt) {
-  using T = typename B::value_type;
-  const auto [batch, mn] = detail::matrix_stack("lstsq", a.shape(), false);
-  const Shape sb = b.shape();
-  const bool vector = sb.size() == 1;
-  if (sb.empty() || (vector ? sb[0] : sb[sb.size() - 2]) != mn.first)
-    throw value_error(fmt::format(
-        "lstsq: b of shape {} does not match a of shape {}; expected (..., {}, K) or ({},)",
-        sb.str(), a.shape().str(), mn.first, mn.first));
-  const Tensor<B> bm = vector ? b.reshape({mn.first, 1}) : b;
-  const Tensor<B> x = pinv(a, rcond).matmul(bm);
-  auto rank = matrix_rank(a, rcond.value_or(detail::default_rtol<T>(a.shape())));
-  const Tensor<B> sv = svdvals(a);
+  const Shape sa = a.shape();
+  const auto [batch, mn] = detail::matrix_stack("lstsq", sa, false);
+  const auto [bm, vector] = detail::right_hand_side("lstsq", sa, b);
+  const double r = rcond.value_or(detail::default_rtol<typename B::value_type>(sa));
+  const auto d = svd(a, {.full_matrices = false});
+  const Tensor<B> x = detail::pinv_from_svd(d, r, sa).matmul(bm);
+  auto rank = detail::rank_from_svdvals(d.S, r);
   Tensor<B> residuals = zeros<B>(Shape{0});
   const bool full_rank = rank.size() > 0 && (rank == mn.second).all().item();
   if (mn.first > mn.second && full_rank) {
     residuals = (a.matmul(x) - bm).square().sum(-2);
     if (vector) residuals = residuals.squeeze(-1);
   }
-  return {vector ? x.squeeze(-1) : x, residuals, std::move(rank), sv};
+  return {vector ? x.squeeze(-1) : x, residuals, std::move(rank), d.S};
 }
 
 /// The k-th diagonal of each (..., M, N) matrix (k > 0 above the main one), shape (..., L).

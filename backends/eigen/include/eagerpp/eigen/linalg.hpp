@@ -31,22 +31,6 @@ using eigen_mmatrix = Eigen::Map<eigen_rowmajor<T>>;
 template <class T>
 using eigen_mvector = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 
-/// The shape (..., a, b) of a stack with x's batch axes, or (..., a) with `b` < 0.
-inline Shape eigen_stack_shape(const Shape& x, std::int64_t a, std::int64_t b = -1) {
-  Shape s(x.begin(), x.end() - 2);
-  s.push_back(a);
-  if (b >= 0) s.push_back(b);
-  return s;
-}
-
-/// {batch count, m, n} of a stack of m x n matrices.
-inline std::tuple<std::int64_t, std::int64_t, std::int64_t> eigen_stack(const Shape& s) {
-  const std::int64_t m = s[s.size() - 2], n = s.back();
-  const std::int64_t batch =
-      m * n == 0 ? Shape(s.begin(), s.end() - 2).numel() : s.numel() / (m * n);
-  return {batch, m, n};
-}
-
 template <class T>
 using eigen_colmajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 
@@ -58,7 +42,7 @@ using eigen_colmajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 template <class T>
 eigen_array<T> eigen_cholesky(const eigen_array<T>& x, std::int64_t& failed) {
   failed = -1;
-  const auto [batch, n, unused] = eigen_stack(x.shape());
+  const auto [batch, n, unused] = host_stack(x.shape());
   eigen_array<T> out(x.shape());
   if (n == 0) return out;
   eigen_colmajor<T> a(n, n);
@@ -82,7 +66,7 @@ template <class T>
 eigen_array<T> eigen_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
                            std::int64_t& failed) {
   failed = -1;
-  const auto [batch, n, unused] = eigen_stack(a.shape());
+  const auto [batch, n, unused] = host_stack(a.shape());
   const std::int64_t k = rhs.shape().back();
   eigen_array<T> out(rhs.shape());
   for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
@@ -101,9 +85,9 @@ eigen_array<T> eigen_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
 
 template <class T>
 std::pair<eigen_array<T>, eigen_array<T>> eigen_qr(const eigen_array<T>& x, bool complete) {
-  const auto [batch, m, n] = eigen_stack(x.shape());
+  const auto [batch, m, n] = host_stack(x.shape());
   const std::int64_t k = complete ? m : std::min(m, n);
-  eigen_array<T> q(eigen_stack_shape(x.shape(), m, k)), r(eigen_stack_shape(x.shape(), k, n));
+  eigen_array<T> q(host_stack_shape(x.shape(), m, k)), r(host_stack_shape(x.shape(), k, n));
   if (m * n == 0) {  // Eigen asserts on empty matrices: Q is the identity's first k columns
     for (std::int64_t b = 0; b < batch; ++b)
       eigen_mmatrix<T>(q.mutable_data() + b * m * k, m, k) = eigen_rowmajor<T>::Identity(m, k);
@@ -125,10 +109,10 @@ std::pair<eigen_array<T>, eigen_array<T>> eigen_qr(const eigen_array<T>& x, bool
 template <class T>
 std::tuple<eigen_array<T>, eigen_array<T>, eigen_array<T>> eigen_svd(const eigen_array<T>& x,
                                                                      bool full) {
-  const auto [batch, m, n] = eigen_stack(x.shape());
+  const auto [batch, m, n] = host_stack(x.shape());
   const std::int64_t k = std::min(m, n), ku = full ? m : k, kv = full ? n : k;
-  eigen_array<T> u(eigen_stack_shape(x.shape(), m, ku)), s(eigen_stack_shape(x.shape(), k)),
-      vh(eigen_stack_shape(x.shape(), kv, n));
+  eigen_array<T> u(host_stack_shape(x.shape(), m, ku)), s(host_stack_shape(x.shape(), k)),
+      vh(host_stack_shape(x.shape(), kv, n));
   if (m * n == 0) {  // no singular values: U and Vh are identities
     for (std::int64_t b = 0; b < batch; ++b) {
       eigen_mmatrix<T>(u.mutable_data() + b * m * ku, m, ku) = eigen_rowmajor<T>::Identity(m, ku);
@@ -150,9 +134,9 @@ std::tuple<eigen_array<T>, eigen_array<T>, eigen_array<T>> eigen_svd(const eigen
 
 template <class T>
 eigen_array<T> eigen_svdvals(const eigen_array<T>& x) {
-  const auto [batch, m, n] = eigen_stack(x.shape());
+  const auto [batch, m, n] = host_stack(x.shape());
   const std::int64_t k = std::min(m, n);
-  eigen_array<T> s(eigen_stack_shape(x.shape(), k));
+  eigen_array<T> s(host_stack_shape(x.shape(), k));
   for (std::int64_t b = 0; k > 0 && b < batch; ++b)
     eigen_mvector<T>(s.mutable_data() + b * k, k) =
         Eigen::BDCSVD<eigen_rowmajor<T>>(eigen_cmatrix<T>(x.data() + b * m * n, m, n))
@@ -162,8 +146,8 @@ eigen_array<T> eigen_svdvals(const eigen_array<T>& x) {
 
 template <class T>
 std::pair<eigen_array<T>, eigen_array<T>> eigen_eigh(const eigen_array<T>& x) {
-  const auto [batch, n, unused] = eigen_stack(x.shape());
-  eigen_array<T> w(eigen_stack_shape(x.shape(), n)), v(x.shape());
+  const auto [batch, n, unused] = host_stack(x.shape());
+  eigen_array<T> w(host_stack_shape(x.shape(), n)), v(x.shape());
   for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
     // SelfAdjointEigenSolver reads the lower triangle, as NumPy's eigh does by default.
     const Eigen::SelfAdjointEigenSolver<eigen_rowmajor<T>> es(
@@ -176,7 +160,7 @@ std::pair<eigen_array<T>, eigen_array<T>> eigen_eigh(const eigen_array<T>& x) {
 
 template <class T>
 std::pair<eigen_array<T>, eigen_array<T>> eigen_slogdet(const eigen_array<T>& x) {
-  const auto [batch, n, unused] = eigen_stack(x.shape());
+  const auto [batch, n, unused] = host_stack(x.shape());
   const Shape bs(x.shape().begin(), x.shape().end() - 2);
   eigen_array<T> sign(bs), logabs(bs);
   for (std::int64_t b = 0; b < batch; ++b) {

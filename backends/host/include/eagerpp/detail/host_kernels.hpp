@@ -14,6 +14,24 @@
 
 namespace ep::detail {
 
+/// The batch count and matrix extents of a C-order stack (..., m, n); any may be 0: what the
+/// decompositions of the host backends loop over. (A struct, not a tuple: clang before 16 does not
+/// let lambdas capture structured bindings.)
+struct host_stack_dims {
+  std::int64_t batch, m, n;
+};
+inline host_stack_dims host_stack(const Shape& s) {
+  return {Shape(s.begin(), s.end() - 2).numel(), s[s.size() - 2], s.back()};
+}
+
+/// The shape (..., a, b) of a stack with x's batch axes, or (..., a) with `b` < 0.
+inline Shape host_stack_shape(const Shape& x, std::int64_t a, std::int64_t b = -1) {
+  Shape s(x.begin(), x.end() - 2);
+  s.push_back(a);
+  if (b >= 0) s.push_back(b);
+  return s;
+}
+
 /// out[j * ldo + i] = in[i * ldi + j] for i < rows, j < cols: the C-order rows x cols matrix at
 /// `in` (rows ldi apart) written column-major at `out` (columns ldo apart), or a column-major matrix
 /// written in C order: the copies into and out of LAPACK's and Eigen's column-major solvers. In

@@ -157,23 +157,6 @@ int workspace(T query, std::string_view op) {
 
 }  // namespace lapack
 
-/// The batch count and matrix extents of a C-order stack (..., m, n); any may be 0. (A struct, not
-/// a tuple to bind: clang before 16 does not let lambdas capture structured bindings.)
-struct lapack_dims {
-  std::int64_t batch, m, n;
-};
-inline lapack_dims lapack_stack(const Shape& s) {
-  return {Shape(s.begin(), s.end() - 2).numel(), s[s.size() - 2], s.back()};
-}
-
-/// The shape (..., a, b) of a stack with x's batch axes, or (..., a) with `b` < 0.
-inline Shape lapack_stack_shape(const Shape& x, std::int64_t a, std::int64_t b = -1) {
-  Shape s(x.begin(), x.end() - 2);
-  s.push_back(a);
-  if (b >= 0) s.push_back(b);
-  return s;
-}
-
 /// out[j * rows + i] = in[i * cols + j]: the contiguous C-order rows x cols matrix `in` written
 /// column-major (or a column-major cols x rows matrix written in C order).
 template <class T>
@@ -212,7 +195,7 @@ constexpr T lapack_nan = std::numeric_limits<T>::quiet_NaN();
 template <class B, class R>
 R lapack_cholesky(const R& x, std::int64_t& failed) {
   using T = typename B::value_type;
-  const lapack_dims d = lapack_stack(x.shape());
+  const host_stack_dims d = host_stack(x.shape());
   const std::int64_t batch = d.batch, n = d.n;
   const int ni = lapack::size(n, "cholesky");
   R out(x.shape(), "cholesky");
@@ -238,7 +221,7 @@ R lapack_cholesky(const R& x, std::int64_t& failed) {
 template <class B, class R>
 R lapack_solve(const R& a, const R& rhs, std::int64_t& failed) {
   using T = typename B::value_type;
-  const lapack_dims d = lapack_stack(a.shape());
+  const host_stack_dims d = host_stack(a.shape());
   const std::int64_t batch = d.batch, n = d.n;
   const std::int64_t k = rhs.shape().back();
   const int ni = lapack::size(n, "solve"), ki = lapack::size(k, "solve");
@@ -271,10 +254,10 @@ R lapack_solve(const R& a, const R& rhs, std::int64_t& failed) {
 template <class B, class R>
 std::pair<R, R> lapack_qr(const R& x, bool complete) {
   using T = typename B::value_type;
-  const lapack_dims d = lapack_stack(x.shape());
+  const host_stack_dims d = host_stack(x.shape());
   const std::int64_t batch = d.batch, m = d.m, n = d.n;
   const std::int64_t k = std::min(m, n), kq = complete ? m : k;
-  R q(lapack_stack_shape(x.shape(), m, kq), "qr"), r(lapack_stack_shape(x.shape(), kq, n), "qr");
+  R q(host_stack_shape(x.shape(), m, kq), "qr"), r(host_stack_shape(x.shape(), kq, n), "qr");
   if (batch == 0 || m == 0) return {q, r};
   if (k == 0) {  // no reflectors: Q is the identity, R is empty
     for (std::int64_t b = 0; b < batch; ++b)
@@ -316,13 +299,13 @@ void lapack_identity(T* p, std::int64_t n) {
 template <class B, class R>
 std::tuple<R, R, R> lapack_svd(const R& x, bool full, bool vectors) {
   using T = typename B::value_type;
-  const lapack_dims d = lapack_stack(x.shape());
+  const host_stack_dims d = host_stack(x.shape());
   const std::int64_t batch = d.batch, m = d.m, n = d.n;
   const std::int64_t k = std::min(m, n), ku = full ? m : k, kv = full ? n : k;
-  R s(lapack_stack_shape(x.shape(), k), "svd"), u, vh;
+  R s(host_stack_shape(x.shape(), k), "svd"), u, vh;
   if (vectors) {
-    u = R(lapack_stack_shape(x.shape(), m, ku), "svd");
-    vh = R(lapack_stack_shape(x.shape(), kv, n), "svd");
+    u = R(host_stack_shape(x.shape(), m, ku), "svd");
+    vh = R(host_stack_shape(x.shape(), kv, n), "svd");
   }
   if (batch == 0) return {u, s, vh};
   if (k == 0) {  // no singular values; full U and Vh are identities
@@ -370,9 +353,9 @@ std::tuple<R, R, R> lapack_svd(const R& x, bool full, bool vectors) {
 template <class B, class R>
 std::pair<R, R> lapack_eigh(const R& x) {
   using T = typename B::value_type;
-  const lapack_dims d = lapack_stack(x.shape());
+  const host_stack_dims d = host_stack(x.shape());
   const std::int64_t batch = d.batch, n = d.n;
-  R w(lapack_stack_shape(x.shape(), n), "eigh"), v(x.shape(), "eigh");
+  R w(host_stack_shape(x.shape(), n), "eigh"), v(x.shape(), "eigh");
   if (batch == 0 || n == 0) return {w, v};
   const int ni = lapack::size(n, "eigh");
   T query = 0, unused = 0;
@@ -404,7 +387,7 @@ std::pair<R, R> lapack_eigh(const R& x) {
 template <class B, class R>
 std::pair<R, R> lapack_slogdet(const R& x) {
   using T = typename B::value_type;
-  const lapack_dims d = lapack_stack(x.shape());
+  const host_stack_dims d = host_stack(x.shape());
   const std::int64_t batch = d.batch, n = d.n;
   const Shape bs(x.shape().begin(), x.shape().end() - 2);
   R sign(bs, "slogdet"), logabs(bs, "slogdet");
