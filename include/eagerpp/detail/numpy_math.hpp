@@ -3,8 +3,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>        // std::fmod, std::floor, std::copysign
-#include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t
+#include <cmath>        // std::fmod, std::floor, std::copysign, std::isnan
+#include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t,
+                        // std::is_floating_point_v
 
 #if defined(__CUDACC__)
 #define EAGERPP_HOST_DEVICE __host__ __device__
@@ -13,6 +14,16 @@
 #endif
 
 namespace ep::detail::numpy {
+
+/// NumPy's sort order: ascending with NaN last (NaNs equal among themselves).
+template <class T>
+bool less(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return false;
+    if (std::isnan(b)) return true;
+  }
+  return a < b;
+}
 
 // std:: math on the host; CUDA's global overloads in device code (#undef at the end).
 #if defined(__CUDA_ARCH__)

@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "eagerpp/axes.hpp"
+#include "eagerpp/detail/numpy_math.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/functions.hpp"
 #include "eagerpp/ops/shape.hpp"
@@ -412,17 +413,6 @@ Tensor<B> sort(const Tensor<B>& x, sort_options options) {
 }
 
 namespace detail {
-/// NumPy's sort order: NaN after every number, NaNs equal among themselves.
-struct nan_last_less {
-  template <class T>
-  bool operator()(const T& a, const T& b) const {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a)) return false;
-      if (std::isnan(b)) return true;
-    }
-    return a < b;
-  }
-};
 
 template <class B>
 using index_of = Tensor<typename B::template rebind<std::int64_t>>;
@@ -448,10 +438,10 @@ detail::index_of<B> searchsorted(const Tensor<B>& x1, const Tensor<B>& x2,
   const auto v = x2.to_vector();
   std::vector<std::int64_t> out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
-    const auto it =
-        side == "left"
-            ? std::lower_bound(sorted.begin(), sorted.end(), v[i], detail::nan_last_less{})
-            : std::upper_bound(sorted.begin(), sorted.end(), v[i], detail::nan_last_less{});
+    const auto it = side == "left" ? std::lower_bound(sorted.begin(), sorted.end(), v[i],
+                                                      detail::numpy::less<typename B::value_type>)
+                                   : std::upper_bound(sorted.begin(), sorted.end(), v[i],
+                                                      detail::numpy::less<typename B::value_type>);
     out[i] = it - sorted.begin();
   }
   return from_vector<typename B::template rebind<std::int64_t>>(out, x2.shape());
@@ -509,7 +499,8 @@ unique_all_result<B> unique_all(const Tensor<B>& x) {
   std::vector<std::int64_t> order(v.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-    return detail::nan_last_less{}(v[static_cast<std::size_t>(a)], v[static_cast<std::size_t>(b)]);
+    return detail::numpy::less<typename B::value_type>(v[static_cast<std::size_t>(a)],
+                                                       v[static_cast<std::size_t>(b)]);
   });
   std::vector<T> values;
   std::vector<std::int64_t> first, counts, inverse(v.size());
@@ -555,14 +546,14 @@ template <backend B>
 Tensor<typename B::template rebind<bool>> isin(const Tensor<B>& x1, const Tensor<B>& x2,
                                                bool invert = false) {
   auto set = x2.to_vector();
-  std::sort(set.begin(), set.end(), detail::nan_last_less{});
+  std::sort(set.begin(), set.end(), detail::numpy::less<typename B::value_type>);
   const auto v = x1.to_vector();
   std::vector<bool> out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
     bool found = false;
     if constexpr (std::is_floating_point_v<typename B::value_type>)
-      found = !std::isnan(v[i]) &&
-              std::binary_search(set.begin(), set.end(), v[i], detail::nan_last_less{});
+      found = !std::isnan(v[i]) && std::binary_search(set.begin(), set.end(), v[i],
+                                                      detail::numpy::less<typename B::value_type>);
     else
       found = std::binary_search(set.begin(), set.end(), v[i]);
     out[i] = found != invert;

@@ -10,6 +10,7 @@
 #include <type_traits>  // std::is_floating_point_v
 #include <vector>       // std::vector
 
+#include "eagerpp/detail/numpy_math.hpp"
 #include "eagerpp/shape.hpp"
 
 namespace ep::detail {
@@ -153,16 +154,6 @@ void host_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_
   }
 }
 
-/// NumPy's sort order: ascending with NaN last.
-template <class T>
-bool numpy_less(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a)) return false;
-    if (std::isnan(b)) return true;
-  }
-  return a < b;
-}
-
 /// For each line along `axis` of the C-order tensor x of `shape`, calls f(first, stride, count).
 template <class F>
 void for_each_line(const Shape& shape, int axis, F&& f) {
@@ -182,7 +173,7 @@ void host_argsort(const T* x, const Shape& shape, int axis, std::int64_t* out) {
     order.resize(static_cast<std::size_t>(n));
     std::iota(order.begin(), order.end(), std::int64_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-      return numpy_less(x[first + a * stride], x[first + b * stride]);
+      return numpy::less(x[first + a * stride], x[first + b * stride]);
     });
     for (std::int64_t k = 0; k < n; ++k)
       out[first + k * stride] = order[static_cast<std::size_t>(k)];
@@ -196,7 +187,7 @@ void host_sort(const T* x, const Shape& shape, int axis, T* out) {
   for_each_line(shape, axis, [&](std::int64_t first, std::int64_t stride, std::int64_t n) {
     line.resize(static_cast<std::size_t>(n));
     for (std::int64_t k = 0; k < n; ++k) line[static_cast<std::size_t>(k)] = x[first + k * stride];
-    std::stable_sort(line.begin(), line.end(), [](T a, T b) { return numpy_less(a, b); });
+    std::stable_sort(line.begin(), line.end(), [](T a, T b) { return numpy::less(a, b); });
     for (std::int64_t k = 0; k < n; ++k)
       out[first + k * stride] = line[static_cast<std::size_t>(k)];
   });
