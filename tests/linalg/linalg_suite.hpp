@@ -333,14 +333,8 @@ TYPED_TEST_P(Linalg, Gradients) {
     };
     for (const auto& [name, c] : cases)
       EXPECT_TRUE(ep::test::check_gradient(c.first, c.second, 1e-5, 1e-6)) << name;
-    // Second order: the Hessian of log det through solve's and slogdet's rules.
-    const auto [v, hess] = ep::value_and_grad(
-        [](const Tn& x) {
-          return ep::value_and_grad([](const Tn& y) { return ep::linalg::slogdet(y).logabsdet; }, x)
-              .second.sum();
-        },
-        g);
-    // d/dX sum(inv(X)ᵀ) = -(inv(X)ᵀ 1 1ᵀ inv(X)ᵀ)ᵀ ... checked by finite differences instead.
+    // Second order: the gradient of sum(d log|det x| / dx) = sum(inv(x)ᵀ), through the rules of
+    // slogdet and solve, against finite differences.
     EXPECT_TRUE(ep::test::check_gradient(
         F([](const Tn& x) {
           return ep::value_and_grad([](const Tn& y) { return ep::linalg::slogdet(y).logabsdet; }, x)
@@ -348,8 +342,6 @@ TYPED_TEST_P(Linalg, Gradients) {
         }),
         g))
         << "grad of grad of slogdet";
-    EXPECT_EQ(hess.shape(), g.shape());
-    (void)v;
   }
 }
 
