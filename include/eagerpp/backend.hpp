@@ -9,6 +9,7 @@
 #include <tuple>        // std::tuple
 #include <utility>      // std::pair
 
+#include "eagerpp/detail/numpy_math.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/ops/unary_list.hpp"
 #include "eagerpp/shape.hpp"
@@ -210,6 +211,10 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
   X(power, numeric_dtype<T>, "power(raw, raw)", { B::power(x, x) } -> std::same_as<R>)             \
   X(minimum, true, "minimum(raw, raw)", { B::minimum(x, x) } -> std::same_as<R>)                   \
   X(maximum, true, "maximum(raw, raw)", { B::maximum(x, x) } -> std::same_as<R>)                   \
+  X(zip_rule, true,                                                                               \
+    "template <detail::numpy::rule R> zip_rule(raw, raw): the scalar rule R of "                   \
+    "detail/numpy_math.hpp element by element",                                                    \
+    { B::template zip_rule<detail::numpy::rule::maximum>(x, x) } -> std::same_as<R>)               \
   X(logical_and, (std::same_as<T, bool>), "logical_and(raw, raw)",                                 \
     { B::logical_and(x, x) } -> std::same_as<R>)                                                   \
   X(logical_or, (std::same_as<T, bool>), "logical_or(raw, raw)",                                   \

@@ -4,7 +4,7 @@
 
 #include <algorithm>         // std::copy, std::equal
 #include <array>             // std::array
-#include <concepts>          // std::integral
+#include <concepts>          // std::integral, std::same_as
 #include <cstddef>           // std::size_t
 #include <cstdint>           // std::int64_t
 #include <initializer_list>  // std::initializer_list
@@ -200,6 +200,20 @@ inline Shape broadcast_shapes(const Shape& a, const Shape& b, std::string_view o
     out.push_back(da == 1 ? db : da);
   }
   return out;
+}
+
+/// The shape that any number of shapes broadcast to (array API 2025.12: `broadcast_shapes`; none
+/// gives the 0-d shape); throws `ep::value_error` naming the first shape that does not fit the
+/// others.
+inline Shape broadcast_shapes(std::span<const Shape> shapes) {
+  Shape out;
+  for (const Shape& s : shapes) out = broadcast_shapes(out, s, "broadcast_shapes");
+  return out;
+}
+template <class... S>
+requires(std::same_as<S, Shape>&&...) Shape broadcast_shapes(const S&... shapes) {
+  const std::array<Shape, sizeof...(S)> all{shapes...};
+  return broadcast_shapes(std::span<const Shape>(all));
 }
 
 }  // namespace ep

@@ -3,9 +3,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>        // std::signbit, std::isnan, std::isinf
+#include <cmath>        // std::signbit, std::isnan, std::isinf, std::nextafter
 #include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
+#include <string>       // std::string
 #include <tuple>        // std::tuple, std::tuple_element_t
 #include <type_traits>  // std::is_same_v
 #include <utility>      // std::index_sequence
@@ -167,6 +168,105 @@ TYPED_TEST_P(ArrayApi, ElementwiseSpecialCases) {
   static_cast<void>(T{});
 }
 
+TYPED_TEST_P(ArrayApi, Atan2CopysignNextafterSignbit) {
+  using namespace array_api_test;
+  using B = TypeParam;
+  using T = typename B::value_type;
+  // atan2: the quadrant from the signs of zeros and infinities (NumPy's np.arctan2).
+  const auto angle =
+      ep::atan2(tensor<B>({1, -1, 0.0, -0.0, 0.0, -0.0, inf, -inf, inf, 1, qnan, 2.5, -3}, {13}),
+                tensor<B>({1, 1, -0.0, -0.0, 0.0, 0.0, -inf, inf, 3, 0.0, 1, -4, -0.5}, {13}));
+  expect_special(
+      angle, {0.7853981633974483, -0.7853981633974483, 3.141592653589793, -3.141592653589793, 0.0,
+              -0.0, 2.356194490192345, -0.7853981633974483, 1.5707963267948966, 1.5707963267948966,
+              qnan, 2.5829933382462307, -1.7359450042095235});
+  EXPECT_EQ(ep::signbit(angle).to_vector(),
+            (std::vector<bool>{false, true, false, true, false, true, false, true, false, false,
+                               false, false, true}));
+  // copysign: the sign bit of b, read from -0.0 and NaN too; signbit of -0.0 and -NaN.
+  const auto c = ep::copysign(tensor<B>({2, -3, 0, inf, qnan, 1.5}, {6}),
+                              tensor<B>({-0.0, 1, -1, -2, -1, qnan}, {6}));
+  expect_special(c, {-2, 3, -0.0, -inf, qnan, 1.5});
+  EXPECT_EQ(ep::signbit(c).to_vector(), (std::vector<bool>{true, false, true, true, true, false}));
+  EXPECT_EQ(ep::signbit(tensor<B>({-0.0, 0.0, -1, 2, -inf, inf, -qnan, qnan}, {8})).to_vector(),
+            (std::vector<bool>{true, false, true, false, true, false, true, false}));
+  // Broadcasting: a row of signs against a column.
+  ep::test::expect_equal(ep::copysign(tensor<B>({1, 2}, {2, 1}), tensor<B>({-1, 1, -0.0}, {1, 3})),
+                         {2, 3}, values{-1, 1, -1, -2, 2, -2});
+  // nextafter: one ulp toward b (denormals from zero), b itself where equal.
+  const T tiny = std::numeric_limits<T>::denorm_min();
+  const auto next =
+      ep::nextafter(tensor<B>({1, 1, 0, 0, -0.0, 2}, {6}), tensor<B>({2, 0, 1, -1, 1, 2}, {6}))
+          .to_vector();
+  const std::vector<T> expected{
+      std::nextafter(T(1), T(2)), std::nextafter(T(1), T(0)), tiny, -tiny, tiny, T(2)};
+  EXPECT_EQ(next, expected);
+  EXPECT_EQ(static_cast<double>(expected[0]),
+            sizeof(T) == 4 ? 1.0000001192092896 : 1.0000000000000002);  // NumPy's np.nextafter
+  EXPECT_THROW((void)ep::atan2(tensor<B>({1, 2}, {2}), tensor<B>({1, 2, 3}, {3})), ep::value_error);
+  EXPECT_THROW((void)ep::nextafter(tensor<B>({1, 2}, {2}), tensor<B>({1, 2, 3}, {3})),
+               ep::value_error);
+}
+
+TYPED_TEST_P(ArrayApi, BitwiseOfIntegersAndBools) {
+  using B = TypeParam;
+  using I64 = typename B::template rebind<std::int64_t>;
+  using I32 = typename B::template rebind<std::int32_t>;
+  using Bool = typename B::template rebind<bool>;
+  // NumPy's np.left_shift / np.right_shift: counts outside [0, 64) shift every bit out.
+  const auto a = ep::from_vector<I64>({1, -8, 5, -1, 7, 12}, {6});
+  const auto b = ep::from_vector<I64>({3, 1, 64, 2, -1, 100}, {6});
+  EXPECT_EQ(ep::bitwise_left_shift(a, b).to_vector(),
+            (std::vector<std::int64_t>{8, -16, 0, -4, 0, 0}));
+  EXPECT_EQ((a >> b).to_vector(), (std::vector<std::int64_t>{0, -4, 0, -1, 0, 0}));
+  // np.bitwise_and, _or, _xor, np.invert on int32.
+  const auto c = ep::from_vector<I32>({12, -12, 5, 0, -1}, {5});
+  const auto d = ep::from_vector<I32>({10, 10, -3, 7, 0}, {5});
+  EXPECT_EQ((c & d).to_vector(), (std::vector<std::int32_t>{8, 0, 5, 0, 0}));
+  EXPECT_EQ(ep::bitwise_or(c, d).to_vector(), (std::vector<std::int32_t>{14, -2, -3, 7, -1}));
+  EXPECT_EQ((c ^ d).to_vector(), (std::vector<std::int32_t>{6, -2, -8, 7, -1}));
+  EXPECT_EQ((~c).to_vector(), (std::vector<std::int32_t>{-13, 11, -6, -1, 0}));
+  // Integers on either side, and broadcasting a column against a row.
+  EXPECT_EQ((c & 4).to_vector(), (std::vector<std::int32_t>{4, 4, 4, 0, 4}));
+  EXPECT_EQ((1 << c.clip(0, 3)).to_vector(), (std::vector<std::int32_t>{8, 1, 8, 1, 1}));
+  const auto col = ep::from_vector<I32>({1, 2}, {2, 1});
+  const auto row = ep::from_vector<I32>({3, 4, 6}, {1, 3});
+  EXPECT_EQ((col | row).shape(), (ep::Shape{2, 3}));
+  EXPECT_EQ((col | row).to_vector(), (std::vector<std::int32_t>{3, 5, 7, 3, 6, 6}));
+  // 2^31 wraps to int32's minimum; shifting it right by 31 gives -1 (np.int32).
+  const auto one = ep::from_vector<I32>({1}, {1});
+  EXPECT_EQ(((one << 31) >> 31).to_vector(), (std::vector<std::int32_t>{-1}));
+  // On bool: logical.
+  const auto p = ep::from_vector<Bool>({true, true, false}, {3});
+  const auto q = ep::from_vector<Bool>({true, false, false}, {3});
+  EXPECT_EQ((p ^ q).to_vector(), (std::vector<bool>{false, true, false}));
+  EXPECT_EQ((~p).to_vector(), (std::vector<bool>{false, false, true}));
+  EXPECT_EQ((p & q).to_vector(), (std::vector<bool>{true, false, false}));
+  EXPECT_THROW((void)ep::bitwise_and(c, ep::from_vector<I32>({1, 2}, {2})), ep::value_error);
+}
+
+TYPED_TEST_P(ArrayApi, ExpandDimsOfSeveralAxesBroadcastShapes) {
+  using namespace array_api_test;
+  using B = TypeParam;
+  const auto x = tensor<B>({1, 2, 3, 4, 5, 6}, {2, 3});
+  // NumPy: np.expand_dims(x, (0, 3)).shape == np.expand_dims(x, (-1, 0)).shape == (1, 2, 3, 1).
+  EXPECT_EQ(ep::expand_dims(x, {0, 3}).shape(), (ep::Shape{1, 2, 3, 1}));
+  EXPECT_EQ(ep::expand_dims(x, {-1, 0}).shape(), (ep::Shape{1, 2, 3, 1}));
+  EXPECT_EQ(ep::expand_dims(x, {1}).to_vector(), x.to_vector());
+  EXPECT_THROW((void)ep::expand_dims(x, {0, -4}), ep::value_error);  // -4 is 0 again
+  EXPECT_THROW((void)ep::expand_dims(x, {4}), ep::value_error);
+  // np.broadcast_shapes((2, 1, 3), (4, 1), (1,)) == (2, 4, 3); of none, ().
+  EXPECT_EQ(ep::broadcast_shapes(ep::Shape{2, 1, 3}, ep::Shape{4, 1}, ep::Shape{1}),
+            (ep::Shape{2, 4, 3}));
+  EXPECT_EQ(ep::broadcast_shapes(), ep::Shape{});
+  try {
+    (void)ep::broadcast_shapes(ep::Shape{2, 3}, ep::Shape{3}, ep::Shape{4});
+    ADD_FAILURE() << "expected ep::value_error";
+  } catch (const ep::value_error& e) {
+    EXPECT_NE(std::string(e.what()).find("broadcast_shapes"), std::string::npos) << e.what();
+  }
+}
+
 TYPED_TEST_P(ArrayApi, VarStddevCountNonzero) {
   using namespace array_api_test;
   using B = TypeParam;
@@ -282,6 +382,12 @@ TYPED_TEST_P(ArrayApi, GradientsByFiniteDifferences) {
         ep::test::check_gradient([&](const T& t) { return weighted(ep::hypot(t, y), 32); }, x));
     EXPECT_TRUE(
         ep::test::check_gradient([&](const T& t) { return weighted(ep::logaddexp(y, t), 33); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::atan2(t, y), 40); }, x));
+    EXPECT_TRUE(
+        ep::test::check_gradient([&](const T& t) { return weighted(ep::atan2(y, t), 41); }, x));
+    EXPECT_TRUE(ep::test::check_gradient(
+        [&](const T& t) { return weighted(ep::copysign(t, y) + ep::copysign(y, t), 42); }, x));
     EXPECT_TRUE(
         ep::test::check_gradient([&](const T& t) { return weighted(ep::diff(t, 0), 34); }, x));
     EXPECT_TRUE(
@@ -401,5 +507,7 @@ TYPED_TEST_P(ArrayApi, SortSearchSets) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(ArrayApi, EyeEmptyTrilTriu, ElementwiseSpecialCases,
-                            VarStddevCountNonzero, DiffRollMoveaxisMatrixTransposeVecdot,
-                            GradientsByFiniteDifferences, SortSearchSets);
+                            Atan2CopysignNextafterSignbit, BitwiseOfIntegersAndBools,
+                            ExpandDimsOfSeveralAxesBroadcastShapes, VarStddevCountNonzero,
+                            DiffRollMoveaxisMatrixTransposeVecdot, GradientsByFiniteDifferences,
+                            SortSearchSets);

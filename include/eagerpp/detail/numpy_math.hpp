@@ -3,7 +3,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>        // std::fmod, std::floor, std::copysign, std::isnan
+#include <cmath>        // std::fmod, std::floor, std::copysign, std::isnan, std::atan2,
+                        // std::nextafter
 #include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t,
                         // std::is_floating_point_v
 
@@ -121,6 +122,21 @@ EAGERPP_HOST_DEVICE T int_power(T a, T b) noexcept {
   return static_cast<T>(result);
 }
 
+/// NumPy's shifts of integers: a count outside [0, bits) shifts every bit out (0, or -1 for a
+/// negative a shifted right), where C's shift is undefined; the left shift wraps.
+template <class T>
+EAGERPP_HOST_DEVICE T left_shift(T a, T b) noexcept {
+  using U = std::make_unsigned_t<T>;
+  if (static_cast<U>(b) >= sizeof(T) * 8) return T{0};
+  return static_cast<T>(static_cast<U>(a) << b);
+}
+template <class T>
+EAGERPP_HOST_DEVICE T right_shift(T a, T b) noexcept {
+  using U = std::make_unsigned_t<T>;
+  if (static_cast<U>(b) >= sizeof(T) * 8) return a < 0 ? T(-1) : T(0);
+  return static_cast<T>(a >> b);
+}
+
 /// NumPy's maximum (Max) or minimum: a NaN operand gives that NaN; else extremum's order, in which
 /// -0.0 < +0.0.
 template <bool Max, class T>
@@ -151,8 +167,44 @@ EAGERPP_HOST_DEVICE T sign(T x) noexcept {
   return static_cast<T>((T{0} < x) - (x < T{0}));
 }
 
-/// The binary rules above, by name.
-enum class rule { divide, floor_divide, mod, int_power, minimum, maximum };
+/// The binary rules above, by name; the C library's floating functions of two arguments (their
+/// special cases are C99 Annex F's, which the array API standard repeats): atan2, copysign,
+/// nextafter; and the bitwise ops of integers and bools.
+enum class rule {
+  divide,
+  floor_divide,
+  mod,
+  int_power,
+  minimum,
+  maximum,
+  atan2,
+  copysign,
+  nextafter,
+  bitwise_and,
+  bitwise_or,
+  bitwise_xor,
+  left_shift,
+  right_shift
+};
+
+/// A rule's name, for the messages of the backends' errors.
+constexpr const char* name(rule r) noexcept {
+  constexpr const char* names[] = {"divide",
+                                   "floor_divide",
+                                   "mod",
+                                   "power",
+                                   "minimum",
+                                   "maximum",
+                                   "atan2",
+                                   "copysign",
+                                   "nextafter",
+                                   "bitwise_and",
+                                   "bitwise_or",
+                                   "bitwise_xor",
+                                   "bitwise_left_shift",
+                                   "bitwise_right_shift"};
+  return names[static_cast<int>(r)];
+}
 
 /// A binary rule as a function object of two arithmetic scalars, for the element-wise loops of
 /// every backend (Eigen's binaryExpr, xtensor's lambda xfunctions, Thrust's transforms). The
@@ -169,6 +221,22 @@ struct binary_op {
       return mod(a, b);
     else if constexpr (R == rule::int_power)
       return int_power(a, b);
+    else if constexpr (R == rule::atan2)
+      return EAGERPP_MATH(atan2)(a, b);
+    else if constexpr (R == rule::copysign)
+      return EAGERPP_MATH(copysign)(a, b);
+    else if constexpr (R == rule::nextafter)
+      return EAGERPP_MATH(nextafter)(a, b);
+    else if constexpr (R == rule::bitwise_and)
+      return static_cast<T>(a & b);
+    else if constexpr (R == rule::bitwise_or)
+      return static_cast<T>(a | b);
+    else if constexpr (R == rule::bitwise_xor)
+      return static_cast<T>(a ^ b);
+    else if constexpr (R == rule::left_shift)
+      return left_shift(a, b);
+    else if constexpr (R == rule::right_shift)
+      return right_shift(a, b);
     else
       return minmax<R == rule::maximum>(a, b);
   }

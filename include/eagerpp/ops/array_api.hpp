@@ -1,13 +1,14 @@
 // eagerpp - functions of the Python array API standard (2024.12) written with the facade's ops:
 // creation (eye, empty, tril, triu), element-wise (reciprocal, positive, trunc, isfinite,
-// logaddexp, hypot, logical_xor), statistics (var, stddev, count_nonzero) and manipulation (diff,
+// logaddexp, hypot, logical_xor, atan2, copysign, nextafter, signbit), bitwise ops, statistics (var, stddev, count_nonzero) and manipulation (diff,
 // roll, moveaxis, matrix_transpose, vecdot, unstack, broadcast_arrays, cumulative_sum) and the
 // standard's names for ops eagerpp spells as NumPy does (acos, concat, permute_dims, ...)
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>    // std::lower_bound, std::stable_sort, std::find
+#include <algorithm>    // std::lower_bound, std::stable_sort, std::find, std::sort, std::unique
 #include <cmath>        // std::isnan
+#include <concepts>     // std::integral
 #include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
 #include <numeric>      // std::iota
@@ -175,12 +176,170 @@ Tensor<B> hypot(const Tensor<B>& a, const Tensor<B>& b) {
   return where(x.isinf().logical_or(y.isinf()), std::numeric_limits<T>::infinity(), h);
 }
 
+namespace detail {
+
+/// Whether x's sign bit is set, element by element: copysign(1, x) < 0.
+template <backend B>
+typename Tensor<B>::bool_tensor sign_bit(const Tensor<B>& x) {
+  const auto unit = make_constant<Tensor<B>>(
+      elementwise(&B::template zip_rule<numpy::rule::copysign>, x.full_scalar(1), x));
+  return unit < typename B::value_type(0);
+}
+
+/// d/da atan2(a, b) = b / (a^2 + b^2), d/db = -a / (a^2 + b^2) (NaN at the origin, as JAX's).
+template <class Tn>
+struct atan2_rule : takes<Tn, 2> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& a, const Tn& b) const {
+    const Tn w = g / (a.square() + b.square());
+    return {unbroadcast(w * b, a.shape()), unbroadcast(-(w * a), b.shape())};
+  }
+};
+/// copysign(a, b) is |a| with b's sign: d/da = sign(a), negated where b's sign bit is set (0 at
+/// a = 0, as JAX's); b only selects a sign, d/db = 0.
+template <class Tn>
+struct copysign_rule : takes<Tn, 2> {
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& a, const Tn& b) const {
+    const Tn flip = where(sign_bit(b), typename Tn::value_type(-1), typename Tn::value_type(1));
+    return {unbroadcast(g * a.sign() * flip, a.shape()), b.zeros_like()};
+  }
+};
+
+/// A binary op of two floating tensors computed by the backends' `zip_rule<R>`, naming `op`.
+template <numpy::rule R, class Rule, backend B>
+Tensor<B> floating_rule(std::string_view op, const Tensor<B>& a, const Tensor<B>& b,
+                        const Rule& rule) {
+  return binary<&B::template zip_rule<R>>(op, a, b, rule);
+}
+
+}  // namespace detail
+
+/// The angle of the point (b, a) in radians, in [-pi, pi] (array API: `atan2(x1, x2)`, x1 the y
+/// coordinate; floating dtypes, broadcast). The signs of zeros and infinities pick the quadrant as
+/// C's atan2 does, which the standard's special cases repeat: atan2(+0, -0) = +pi,
+/// atan2(-0, -0) = -pi, atan2(+inf, -inf) = 3pi/4.
+template <backend B>
+Tensor<B> atan2(const Tensor<B>& a, const Tensor<B>& b) {
+  static_assert(detail::floating<typename B::value_type>,
+                "ep::atan2: the operands must be of a floating dtype (convert with astype)");
+  return detail::floating_rule<detail::numpy::rule::atan2>("atan2", a, b,
+                                                           detail::atan2_rule<Tensor<B>>{});
+}
+
+/// |a| with the sign of b, the sign bit read even from a zero or a NaN (array API: `copysign`;
+/// floating dtypes, broadcast): copysign(1, -0.0) = -1. Differentiable in a.
+template <backend B>
+Tensor<B> copysign(const Tensor<B>& a, const Tensor<B>& b) {
+  static_assert(detail::floating<typename B::value_type>,
+                "ep::copysign: the operands must be of a floating dtype (convert with astype)");
+  return detail::floating_rule<detail::numpy::rule::copysign>("copysign", a, b,
+                                                              detail::copysign_rule<Tensor<B>>{});
+}
+
+/// The next representable value after a in the direction of b (array API: `nextafter`; floating
+/// dtypes, broadcast): b itself where a == b, NaN where either is NaN. A step function: its result
+/// is a constant of the tape (no gradient), as in JAX.
+template <backend B>
+Tensor<B> nextafter(const Tensor<B>& a, const Tensor<B>& b) {
+  static_assert(detail::floating<typename B::value_type>,
+                "ep::nextafter: the operands must be of a floating dtype (convert with astype)");
+  detail::check_broadcast("nextafter", a, b);
+  return detail::make_constant<Tensor<B>>(
+      detail::elementwise(&B::template zip_rule<detail::numpy::rule::nextafter>, a, b));
+}
+
+/// Whether the sign bit of each element is set (array API: `signbit`; floating dtypes): true for
+/// -0.0 and a NaN with its sign bit set, which `x < 0` misses.
+template <backend B>
+typename Tensor<B>::bool_tensor signbit(const Tensor<B>& x) {
+  static_assert(detail::floating<typename B::value_type>,
+                "ep::signbit: x must be of a floating dtype (for integers, compare: x < 0)");
+  return detail::sign_bit(x);
+}
+
 /// The exclusive or of two bool tensors (array API: `logical_xor`; broadcast).
 template <backend B>
 Tensor<B> logical_xor(const Tensor<B>& a, const Tensor<B>& b) {
   static_assert(std::is_same_v<typename B::value_type, bool>,
                 "ep::logical_xor: the operands must be bool tensors (compare with a value first)");
   return a != b;
+}
+
+// --- bitwise ---------------------------------------------------------------------------------------
+
+namespace detail {
+/// A bitwise op of two integer (Bool: or bool) tensors through the backends' `zip_rule<R>`,
+/// broadcast, naming `op`; integers have no gradient, so the result is a constant of the tape.
+template <numpy::rule R, bool Bool, backend B>
+Tensor<B> bitwise(std::string_view op, const Tensor<B>& a, const Tensor<B>& b) {
+  using T = typename B::value_type;
+  static_assert(integer_dtype<T> || (Bool && std::is_same_v<T, bool>),
+                "ep::bitwise_*: the operands must be integer tensors (and, or, xor, invert: also "
+                "bool); convert with astype first");
+  check_broadcast(op, a, b);
+  return make_constant<Tensor<B>>(elementwise(&B::template zip_rule<R>, a, b));
+}
+}  // namespace detail
+
+/// The bitwise and, or and exclusive or of two integer or bool tensors (array API: `bitwise_and`,
+/// `bitwise_or`, `bitwise_xor`; broadcast; the operators `&`, `|`, `^`). On bool: logical.
+template <backend B>
+Tensor<B> bitwise_and(const Tensor<B>& a, const Tensor<B>& b) {
+  return detail::bitwise<detail::numpy::rule::bitwise_and, true>("bitwise_and", a, b);
+}
+template <backend B>
+Tensor<B> bitwise_or(const Tensor<B>& a, const Tensor<B>& b) {
+  return detail::bitwise<detail::numpy::rule::bitwise_or, true>("bitwise_or", a, b);
+}
+template <backend B>
+Tensor<B> bitwise_xor(const Tensor<B>& a, const Tensor<B>& b) {
+  return detail::bitwise<detail::numpy::rule::bitwise_xor, true>("bitwise_xor", a, b);
+}
+/// Every bit flipped, ~x (array API: `bitwise_invert`; the operator `~`); on bool: logical not.
+template <backend B>
+Tensor<B> bitwise_invert(const Tensor<B>& x) {
+  using T = typename B::value_type;
+  if constexpr (std::is_same_v<T, bool>)
+    return x.logical_not();
+  else
+    return detail::bitwise<detail::numpy::rule::bitwise_xor, false>("bitwise_invert", x,
+                                                                    x.full_scalar(T(-1)));
+}
+/// a shifted left or right by b bits (array API: `bitwise_left_shift`, `bitwise_right_shift`;
+/// integers, broadcast; the operators `<<`, `>>`). As NumPy: a count outside [0, bits) shifts every
+/// bit out (0, or -1 for a negative a shifted right), where the standard leaves it undefined; a
+/// right shift keeps the sign (arithmetic) and a left shift wraps.
+template <backend B>
+Tensor<B> bitwise_left_shift(const Tensor<B>& a, const Tensor<B>& b) {
+  return detail::bitwise<detail::numpy::rule::left_shift, false>("bitwise_left_shift", a, b);
+}
+template <backend B>
+Tensor<B> bitwise_right_shift(const Tensor<B>& a, const Tensor<B>& b) {
+  return detail::bitwise<detail::numpy::rule::right_shift, false>("bitwise_right_shift", a, b);
+}
+
+// The bitwise operators, with a tensor or an integer of either side (`x & 0xff`, `1 << x`).
+#define EAGERPP_BITWISE_OPERATOR(op, name)                                 \
+  template <backend B>                                                     \
+  Tensor<B> operator op(const Tensor<B>& a, const Tensor<B>& b) {          \
+    return name(a, b);                                                     \
+  }                                                                        \
+  template <backend B, std::integral S>                                    \
+  Tensor<B> operator op(const Tensor<B>& a, S b) {                         \
+    return name(a, a.full_scalar(static_cast<typename B::value_type>(b))); \
+  }                                                                        \
+  template <backend B, std::integral S>                                    \
+  Tensor<B> operator op(S a, const Tensor<B>& b) {                         \
+    return name(b.full_scalar(static_cast<typename B::value_type>(a)), b); \
+  }
+EAGERPP_BITWISE_OPERATOR(&, bitwise_and)
+EAGERPP_BITWISE_OPERATOR(|, bitwise_or)
+EAGERPP_BITWISE_OPERATOR(^, bitwise_xor)
+EAGERPP_BITWISE_OPERATOR(<<, bitwise_left_shift)
+EAGERPP_BITWISE_OPERATOR(>>, bitwise_right_shift)
+#undef EAGERPP_BITWISE_OPERATOR
+template <backend B>
+Tensor<B> operator~(const Tensor<B>& x) {
+  return bitwise_invert(x);
 }
 
 // --- statistics ----------------------------------------------------------------------------------
@@ -340,6 +499,32 @@ Tensor<B> tensordot(const Tensor<B>& a, const Tensor<B>& b, int axes = 2) {
     out.push_back(sb[i]);
   }
   return a.reshape({m, k}).matmul(b.reshape({k, n})).reshape(out);
+}
+
+/// x with an axis of extent 1 inserted at each of `axes`, counted in the result's axes (array API
+/// 2025.12: `expand_dims` with a tuple of axes; one axis: `x.expand_dims(axis)`); throws
+/// `ep::value_error` for an axis out of range or named twice.
+template <backend B>
+Tensor<B> expand_dims(const Tensor<B>& x, const std::vector<int>& axes) {
+  const Shape s = x.shape();
+  const int n = s.size() + static_cast<int>(axes.size());
+  std::vector<bool> inserted(static_cast<std::size_t>(n), false);
+  for (int a : axes) {
+    if (a < -n || a >= n)
+      throw value_error(fmt::format(
+          "expand_dims: axis {} is out of range for {} axes inserted into a tensor of shape {}; "
+          "expected {} <= axis < {}",
+          a, axes.size(), s.str(), -n, n));
+    const auto k = static_cast<std::size_t>(a < 0 ? a + n : a);
+    if (inserted[k])
+      throw value_error(fmt::format("expand_dims: axis {} is named twice; expected distinct axes",
+                                    static_cast<int>(k)));
+    inserted[k] = true;
+  }
+  Shape out;
+  int next = 0;
+  for (int i = 0; i < n; ++i) out.push_back(inserted[static_cast<std::size_t>(i)] ? 1 : s[next++]);
+  return x.reshape(out);
 }
 
 /// The slices of x along `axis`, each without that axis (array API: `unstack`).
@@ -534,10 +719,20 @@ unique_inverse_result<B> unique_inverse(const Tensor<B>& x) {
   return {r.values, r.inverse_indices};
 }
 
-/// The distinct elements of x, sorted (array API: `unique_values`).
+/// The distinct elements of x, sorted (array API: `unique_values`): x's values sorted and their
+/// runs of equal ones kept once, with no index bookkeeping (NaNs stay distinct, as in unique_all).
 template <backend B>
 Tensor<B> unique_values(const Tensor<B>& x) {
-  return unique_all(x).values;
+  using T = typename B::value_type;
+  if constexpr (std::is_same_v<T, bool>) {
+    return unique_all(x).values;
+  } else {
+    auto v = x.to_vector();
+    std::sort(v.begin(), v.end(), detail::numpy::less<T>);
+    v.erase(std::unique(v.begin(), v.end(), [](T a, T b) { return a == b; }), v.end());
+    const Shape n{static_cast<std::int64_t>(v.size())};
+    return from_vector<B>(v, n);
+  }
 }
 
 /// Whether each element of x1 is in x2 (array API 2025.12: `isin`), or is not with `invert`;

@@ -73,14 +73,16 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static raw_type zip_with(const raw_type& a, const raw_type& b) {
     return zip(a, b, [](const auto& x, const auto& y) { return x.binaryExpr(y, Functor()); });
   }
+
+ public:
   using rule = detail::numpy::rule;
-  /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element.
+  /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element: the contract's
+  /// `zip_rule` (backend.hpp), through which ep::atan2, copysign and nextafter run.
   template <rule R>
   static raw_type zip_rule(const raw_type& a, const raw_type& b) {
     return zip_with<detail::numpy::binary_op<R>>(a, b);
   }
 
- public:
   // --- storage ------------------------------------------------------------------------------
 
   static const Shape& shape(const raw_type& x) { return x.shape(); }

@@ -94,12 +94,21 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
   static auto zip_fn(const raw_type& a, const raw_type& b, Fn fn) {
     return detail::xt_kernels::zip_fn<U>(a, b, fn);
   }
+
+ public:
   using rule = detail::numpy::rule;
-  /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element.
+  /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element: the contract's
+  /// `zip_rule` (backend.hpp), through which ep::atan2, copysign and nextafter run; atan2 of
+  /// floats through xsimd's batches.
   template <rule R>
   static raw_type zip_rule(const raw_type& a, const raw_type& b) {
-    return zip_fn(a, b, detail::numpy::binary_op<R>{});
+    if constexpr (R == rule::atan2 && floating_dtype<T>)
+      return detail::xt_kernels::zip_costly(a, b, detail::xt_functors::atan2_fn{});
+    else
+      return zip_fn(a, b, detail::numpy::binary_op<R>{});
   }
+
+ private:
   template <class Op>
   static raw_type reduce(const raw_type& x, std::span<const int> axes) {
     return detail::xt_kernels::reduce_axes<Op>(x, axes);

@@ -181,6 +181,13 @@ struct thrust_backend {
   EAGERPP_THRUST_ZIP(logical_and, is_bool)
   EAGERPP_THRUST_ZIP(logical_or, is_bool)
 #undef EAGERPP_THRUST_ZIP
+  using rule = detail::numpy::rule;
+  /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element: the contract's
+  /// `zip_rule`, through which ep::atan2, copysign and nextafter run.
+  template <rule R>
+  static raw_type zip_rule(const raw_type& a, const raw_type& b) {
+    return zip(a, b, detail::numpy::binary_op<R>{}, detail::numpy::name(R));
+  }
   /// NaN propagates; on bool, logical and.
   static raw_type minimum(const raw_type& a, const raw_type& b) {
     if constexpr (is_bool)

@@ -5,7 +5,8 @@
 // Each functor has a scalar overload and, where a vector form exists, an xsimd batch overload;
 // xt::make_lambda_xfunction then takes the vectorized path for contiguous operands.
 
-#include <cmath>        // std::pow, std::ceil, std::floor
+#include <cmath>        // std::pow, std::ceil, std::floor, std::atan2
+#include <cstddef>      // std::size_t
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <limits>       // std::numeric_limits
 #include <type_traits>  // std::is_floating_point_v, std::make_unsigned_t
@@ -153,6 +154,28 @@ struct float_power_fn {
   template <class T>
   T operator()(T a, T b) const {
     return std::pow(a, b);
+  }
+};
+
+/// atan2 with xsimd's batch atan2, which gives NaN where both operands are zeros or both are
+/// infinities (C: the angle the signs select, e.g. atan2(+0, -0) = pi) and a NaN of either sign for
+/// a NaN operand: a batch with a NaN lane is computed again by C's atan2, as the scalar overload.
+struct atan2_fn {
+  template <scalar A>
+  A operator()(A y, A x) const {
+    return std::atan2(y, x);
+  }
+  template <class A, class Arch>
+  xsimd::batch<A, Arch> operator()(const xsimd::batch<A, Arch>& y,
+                                   const xsimd::batch<A, Arch>& x) const {
+    using batch = xsimd::batch<A, Arch>;
+    const batch r = xsimd::atan2(y, x);
+    if (!xsimd::any(xsimd::isnan(r))) return r;  // NaN: one of the cases above
+    A ys[batch::size], xs[batch::size];
+    y.store_unaligned(ys);
+    x.store_unaligned(xs);
+    for (std::size_t i = 0; i < batch::size; ++i) ys[i] = std::atan2(ys[i], xs[i]);
+    return batch::load_unaligned(ys);
   }
 };
 

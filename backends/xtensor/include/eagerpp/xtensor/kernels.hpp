@@ -538,6 +538,26 @@ auto zip_fn(const xtensor_array<T>& a, const xtensor_array<T>& b, Fn fn) {
       a, b, [fn](const auto& x, const auto& y) { return xt::make_lambda_xfunction(Fn(fn), x, y); });
 }
 
+/// A transcendental function `f` of two operands of one shape, batch by batch and on the scalar
+/// tail, as map_costly (other shapes: zip_fn's broadcasting).
+template <class T, class F>
+[[gnu::flatten]] void apply_costly(const T* a, const T* b, T* out, std::size_t n, F f) {
+  std::size_t i = 0;
+  if constexpr (has_batch<T>) {
+    using batch = xsimd::batch<T>;
+    for (; i + batch::size <= n; i += batch::size)
+      f(batch::load_unaligned(a + i), batch::load_unaligned(b + i)).store_unaligned(out + i);
+  }
+  for (; i < n; ++i) out[i] = f(a[i], b[i]);
+}
+template <class T, class F>
+xtensor_array<T> zip_costly(const xtensor_array<T>& a, const xtensor_array<T>& b, F f) {
+  if (!xt_kernels::same_shape(a, b)) return zip_fn<void>(a, b, f);
+  auto out = xt_kernels::empty<T>(a.shape());
+  xt_kernels::apply_costly(a.data(), b.data(), out.data(), a.size(), f);
+  return out;
+}
+
 /// Op over `axes` (sorted, unique): each run of consecutive axes in one (outer, reduced, inner)
 /// pass, last run first so that the indices of the earlier runs stay valid.
 template <class Op, class T>
