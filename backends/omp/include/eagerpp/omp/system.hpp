@@ -166,6 +166,24 @@ struct omp_system {
     for_n(n, write_to(out, g));
   }
 
+  /// out[r * columns + j] = g(r, j) for every row r < rows and j < columns: each row a vector
+  /// loop, the rows split among the threads as for_n splits elements (an operand that repeats
+  /// along the rows is then read without an index division per element).
+  template <class T, class G>
+  static void write_rows(std::int64_t rows, std::int64_t columns, T* out, const G& g) {
+    const auto row = [&](std::int64_t r) {
+      T* to = out + r * columns;
+      EAGERPP_OMP_SIMD
+      for (std::int64_t j = 0; j < columns; ++j) to[j] = g(r, j);
+    };
+    if (rows * columns < parallel_cutoff || omp_get_max_threads() == 1) {
+      for (std::int64_t r = 0; r < rows; ++r) row(r);
+      return;
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t r = 0; r < rows; ++r) row(r);
+  }
+
 #if defined(__SSE2__)
   /// Copies `bytes` (a multiple of 32) from `from` to `to`, both 32-byte aligned, past the cache.
   static void stream(char* to, const char* from, std::int64_t bytes) {
