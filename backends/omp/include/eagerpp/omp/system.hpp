@@ -184,6 +184,33 @@ struct omp_system {
     for (std::int64_t r = 0; r < rows; ++r) row(r);
   }
 
+  /// out[j] = init op x[j] op x[columns + j] op ... over the `rows` rows of x (a reduction over
+  /// leading axes): each row is combined into a tile of the results in L1, a vector loop (g++ does
+  /// not vectorize a loop over columns whose body loops over rows); the tiles split among the
+  /// threads. The same order of operations as thrust_fn::column_reduce_fn.
+  template <class T, class Op>
+  static void reduce_columns(const T* x, T* out, std::int64_t rows, std::int64_t columns, Op op,
+                             T init) {
+    constexpr std::int64_t tile = 1024;
+    const std::int64_t tiles = (columns + tile - 1) / tile;
+    const auto reduce_tile = [&](std::int64_t t) {
+      T* to = out + t * tile;
+      const std::int64_t n = std::min(tile, columns - t * tile);
+      for (std::int64_t j = 0; j < n; ++j) to[j] = init;
+      for (std::int64_t r = 0; r < rows; ++r) {
+        const T* from = x + r * columns + t * tile;
+        EAGERPP_OMP_SIMD
+        for (std::int64_t j = 0; j < n; ++j) to[j] = op(to[j], from[j]);
+      }
+    };
+    if (rows * columns < parallel_cutoff || tiles == 1 || omp_get_max_threads() == 1) {
+      for (std::int64_t t = 0; t < tiles; ++t) reduce_tile(t);
+      return;
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t t = 0; t < tiles; ++t) reduce_tile(t);
+  }
+
 #if defined(__SSE2__)
   /// Copies `bytes` (a multiple of 32) from `from` to `to`, both 32-byte aligned, past the cache.
   static void stream(char* to, const char* from, std::int64_t bytes) {

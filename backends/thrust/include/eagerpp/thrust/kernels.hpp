@@ -452,15 +452,18 @@ thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const in
   if (x.size() == 0) return thrust_full<S>(shape, init, name);
   if constexpr (std::is_same_v<Then, no_step>) {
     // Leading axes reduced, at least a few kept elements: each result element reduces its column
-    // where it lies (no transpose), and neighbouring columns load as one vector.
+    // where it lies (no transpose), rows in order.
     const int last = axes.back();
     if (axes.front() == 0 && last + 1 == static_cast<int>(axes.size()) &&
         segments >= column_reduce_min) {
       thrust_array<S, T> out(shape, name);
+      const std::int64_t rows = x.size() / segments;
       S::guard(name, [&] {
-        S::write_n(
-            segments, out.mutable_data(),
-            thrust_fn::column_reduce_fn<T, Op>{x.data(), op, init, x.size() / segments, segments});
+        if constexpr (requires(T * o) { S::reduce_columns(x.data(), o, rows, segments, op, init); })
+          S::reduce_columns(x.data(), out.mutable_data(), rows, segments, op, init);
+        else
+          S::write_n(segments, out.mutable_data(),
+                     thrust_fn::column_reduce_fn<T, Op>{x.data(), op, init, rows, segments});
       });
       return out;
     }

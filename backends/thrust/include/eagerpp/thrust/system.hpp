@@ -24,6 +24,9 @@
 //   static void write_rows(std::int64_t rows, std::int64_t columns, T* out, G g);
 //     // out[r * columns + j] = g(r, j): a binary op with a row operand (a bias) reads it by column
 //     // (ep::omp); without it, through the broadcasting transform's strides
+//   static void reduce_columns(const T* x, T* out, std::int64_t rows, std::int64_t columns, op,
+//                              T init);  // out[j] = init op x[j] op x[columns + j] op ...
+//     // (ep::omp: row after row into a tile of results); without it, a loop over rows per column
 // g++ may leave a functor's call out of line in a kernel (a call per element, no vector loop):
 // each transform instantiates several loops over its functor (ep::omp's write_n). The kernels'
 // functors, and the larger element-wise ones, are inlined by force on the host.
