@@ -160,7 +160,7 @@ thrust_array<S, T> thrust_swap_last(const thrust_array<S, T>& x, std::int64_t d0
 /// in[i]; a bool read as its byte, which is 0 or 1 (g++ 12 vectorizes no loop that loads bool
 /// elements: a `where` or a cast from bool would run an element at a time).
 template <class T>
-EAGERPP_HOST_DEVICE inline T load(const T* in, std::int64_t i) {
+EAGERPP_HOST_DEVICE inline T thrust_load(const T* in, std::int64_t i) {
   if constexpr (std::is_same_v<T, bool>)
     return reinterpret_cast<const unsigned char*>(in)[i] != 0;
   else
@@ -199,7 +199,7 @@ struct broadcast_fn {
       i = q;
       ((off[K] += k * l.strides[K][a]), ...);
     }
-    return f(load(::cuda::std::get<K>(in), off[K])...);
+    return f(thrust_load(::cuda::std::get<K>(in), off[K])...);
   }
 };
 
@@ -217,7 +217,7 @@ struct scalar_mask_fn {
   template <std::size_t... K>
   EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto call(std::int64_t i,
                                                       std::index_sequence<K...>) const {
-    return f(load(::cuda::std::get<K>(in), ((Mask >> K) & 1U) != 0 ? 0 : i)...);
+    return f(thrust_load(::cuda::std::get<K>(in), ((Mask >> K) & 1U) != 0 ? 0 : i)...);
   }
 };
 
@@ -234,7 +234,7 @@ struct same_shape_fn {
   template <std::size_t... K>
   EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto call(std::int64_t i,
                                                       std::index_sequence<K...>) const {
-    return f(load(::cuda::std::get<K>(in), i)...);
+    return f(thrust_load(::cuda::std::get<K>(in), i)...);
   }
 };
 
@@ -247,9 +247,9 @@ struct scalar_operand_fn {
   const B* b;
   EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
     if constexpr (ScalarLeft)
-      return f(load(a, 0), load(b, i));
+      return f(thrust_load(a, 0), thrust_load(b, i));
     else
-      return f(load(a, i), load(b, 0));
+      return f(thrust_load(a, i), thrust_load(b, 0));
   }
 };
 
@@ -264,9 +264,9 @@ struct row_operand_fn {
   std::int64_t columns;
   EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto operator()(std::int64_t r, std::int64_t j) const {
     if constexpr (RowLeft)
-      return f(load(a, j), load(b, r * columns + j));
+      return f(thrust_load(a, j), thrust_load(b, r * columns + j));
     else
-      return f(load(a, r * columns + j), load(b, j));
+      return f(thrust_load(a, r * columns + j), thrust_load(b, j));
   }
 };
 
@@ -278,8 +278,13 @@ struct row_operand_fn {
 template <class S, class Out, class F, class... Arrays>
 thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
   constexpr int n_in = sizeof...(Arrays);
-  Shape shape;
-  ((shape = broadcast_shapes(shape, xs.shape(), op)), ...);
+  // Operands of one shape (every block of a lazy expression's ops) need no broadcasting.
+  const Shape& first = std::get<0>(std::forward_as_tuple(xs...)).shape();
+  Shape shape = first;
+  if (!((xs.shape() == first) && ...)) {
+    shape = Shape();
+    ((shape = broadcast_shapes(shape, xs.shape(), op)), ...);
+  }
   thrust_array<S, Out> out(shape, op);
   const std::int64_t n = shape.numel();
   if (n == 0) return out;
