@@ -31,6 +31,14 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   /// same functions (detail/blocks.hpp), the blocks spread over the OpenMP threads.
   static constexpr bool blocked_evaluation = true;
 
+  /// sqrt a SIMD packet at a time (detail::omp_system::sqrt_n): the Thrust backend's functor, in
+  /// the `omp simd` loop, would call the C library's sqrt one element at a time.
+  static raw_type sqrt(const raw_type& x) requires floating_dtype<T> {
+    raw_type out(x.shape(), "sqrt");
+    detail::omp_system::sqrt_n(x.size(), x.data(), out.mutable_data());
+    return out;
+  }
+
   /// Runs `fn(first, last)` over contiguous ranges of [0, count) on every OpenMP thread, or on the
   /// calling thread alone (one thread, inside a parallel region, a single block). The first
   /// exception thrown is rethrown after the region (an exception may not leave it).

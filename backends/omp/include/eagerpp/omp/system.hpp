@@ -12,6 +12,8 @@
 #define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_OMP
 #endif
 
+#include <algorithm>    // std::min
+#include <cmath>        // std::sqrt
 #include <cstdint>      // std::int64_t
 #include <cstring>      // std::memcpy
 #include <memory>       // std::unique_ptr
@@ -21,7 +23,7 @@
 #include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS)
 #include <omp.h>    // omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
 #if defined(__SSE2__)
-#include <immintrin.h>  // _mm_stream_si128, _mm256_stream_si256, _mm_sfence
+#include <immintrin.h>  // _mm_stream_si128, _mm256_stream_si256, _mm_sfence, _mm*_sqrt_p*
 #endif
 
 #include <thrust/system/omp/execution_policy.h>  // thrust::omp::par
@@ -164,6 +166,51 @@ struct omp_system {
     for_n(n, write_to(out, g));
   }
 
+  /// out[r * columns + j] = g(r, j) for every row r < rows and j < columns: each row a vector
+  /// loop, the rows split among the threads as for_n splits elements (an operand that repeats
+  /// along the rows is then read without an index division per element).
+  template <class T, class G>
+  static void write_rows(std::int64_t rows, std::int64_t columns, T* out, const G& g) {
+    const auto row = [&](std::int64_t r) {
+      T* to = out + r * columns;
+      EAGERPP_OMP_SIMD
+      for (std::int64_t j = 0; j < columns; ++j) to[j] = g(r, j);
+    };
+    if (rows * columns < parallel_cutoff || omp_get_max_threads() == 1) {
+      for (std::int64_t r = 0; r < rows; ++r) row(r);
+      return;
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t r = 0; r < rows; ++r) row(r);
+  }
+
+  /// out[j] = init op x[j] op x[columns + j] op ... over the `rows` rows of x (a reduction over
+  /// leading axes): each row is combined into a tile of the results in L1, a vector loop (g++ does
+  /// not vectorize a loop over columns whose body loops over rows); the tiles split among the
+  /// threads. The same order of operations as thrust_fn::column_reduce_fn.
+  template <class T, class Op>
+  static void reduce_columns(const T* x, T* out, std::int64_t rows, std::int64_t columns, Op op,
+                             T init) {
+    constexpr std::int64_t tile = 1024;
+    const std::int64_t tiles = (columns + tile - 1) / tile;
+    const auto reduce_tile = [&](std::int64_t t) {
+      T* to = out + t * tile;
+      const std::int64_t n = std::min(tile, columns - t * tile);
+      for (std::int64_t j = 0; j < n; ++j) to[j] = init;
+      for (std::int64_t r = 0; r < rows; ++r) {
+        const T* from = x + r * columns + t * tile;
+        EAGERPP_OMP_SIMD
+        for (std::int64_t j = 0; j < n; ++j) to[j] = op(to[j], from[j]);
+      }
+    };
+    if (rows * columns < parallel_cutoff || tiles == 1 || omp_get_max_threads() == 1) {
+      for (std::int64_t t = 0; t < tiles; ++t) reduce_tile(t);
+      return;
+    }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t t = 0; t < tiles; ++t) reduce_tile(t);
+  }
+
 #if defined(__SSE2__)
   /// Copies `bytes` (a multiple of 32) from `from` to `to`, both 32-byte aligned, past the cache.
   static void stream(char* to, const char* from, std::int64_t bytes) {
@@ -178,6 +225,45 @@ struct omp_system {
 #endif
   }
 #endif
+
+  /// out[i] = sqrt(in[i]) for every i < n, a SIMD packet at a time (x86's SSE2 or AVX sqrt
+  /// instructions), threaded as for_n. g++ vectorizes no `omp simd` loop that calls sqrt
+  /// unless -fno-math-errno (each negative input must set errno through the C library's call), and
+  /// glibc's vector library has no sqrt to declare `simd` as the other math functions above. The
+  /// instruction is correctly rounded, so packets and the scalar tail give the C library's values.
+  template <class T>
+  static void sqrt_n(std::int64_t n, const T* in, T* out) {
+    const auto range = [in, out](std::int64_t i, std::int64_t end) {
+#if defined(__AVX__)
+      if constexpr (std::is_same_v<T, float>) {
+        for (; i + 8 <= end; i += 8)
+          _mm256_storeu_ps(out + i, _mm256_sqrt_ps(_mm256_loadu_ps(in + i)));
+      } else {
+        for (; i + 4 <= end; i += 4)
+          _mm256_storeu_pd(out + i, _mm256_sqrt_pd(_mm256_loadu_pd(in + i)));
+      }
+#elif defined(__SSE2__)
+      if constexpr (std::is_same_v<T, float>) {
+        for (; i + 4 <= end; i += 4) _mm_storeu_ps(out + i, _mm_sqrt_ps(_mm_loadu_ps(in + i)));
+      } else {
+        for (; i + 2 <= end; i += 2) _mm_storeu_pd(out + i, _mm_sqrt_pd(_mm_loadu_pd(in + i)));
+      }
+#endif
+      for (; i < end; ++i) out[i] = std::sqrt(in[i]);
+    };
+    if (n < parallel_cutoff || omp_get_max_threads() == 1) {
+      range(0, n);
+      return;
+    }
+#pragma omp parallel
+    {
+      const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+      // Each thread's part starts at a multiple of 64 elements (a whole number of packets).
+      const std::int64_t grain = 64, parts = (n + grain - 1) / grain;
+      range(std::min(n, parts * t / threads * grain),
+            std::min(n, parts * (t + 1) / threads * grain));
+    }
+  }
 
   /// Host memory on both sides of every kind of copy: a memcpy.
   template <class T>

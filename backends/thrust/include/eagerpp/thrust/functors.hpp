@@ -8,6 +8,7 @@
 
 #include "eagerpp/detail/numpy_math.hpp"
 #include "eagerpp/thrust/cuda_std.hpp"
+#include "eagerpp/thrust/system.hpp"  // EAGERPP_THRUST_INLINE
 
 // Each functor is a generic lambda spelled as a struct (no --extended-lambda needed), callable on
 // the host and, under nvcc, on the device: ep::omp runs them on CPU threads and ep::cuda on the
@@ -159,13 +160,30 @@ struct multiply_fn {
   }
 };
 
-// Division, floor division, remainder, minimum and maximum: NumPy's scalar rules, as every
+// Division, floor division and remainder: NumPy's scalar rules, as every
 // backend computes them (detail/numpy_math.hpp).
 using divide_fn = numpy::binary_op<numpy::rule::divide>;
 using floor_divide_fn = numpy::binary_op<numpy::rule::floor_divide>;
 using mod_fn = numpy::binary_op<numpy::rule::mod>;
-using minimum_fn = numpy::binary_op<numpy::rule::minimum>;
-using maximum_fn = numpy::binary_op<numpy::rule::maximum>;
+
+/// numpy::minmax's values (a NaN operand gives that NaN, -0.0 < +0.0) as selects without branches,
+/// which vectorize: numpy::minmax's early returns leave g++'s `omp simd` loop scalar.
+template <bool Max>
+struct minmax_fn {
+  template <class T>
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (is_float<T>) {
+      T r = (Max ? a < b : b < a) ? b : a;
+      r = a == b ? (::cuda::std::signbit(a) == Max ? b : a) : r;
+      r = is_nan(b) ? b : r;
+      return is_nan(a) ? a : r;
+    } else {
+      return numpy::minmax<Max>(a, b);
+    }
+  }
+};
+using minimum_fn = minmax_fn<false>;
+using maximum_fn = minmax_fn<true>;
 
 /// pow for floats; integer power (ep::detail::numpy::int_power) for integers.
 struct power_fn {
@@ -314,6 +332,21 @@ struct arg_index_fn {
   const arg_pair<T>* best;
   EAGERPP_HOST_DEVICE std::int64_t operator()(std::int64_t i) const {
     return best[i].valid ? best[i].idx : 0;
+  }
+};
+
+/// Column j of a (rows, columns) matrix reduced: init op x[j] op x[columns + j] op ... (a
+/// reduction over leading axes, read in place).
+template <class T, class Op>
+struct column_reduce_fn {
+  const T* x;
+  Op op;
+  T init;
+  std::int64_t rows, columns;
+  EAGERPP_HOST_DEVICE T operator()(std::int64_t j) const {
+    T acc = init;
+    for (std::int64_t r = 0; r < rows; ++r) acc = op(acc, x[r * columns + j]);
+    return acc;
   }
 };
 

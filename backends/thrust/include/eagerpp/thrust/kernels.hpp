@@ -9,7 +9,7 @@
 #include <string_view>  // std::string_view
 #include <tuple>        // std::forward_as_tuple
 #include <type_traits>  // std::conditional_t, std::is_floating_point_v, std::is_same_v, std::remove_cvref_t
-#include <utility>  // std::index_sequence, std::pair
+#include <utility>  // std::index_sequence, std::integer_sequence, std::pair
 
 #include <thrust/gather.h>                         // thrust::gather
 #include <thrust/iterator/counting_iterator.h>     // thrust::counting_iterator
@@ -157,6 +157,16 @@ thrust_array<S, T> thrust_swap_last(const thrust_array<S, T>& x, std::int64_t d0
   return thrust_permute<S, T>(thrust_array<S, T>(x.storage(), Shape{d0, d1, d2}), perm, op);
 }
 
+/// in[i]; a bool read as its byte, which is 0 or 1 (g++ 12 vectorizes no loop that loads bool
+/// elements: a `where` or a cast from bool would run an element at a time).
+template <class T>
+EAGERPP_HOST_DEVICE inline T thrust_load(const T* in, std::int64_t i) {
+  if constexpr (std::is_same_v<T, bool>)
+    return reinterpret_cast<const unsigned char*>(in)[i] != 0;
+  else
+    return in[i];
+}
+
 // --- the broadcasting transform: every element-wise op of one, two or three operands
 // --------------
 
@@ -175,12 +185,13 @@ struct broadcast_fn {
   broadcast_layout<sizeof...(In)> l;
   ::cuda::std::tuple<const In*...> in;
 
-  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
     return call(i, std::index_sequence_for<In...>{});
   }
 
   template <std::size_t... K>
-  EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto call(std::int64_t i,
+                                                      std::index_sequence<K...>) const {
     std::int64_t off[sizeof...(In)] = {};
     for (int a = l.rank - 1; a >= 0; --a) {
       const std::int64_t q = i / l.dims[a];
@@ -188,24 +199,25 @@ struct broadcast_fn {
       i = q;
       ((off[K] += k * l.strides[K][a]), ...);
     }
-    return f(::cuda::std::get<K>(in)[off[K]]...);
+    return f(thrust_load(::cuda::std::get<K>(in), off[K])...);
   }
 };
 
-/// Each operand is either the full result shape (step 1) or one element (step 0).
-template <class F, class... In>
-struct flat_fn {
+/// Each operand is either the full result shape or one element: bit K of Mask set for operand K
+/// when it is one element, read at 0 for every i.
+template <class F, unsigned Mask, class... In>
+struct scalar_mask_fn {
   F f;
-  std::int64_t step[sizeof...(In)];
   ::cuda::std::tuple<const In*...> in;
 
-  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
     return call(i, std::index_sequence_for<In...>{});
   }
 
   template <std::size_t... K>
-  EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
-    return f(::cuda::std::get<K>(in)[i * step[K]]...);
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto call(std::int64_t i,
+                                                      std::index_sequence<K...>) const {
+    return f(thrust_load(::cuda::std::get<K>(in), ((Mask >> K) & 1U) != 0 ? 0 : i)...);
   }
 };
 
@@ -215,13 +227,14 @@ struct same_shape_fn {
   F f;
   ::cuda::std::tuple<const In*...> in;
 
-  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
     return call(i, std::index_sequence_for<In...>{});
   }
 
   template <std::size_t... K>
-  EAGERPP_HOST_DEVICE auto call(std::int64_t i, std::index_sequence<K...>) const {
-    return f(::cuda::std::get<K>(in)[i]...);
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto call(std::int64_t i,
+                                                      std::index_sequence<K...>) const {
+    return f(thrust_load(::cuda::std::get<K>(in), i)...);
   }
 };
 
@@ -232,11 +245,28 @@ struct scalar_operand_fn {
   F f;
   const A* a;
   const B* b;
-  EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto operator()(std::int64_t i) const {
     if constexpr (ScalarLeft)
-      return f(a[0], b[i]);
+      return f(thrust_load(a, 0), thrust_load(b, i));
     else
-      return f(a[i], b[0]);
+      return f(thrust_load(a, i), thrust_load(b, 0));
+  }
+};
+
+/// Two operands, one of them the result's trailing extents (a row that repeats along the leading
+/// axes: a bias): element (r, j) of the result, rows of `columns`, reads element (r, j) of the
+/// other and element j of this one.
+template <class F, class A, class B, bool RowLeft>
+struct row_operand_fn {
+  F f;
+  const A* a;
+  const B* b;
+  std::int64_t columns;
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE auto operator()(std::int64_t r, std::int64_t j) const {
+    if constexpr (RowLeft)
+      return f(thrust_load(a, j), thrust_load(b, r * columns + j));
+    else
+      return f(thrust_load(a, r * columns + j), thrust_load(b, j));
   }
 };
 
@@ -248,8 +278,13 @@ struct scalar_operand_fn {
 template <class S, class Out, class F, class... Arrays>
 thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
   constexpr int n_in = sizeof...(Arrays);
-  Shape shape;
-  ((shape = broadcast_shapes(shape, xs.shape(), op)), ...);
+  // Operands of one shape (every block of a lazy expression's ops) need no broadcasting.
+  const Shape& first = std::get<0>(std::forward_as_tuple(xs...)).shape();
+  Shape shape = first;
+  if (!((xs.shape() == first) && ...)) {
+    shape = Shape();
+    ((shape = broadcast_shapes(shape, xs.shape(), op)), ...);
+  }
   thrust_array<S, Out> out(shape, op);
   const std::int64_t n = shape.numel();
   if (n == 0) return out;
@@ -277,11 +312,48 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
       });
       return out;
     }
+    // One operand of the result's shape, the other of its trailing extents (a bias): row r of the
+    // result reads row r of the one and the whole other, on a system that loops over rows.
+    if constexpr (requires(row_operand_fn<F, A, B, false> g) { S::write_rows(n, n, o, g); }) {
+      const auto trailing = [&shape](const Shape& s) {
+        const int lead = shape.size() - s.size();
+        for (int d = 0; d < s.size(); ++d)
+          if (s[d] != shape[lead + d]) return false;
+        return true;
+      };
+      if (a.shape() == shape && b.size() > 1 && trailing(b.shape())) {
+        S::guard(op, [&] {
+          S::write_rows(n / b.size(), b.size(), o,
+                        row_operand_fn<F, A, B, false>{f, a.data(), b.data(), b.size()});
+        });
+        return out;
+      }
+      if (b.shape() == shape && a.size() > 1 && trailing(a.shape())) {
+        S::guard(op, [&] {
+          S::write_rows(n / a.size(), a.size(), o,
+                        row_operand_fn<F, A, B, true>{f, a.data(), b.data(), a.size()});
+        });
+        return out;
+      }
+    }
   }
   if (((xs.shape() == shape || xs.size() == 1) && ...)) {
-    flat_fn<F, typename Arrays::value_type...> fn{
-        f, {(xs.shape() != shape ? std::int64_t{0} : std::int64_t{1})...}, {xs.data()...}};
-    S::guard(op, [&] { S::write_n(n, o, fn); });
+    // The one-element operands as a bit mask, a template argument of the functor (one kernel per
+    // mask): element i reads element i or element 0 of each operand, a plain vector loop.
+    unsigned mask = 0;
+    unsigned bit = 1;
+    ((mask |= xs.shape() != shape ? bit : 0U, bit <<= 1), ...);
+    S::guard(op, [&] {
+      [&]<unsigned... M>(std::integer_sequence<unsigned, M...>) {
+        (void)((mask == M + 1 &&
+                (S::write_n(
+                     n, o,
+                     scalar_mask_fn<F, M + 1, typename Arrays::value_type...>{f, {xs.data()...}}),
+                 true)) ||
+               ...);
+      }
+      (std::make_integer_sequence<unsigned, (1U << n_in) - 1>{});
+    });
     return out;
   }
   broadcast_layout<n_in> l;
@@ -369,6 +441,11 @@ struct no_step {
   void operator()(const T*, T*, std::int64_t, std::int64_t) const {}
 };
 
+/// The fewest kept elements for which a reduction over leading axes reduces columns in place
+/// (thrust_reduce): fewer columns than this are too few to fill a vector or the threads, and are
+/// transposed into rows for the segmented reduction instead.
+inline constexpr std::int64_t column_reduce_min = 16;
+
 /// The reduction of `x` over `axes` with `op`, whose identity is `init`; then
 /// `then(segments' data, results, number of segments, segment length)`.
 template <class S, class T, class Op, class Then = no_step>
@@ -378,6 +455,24 @@ thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const in
   const std::int64_t segments = shape.numel();
   if (segments == 0) return thrust_array<S, T>(shape, name);
   if (x.size() == 0) return thrust_full<S>(shape, init, name);
+  if constexpr (std::is_same_v<Then, no_step>) {
+    // Leading axes reduced, at least a few kept elements: each result element reduces its column
+    // where it lies (no transpose), rows in order.
+    const int last = axes.back();
+    if (axes.front() == 0 && last + 1 == static_cast<int>(axes.size()) &&
+        segments >= column_reduce_min) {
+      thrust_array<S, T> out(shape, name);
+      const std::int64_t rows = x.size() / segments;
+      S::guard(name, [&] {
+        if constexpr (requires(T * o) { S::reduce_columns(x.data(), o, rows, segments, op, init); })
+          S::reduce_columns(x.data(), out.mutable_data(), rows, segments, op, init);
+        else
+          S::write_n(segments, out.mutable_data(),
+                     thrust_fn::column_reduce_fn<T, Op>{x.data(), op, init, rows, segments});
+      });
+      return out;
+    }
+  }
   const auto [src, length] = thrust_segments<S, T>(x, axes, name);
   thrust_array<S, T> out(shape, name);
   S::segmented_reduce(src.data(), out.mutable_data(), segments, length, op, init, name);

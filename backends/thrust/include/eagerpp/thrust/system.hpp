@@ -11,15 +11,31 @@
 // the small part that differs between the GPU and CPU threads
 // (backends/cuda/include/eagerpp/cuda/system.hpp, backends/omp/include/eagerpp/omp/system.hpp):
 //
-//   template <class T> using array = ...;   // the raw tensor: an ep::thrust_array<T, Memory>
-//   static auto policy();                   // Thrust's execution policy (sort, scan, gather,
-//   reduce_by_key) static void for_n(std::int64_t n, F f); // f(i) for every i < n, in any order,
-//   maybe in parallel static void write_n(std::int64_t n, T* out, G g);  // out[i] = g(i) for every
-//   i < n, as for_n static void copy(T* out, const T* in, std::int64_t n, copy_kind kind, op);
+//   template <class T> using array = ...;  // the raw tensor: an ep::thrust_array<T, Memory>
+//   static auto policy();  // Thrust's execution policy (sort, scan, gather, reduce_by_key)
+//   static void for_n(std::int64_t n, F f);  // f(i) for every i < n, in any order, maybe in
+//                                            // parallel
+//   static void write_n(std::int64_t n, T* out, G g);  // out[i] = g(i) for every i < n, as for_n
+//   static void copy(T* out, const T* in, std::int64_t n, copy_kind kind, op);
 //   static void segmented_reduce(in, out, segments, length, op, init, name);
-//   static void gemm(const T* a, const T* b, T* c, const gemm_layout& g, name);  // float and
-//   double static decltype(auto) guard(op, f);     // runs f, turning the system's exceptions into
-//   ep errors
+//   static void gemm(const T* a, const T* b, T* c, const gemm_layout& g, name);  // float, double
+//   static decltype(auto) guard(op, f);  // runs f, turning the system's exceptions into ep errors
+// and optionally
+//   static void write_rows(std::int64_t rows, std::int64_t columns, T* out, G g);
+//     // out[r * columns + j] = g(r, j): a binary op with a row operand (a bias) reads it by column
+//     // (ep::omp); without it, through the broadcasting transform's strides
+//   static void reduce_columns(const T* x, T* out, std::int64_t rows, std::int64_t columns, op,
+//                              T init);  // out[j] = init op x[j] op x[columns + j] op ...
+//     // (ep::omp: row after row into a tile of results); without it, a loop over rows per column
+// g++ may leave a functor's call out of line in a kernel (a call per element, no vector loop):
+// each transform instantiates several loops over its functor (ep::omp's write_n). The kernels'
+// functors, and the larger element-wise ones, are inlined by force on the host.
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define EAGERPP_THRUST_INLINE [[gnu::always_inline]] inline
+#else
+#define EAGERPP_THRUST_INLINE
+#endif
+
 namespace ep::detail {
 
 /// out[i] = g(i): for_n's body for functors that compute one element from its index.
@@ -27,7 +43,7 @@ template <class Out, class G>
 struct write_fn {
   Out* out;
   G g;
-  EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = g(i); }
+  EAGERPP_THRUST_INLINE EAGERPP_HOST_DEVICE void operator()(std::int64_t i) const { out[i] = g(i); }
 };
 template <class Out, class G>
 write_fn<Out, G> write_to(Out* out, G g) {
