@@ -7,18 +7,20 @@
 //   <op>_512/<backend>     ep::linalg::<op> of a 512 x 512 matrix: cholesky (of an SPD matrix), qr
 //                          (reduced), svd ({.full_matrices = false}), eigh (of the SPD matrix),
 //                          slogdet, solve with one right-hand side (solve_512x1) and with 512
-//                          (solve_512x512);
+//                          (solve_512x512), solve_triangular of the SPD matrix's Cholesky factor
+//                          with 512 right-hand sides (solve_triangular_512x512);
 //   <op>_512/eigen_native  the same with Eigen's solver on a column-major Eigen::MatrixXd of the
 //                          same values: LLT, HouseholderQR (with its thin Q formed), BDCSVD (thin U
 //                          and V), SelfAdjointEigenSolver, PartialPivLU (the log of |U|'s diagonal;
-//                          .solve(b));
+//                          .solve(b)), triangularView<Lower>().solve(b);
 //   <op>_512/lapack        the same with LAPACK (OpenBLAS) called directly, as a C programmer with
 //                          C-order data calls it: dpotrf, dgesdd, dsyevd and dgetrf (slogdet) on a
 //                          copy of the C-order matrix, which is the column-major transpose and
 //                          serves as it is (a Cholesky factor, singular vectors, eigenvectors or a
 //                          determinant of the transpose are the matrix's own); dgeqrf + dorgqr and
-//                          dgesv on column-major copies (a tiled transpose); workspaces queried
-//                          once, outside the timed loop.
+//                          dgesv on column-major copies (a tiled transpose); cblas_dtrsm on the
+//                          C-order matrices (CblasRowMajor), b copied; workspaces queried once,
+//                          outside the timed loop.
 // Target: each backend within 1.1x of its library (eigen of eigen_native, xtensor and omp of
 // lapack).
 //   cholesky_batch/<backend>     ep::linalg::cholesky of a (4096, 8, 8) stack of SPD matrices;
@@ -29,7 +31,8 @@
 //                                1).
 // Targets: omp on 2 threads at least 1.6x faster than on 1; every backend within 1.5x of its loop.
 //   gp_512/<backend>/forward, gp_512/<backend>/value_and_grad  the negative log-likelihood of a
-//                          Gaussian process, 0.5 yᵀ K⁻¹ y + Σ log diag(cholesky(K)) with
+//                          Gaussian process, 0.5 yᵀ K⁻¹ y + Σ log diag(L), L = cholesky(K), K⁻¹ y
+//                          by cho_solve(L, y) (as scikit-learn's GaussianProcessRegressor), with
 //                          K = σf² exp(-|xi - xj|² / 2ℓ²) + σn² I at n = 512, and its gradient with
 //                          respect to (log ℓ, log σf, log σn) (target: value_and_grad within 3x of
 //                          the forward).
@@ -90,6 +93,13 @@ std::vector<double> spd(const std::vector<double>& g, std::int64_t m) {
   return out;
 }
 
+/// The lower Cholesky factor of an SPD n x n matrix, C order, zeros above the diagonal.
+std::vector<double> cholesky_factor(const std::vector<double>& a) {
+  const rowmajor l =
+      Eigen::LLT<Eigen::MatrixXd>(Eigen::Map<const rowmajor>(a.data(), n, n)).matrixL();
+  return {l.data(), l.data() + n * n};
+}
+
 /// The inputs, C order: a general and an SPD 512 x 512 matrix, right-hand sides, the batch.
 struct inputs {
   std::vector<double> general = gaussian(1, n, n);
@@ -97,18 +107,23 @@ struct inputs {
   std::vector<double> rhs1 = gaussian(3, n, 1);
   std::vector<double> rhsn = gaussian(4, n, n);
   std::vector<double> stack = spd(gaussian(5, batch* small, small), small);
+  std::vector<double> lower = cholesky_factor(sym);
 };
 const inputs& data() {
   static const inputs d;
   return d;
 }
 
-enum class op { cholesky, qr, svd, eigh, slogdet, solve1, solven };
+enum class op { cholesky, qr, svd, eigh, slogdet, solve1, solven, trsolven };
+constexpr int op_count = 8;
 
 constexpr bool symmetric(op o) { return o == op::cholesky || o == op::eigh; }
-constexpr std::int64_t rhs_columns(op o) { return o == op::solven ? n : 1; }
-const std::vector<double>& matrix_of(op o) { return symmetric(o) ? data().sym : data().general; }
-const std::vector<double>& rhs_of(op o) { return o == op::solven ? data().rhsn : data().rhs1; }
+constexpr bool many_rhs(op o) { return o == op::solven || o == op::trsolven; }
+constexpr std::int64_t rhs_columns(op o) { return many_rhs(o) ? n : 1; }
+const std::vector<double>& matrix_of(op o) {
+  return o == op::trsolven ? data().lower : symmetric(o) ? data().sym : data().general;
+}
+const std::vector<double>& rhs_of(op o) { return many_rhs(o) ? data().rhsn : data().rhs1; }
 
 // --- 512 x 512 through ep::linalg ---------------------------------------------------------------
 
@@ -125,6 +140,8 @@ void facade(benchmark::State& st) {
     if constexpr (Op == op::slogdet) benchmark::DoNotOptimize(ep::linalg::slogdet(a));
     if constexpr (Op == op::solve1 || Op == op::solven)
       benchmark::DoNotOptimize(ep::linalg::solve(a, b));
+    if constexpr (Op == op::trsolven)
+      benchmark::DoNotOptimize(ep::linalg::solve_triangular(a, b, {.lower = true}));
   }
 }
 
@@ -168,6 +185,10 @@ void eigen_native(benchmark::State& st) {
     if constexpr (Op == op::solve1 || Op == op::solven) {
       const Eigen::PartialPivLU<Eigen::MatrixXd> lu(a);
       const Eigen::MatrixXd x = lu.solve(b);
+      benchmark::DoNotOptimize(x.data());
+    }
+    if constexpr (Op == op::trsolven) {
+      const Eigen::MatrixXd x = a.triangularView<Eigen::Lower>().solve(b);
       benchmark::DoNotOptimize(x.data());
     }
     benchmark::ClobberMemory();
@@ -256,6 +277,11 @@ void lapack_native(benchmark::State& st) {
       transpose(rhs.data(), n, k, b.data());
       dgesv_(&ni, &k, a.data(), &ni, ipiv.data(), b.data(), &ni, &info);
     }
+    if constexpr (Op == op::trsolven) {
+      std::copy_n(rhs.data(), n * k, b.data());
+      cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, ni, k, 1.0,
+                  x.data(), ni, b.data(), k);
+    }
     benchmark::DoNotOptimize(a.data());
     benchmark::DoNotOptimize(info);
     benchmark::ClobberMemory();
@@ -322,7 +348,7 @@ ep::Tensor<B> gp_nll(const ep::Tensor<B>& log_params, const ep::Tensor<B>& sqdis
              sn2 = (2 * log_params(2)).exp();
   const auto k = sf2 * (-0.5 * sqdist / ell2).exp() + sn2 * ep::eye<B>(sqdist.shape()[0]);
   const auto l = ep::linalg::cholesky(k);
-  const auto alpha = ep::linalg::solve(k, y);
+  const auto alpha = ep::linalg::cho_solve(l, y);
   return 0.5 * (y * alpha).sum() + ep::linalg::diagonal(l).log().sum();
 }
 
@@ -364,8 +390,9 @@ void gp_value_and_grad(benchmark::State& st) {
 
 // --- registration and the agreement checks ------------------------------------------------------
 
-constexpr const char* op_names[] = {"cholesky", "qr",          "svd",          "eigh",
-                                    "slogdet",  "solve_512x1", "solve_512x512"};
+constexpr const char* op_names[] = {
+    "cholesky", "qr",          "svd",           "eigh",
+    "slogdet",  "solve_512x1", "solve_512x512", "solve_triangular_512x512"};
 
 std::string bench_name(op o, const std::string& who) {
   const std::string name = op_names[static_cast<int>(o)];
@@ -420,6 +447,14 @@ bool agrees(const std::string& name) {
   const double dd = std::abs(ep::linalg::slogdet(a).logabsdet.item() - logabs);
   const double dx = max_diff(ep::linalg::solve(a, ep::from_vector<B>(data().rhs1, {n})).to_vector(),
                              std::vector<double>(x.data(), x.data() + n));
+  const Eigen::VectorXd xt = Eigen::Map<const rowmajor>(data().lower.data(), n, n)
+                                 .triangularView<Eigen::Lower>()
+                                 .solve(Eigen::Map<const Eigen::VectorXd>(data().rhs1.data(), n));
+  const double dt =
+      max_diff(ep::linalg::solve_triangular(ep::from_vector<B>(data().lower, {n, n}),
+                                            ep::from_vector<B>(data().rhs1, {n}), {.lower = true})
+                   .to_vector(),
+               std::vector<double>(xt.data(), xt.data() + n));
   const gp_problem<B> gp;
   const auto [value, grad] = ep::value_and_grad(gp_nll<B>, gp.log_params, gp.sqdist, gp.y);
   const auto p = gp.log_params.to_vector();
@@ -436,10 +471,10 @@ bool agrees(const std::string& name) {
     dg = std::max(dg, std::abs(grad.to_vector()[i] - fd) / std::max(1.0, std::abs(fd)));
   }
   fmt::print(
-      "{:<8} against Eigen: cholesky {:.1e}, log|det| {:.1e}, solve {:.1e}; GP gradient against "
-      "central differences {:.1e} (NLL {:.6g})\n",
-      name, dl, dd, dx, dg, value.item());
-  return dl < 1e-10 && dd < 1e-8 && dx < 1e-8 && dg < 1e-5;
+      "{:<8} against Eigen: cholesky {:.1e}, log|det| {:.1e}, solve {:.1e}, solve_triangular "
+      "{:.1e}; GP gradient against central differences {:.1e} (NLL {:.6g})\n",
+      name, dl, dd, dx, dt, dg, value.item());
+  return dl < 1e-10 && dd < 1e-8 && dx < 1e-8 && dt < 1e-10 && dg < 1e-5;
 }
 
 }  // namespace
@@ -467,6 +502,7 @@ int main(int argc, char** argv) {
   register_op<op::slogdet>();
   register_op<op::solve1>();
   register_op<op::solven>();
+  register_op<op::trsolven>();
   register_backend<E>("eigen");
   register_backend<X>("xtensor");
 #if EAGERPP_BENCHMARK_OMP
@@ -485,20 +521,23 @@ int main(int argc, char** argv) {
   // Labels "<measure>: <backend>[ / <baseline>]", one row per measure in docs/benchmarks.md.
   fmt::print("\nRatios (median times of this run, one thread unless stated):\n");
   const char* eigen_solver[] = {
-      "LLT",          "HouseholderQR", "BDCSVD",      "SelfAdjointEigenSolver",
-      "PartialPivLU", "PartialPivLU",  "PartialPivLU"};
+      "LLT",          "HouseholderQR", "BDCSVD",       "SelfAdjointEigenSolver",
+      "PartialPivLU", "PartialPivLU",  "PartialPivLU", "triangularView"};
   const char* lapack_routine[] = {"dpotrf", "dgeqrf+dorgqr", "dgesdd", "dsyevd",
-                                  "dgetrf", "dgesv",         "dgesv"};
-  const char* measure[] = {"cholesky 512", "qr 512",         "svd 512",         "eigh 512",
-                           "slogdet 512",  "solve 512, k=1", "solve 512, k=512"};
+                                  "dgetrf", "dgesv",         "dgesv",  "dtrsm"};
+  const char* measure[] = {
+      "cholesky 512", "qr 512",         "svd 512",          "eigh 512",
+      "slogdet 512",  "solve 512, k=1", "solve 512, k=512", "solve_triangular 512, k=512"};
   bool ok = true;
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i < op_count; ++i) {
     const op o = static_cast<op>(i);
     for (const auto& b : backends)
       ok &= ep::bench::print_ratio(
           rep,
           fmt::format("{}: {} / {}", measure[i], b,
-                      b == "eigen" ? eigen_solver[i] : std::string("LAPACK ") + lapack_routine[i]),
+                      b == "eigen" ? eigen_solver[i]
+                                   : std::string(o == op::trsolven ? "BLAS " : "LAPACK ") +
+                                         lapack_routine[i]),
           bench_name(o, b), bench_name(o, b == "eigen" ? "eigen_native" : "lapack"), 1.1);
   }
   for (const auto& b : backends)
@@ -514,7 +553,7 @@ int main(int argc, char** argv) {
   for (const auto& b : backends)
     ok &= ep::bench::print_ratio(rep, fmt::format("GP NLL 512, value_and_grad / forward: {}", b),
                                  "gp_512/" + b + "/value_and_grad", "gp_512/" + b + "/forward", 3);
-  for (int i = 0; i < 7; ++i) {
+  for (int i = 0; i < op_count; ++i) {
     const op o = static_cast<op>(i);
     const double r = rep.ratio(bench_name(o, "eigen_native"), bench_name(o, "lapack"));
     if (r > 0)

@@ -8,10 +8,11 @@
 // k(x, x') = exp(-(x - x')^2 / (2 l^2)) and noise variance s^2, so that K = k(X, X) + s^2 I. Its
 // negative log marginal likelihood
 //   NLL = 0.5 y^T K^-1 y + sum log diag(L) + n/2 log(2 pi),   L = cholesky(K),
-// is computed with ep::linalg::cholesky and ep::linalg::solve (y^T K^-1 y = |L^-1 y|^2, and
-// sum log diag(L) = 0.5 log det K); log l and log s, a tree of two scalars (EAGERPP_TREE), are
-// fitted by ep::optim::lbfgs with gradients from ep::value_and_grad, which differentiates through
-// the Cholesky factorization and the solves. The fitted model then predicts at a few test points:
+// is computed with ep::linalg::cholesky and ep::linalg::solve_triangular (y^T K^-1 y = |L^-1 y|^2,
+// and sum log diag(L) = 0.5 log det K), as scipy.linalg.solve_triangular(L, y, lower=True); log l
+// and log s, a tree of two scalars (EAGERPP_TREE), are fitted by ep::optim::lbfgs with gradients
+// from ep::value_and_grad, which differentiates through the Cholesky factorization and the
+// triangular solves. The fitted model then predicts at a few test points:
 // the mean k*^T K^-1 y and the variance k(x*, x*) - k*^T K^-1 k* of the latent function.
 //
 // Every backend runs the same code in float64; L-BFGS stops at max |gradient| <= 1e-5. The program
@@ -100,7 +101,8 @@ ep::Tensor<B> cholesky_of_k(const hyper<B>& h, const ep::Tensor<B>& d2) {
 template <class B>
 ep::Tensor<B> nll(const hyper<B>& h, const ep::Tensor<B>& d2, const ep::Tensor<B>& y) {
   const ep::Tensor<B> l = cholesky_of_k(h, d2);
-  const ep::Tensor<B> z = ep::linalg::solve(l, y);  // L^-1 y: y^T K^-1 y = |z|^2
+  // z = L^-1 y: y^T K^-1 y = |z|^2
+  const ep::Tensor<B> z = ep::linalg::solve_triangular(l, y, {.lower = true});
   const double n = static_cast<double>(y.shape()[0]);
   return 0.5 * z.square().sum() + ep::linalg::diagonal(l).log().sum() +
          0.5 * n * std::log(2 * std::numbers::pi);
@@ -154,8 +156,9 @@ gp_result fit_and_predict(const char* name, const std::vector<double>& xs,
   // k(x*, x*) - |V_j|^2, where k(x*, x*) = 1 for the RBF kernel.
   const T xt = ep::from_vector<B>(test_points);
   const T l = cholesky_of_k(fit.params, d2);
-  const T v = ep::linalg::solve(l, rbf(fit.params, squared_distances(x, xt)));
-  const T z = ep::linalg::solve(l, y);
+  const T v =
+      ep::linalg::solve_triangular(l, rbf(fit.params, squared_distances(x, xt)), {.lower = true});
+  const T z = ep::linalg::solve_triangular(l, y, {.lower = true});
   r.mean = v.T().matmul(z).to_vector();
   r.variance = (1 - v.square().sum(0)).to_vector();
 

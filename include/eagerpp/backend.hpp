@@ -86,6 +86,10 @@ namespace ep {
 ///                   by LU with partial pivoting; `failed` (std::int64_t&) is set to the flat batch
 ///                   index of the first matrix that is not positive definite (cholesky) or exactly
 ///                   singular (solve), else -1;
+///                 triangular_solve(a, b, upper, transpose, unit_diagonal, failed) -> x with
+///                   op(a) x = b, a (..., n, n) read from its lower (or upper) triangle only, op(a)
+///                   = aᵀ when transpose, a's diagonal taken as ones when unit_diagonal; `failed`:
+///                   the first matrix with an exact zero on its diagonal, else -1;
 ///                 qr(x, complete) -> {Q, R}: x (..., m, n), Q (..., m, k), R (..., k, n), k = min(m,
 ///                   n), or k = m when complete; svd(x, full_matrices) -> {U, S, Vh}: U (..., m, k),
 ///                   S (..., k) descending, Vh (..., k, n), k = m and n for U and Vh when full;
@@ -285,6 +289,10 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
     { B::cholesky(x, f) } -> std::same_as<R>)                                                      \
   X(solve, floating_dtype<T>, "solve(raw a, raw b, std::int64_t& failed)",                         \
     { B::solve(x, x, f) } -> std::same_as<R>)                                                      \
+  X(triangular_solve, floating_dtype<T>,                                                           \
+    "triangular_solve(raw a, raw b, bool upper, bool transpose, bool unit_diagonal, "              \
+    "std::int64_t& failed)",                                                                       \
+    { B::triangular_solve(x, x, t, t, t, f) } -> std::same_as<R>)                                  \
   X(qr, floating_dtype<T>, "qr(raw, bool complete) -> std::pair<raw, raw>",                        \
     { B::qr(x, t) } -> std::same_as<std::pair<R, R>>)                                              \
   X(svd, floating_dtype<T>, "svd(raw, bool full_matrices) -> std::tuple<raw, raw, raw>",           \

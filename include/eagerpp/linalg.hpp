@@ -69,6 +69,16 @@ class norm_order {
 struct cholesky_options {
   bool upper = false;  ///< return U = Lᵀ (x = Uᵀ U) instead of L
 };
+/// The options of solve_triangular, SciPy's (`scipy.linalg.solve_triangular`) with its defaults.
+struct solve_triangular_options {
+  bool lower = false;          ///< read a's lower triangle (SciPy's default: the upper one)
+  bool trans = false;          ///< solve aᵀ x = b (SciPy's trans = 1 or "T"; "C" is the same)
+  bool unit_diagonal = false;  ///< take a's diagonal as ones, without reading it
+};
+/// The options of cho_solve: which triangle the Cholesky factor is (SciPy: `(c, lower)`).
+struct cho_solve_options {
+  bool lower = true;  ///< c lower with c cᵀ = a, as cholesky returns it; false: cᵀ c = a
+};
 struct svd_options {
   bool full_matrices = true;  ///< U (..., M, M) and Vh (..., N, N), as the standard's default
 };
@@ -84,6 +94,9 @@ struct vector_norm_options {
 
 template <backend B>
 Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b);
+template <backend B>
+Tensor<B> solve_triangular(const Tensor<B>& a, const Tensor<B>& b,
+                           solve_triangular_options options = {});
 
 }  // namespace ep::linalg
 
@@ -207,15 +220,17 @@ Tn gap_reciprocals(const Tn& d) {
 }
 
 /// d cholesky: with L Lᵀ = A and P = Φ(Lᵀ L̄) (the lower triangle, diagonal halved),
-/// Ā = sym(L⁻ᵀ P L⁻¹) (Murray 2016; JAX), symmetric as x's perturbations are.
+/// Ā = sym(L⁻ᵀ P L⁻¹) (Murray 2016; JAX), symmetric as x's perturbations are; L⁻ᵀ and L⁻¹ are two
+/// triangular solves against L.
 template <class Tn>
 struct cholesky_rule : takes<Tn> {
   Tn operator()(const Tn& g, const Tn& l, const Tn&) const {
     using T = typename Tn::value_type;
     const std::int64_t n = l.shape().back();
-    const Tn lt = swap_last(l);
-    const Tn p = tril(lt.matmul(g)) * (T(1) - T(0.5) * eye<typename Tn::backend_type>(n));
-    const Tn s = swap_last(linalg::solve(lt, swap_last(linalg::solve(lt, p))));
+    const linalg::solve_triangular_options lt{.lower = true, .trans = true};
+    const Tn p = tril(swap_last(l).matmul(g)) * (T(1) - T(0.5) * eye<typename Tn::backend_type>(n));
+    const Tn y = linalg::solve_triangular(l, p, lt);                        // L⁻ᵀ P
+    const Tn s = swap_last(linalg::solve_triangular(l, swap_last(y), lt));  // (L⁻ᵀ Yᵀ)ᵀ = Y L⁻¹
     return (s + swap_last(s)) * T(0.5);
   }
 };
@@ -226,6 +241,23 @@ struct solve_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& x, const Tn& a, const Tn&) const {
     const Tn gb = linalg::solve(swap_last(a), g);
     return {-gb.matmul(swap_last(x)), gb};
+  }
+};
+
+/// d solve_triangular: with op(A) X = B, B̄ = op(A)⁻ᵀ X̄ (the solve with the other transpose) and
+/// d op(A) = -B̄ Xᵀ, of which A's gradient keeps the triangle that was read (without the diagonal
+/// for unit_diagonal), as JAX's.
+template <class Tn>
+struct triangular_solve_rule : takes<Tn, 2> {
+  linalg::solve_triangular_options options;
+  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& x, const Tn& a, const Tn&) const {
+    linalg::solve_triangular_options back = options;
+    back.trans = !options.trans;
+    const Tn gb = linalg::solve_triangular(a, g, back);
+    const Tn gop = -gb.matmul(swap_last(x));
+    const Tn ga = options.trans ? swap_last(gop) : gop;
+    const std::int64_t skip = options.unit_diagonal ? 1 : 0;
+    return {options.lower ? tril(ga, -skip) : triu(ga, skip), gb};
   }
 };
 
@@ -370,6 +402,50 @@ Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b) {
   const Tensor<B> x =
       detail::make_result<Tensor<B>>(std::move(raw), detail::solve_rule<Tensor<B>>{}, ab, bb);
   return vector ? x.reshape(detail::with_tail(batch, {n})) : x;
+}
+
+/// The solution of a x = b (or aᵀ x = b) for each triangular (..., M, M) matrix of `a`, read from
+/// its upper triangle unless `{.lower = true}` (SciPy's default and names:
+/// `scipy.linalg.solve_triangular(a, b, lower, trans, unit_diagonal)`, batched); `b` as for
+/// solve: (..., M, K) with batch axes that broadcast against a's, or (M,). Throws ep::linalg_error
+/// naming the first matrix with a zero on its diagonal.
+template <backend B>
+Tensor<B> solve_triangular(const Tensor<B>& a, const Tensor<B>& b,
+                           solve_triangular_options options) {
+  detail::require_decompositions<B>();
+  const auto [batch_a, mn] = detail::matrix_stack("solve_triangular", a.shape(), true);
+  const std::int64_t n = mn.first;
+  const auto [bm, vector] = detail::right_hand_side("solve_triangular", a.shape(), b);
+  const Shape sbm = bm.shape();
+  const Shape batch =
+      broadcast_shapes(batch_a, Shape(sbm.begin(), sbm.end() - 2), "solve_triangular");
+  const Tensor<B> ab = batch == batch_a ? a : a.broadcast_to(detail::with_tail(batch, {n, n}));
+  const Shape bshape = detail::with_tail(batch, {n, sbm.back()});
+  const Tensor<B> bb = sbm == bshape ? bm : bm.broadcast_to(bshape);
+  std::int64_t failed = -1;
+  auto raw = B::triangular_solve(ab.raw(), bb.raw(), !options.lower, options.trans,
+                                 options.unit_diagonal, failed);
+  if (failed >= 0)
+    throw linalg_error(
+        fmt::format("solve_triangular: {} of a (shape {}) is singular (a zero on its "
+                    "diagonal)",
+                    detail::batch_position(batch, failed), a.shape().str()));
+  const Tensor<B> x = detail::make_result<Tensor<B>>(
+      std::move(raw), detail::triangular_solve_rule<Tensor<B>>{{}, options}, ab, bb);
+  return vector ? x.reshape(detail::with_tail(batch, {n})) : x;
+}
+
+/// The solution of a x = b from the Cholesky factor c of a (lower, c cᵀ = a, unless
+/// `{.lower = false}`: cᵀ c = a), by two triangular solves (SciPy: `cho_solve((c, lower), b)`);
+/// `b` as for solve. Throws ep::linalg_error for a zero on c's diagonal.
+template <backend B>
+Tensor<B> cho_solve(const Tensor<B>& c, const Tensor<B>& b, cho_solve_options options = {}) {
+  detail::require_decompositions<B>();
+  detail::matrix_stack("cho_solve", c.shape(), true);
+  detail::right_hand_side("cho_solve", c.shape(), b);
+  const bool lower = options.lower;
+  const Tensor<B> y = solve_triangular(c, b, {.lower = lower, .trans = !lower});
+  return solve_triangular(c, y, {.lower = lower, .trans = lower});
 }
 
 /// The inverse of each (..., n, n) matrix, as solve(x, I). Throws ep::linalg_error for a singular

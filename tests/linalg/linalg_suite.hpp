@@ -130,6 +130,74 @@ TYPED_TEST_P(Linalg, SolveInvDet) {
       (ep::Shape{0, 2}));
 }
 
+TYPED_TEST_P(Linalg, SolveTriangular) {
+  using namespace linalg_suite;
+  using T = typename TypeParam::value_type;
+  const double t = tol<TypeParam>() * 10;
+  // Oracles: scipy.linalg.solve_triangular and cho_solve (SciPy 1.10). A's upper triangle and U's
+  // lower one hold values that must not be read.
+  const auto a = tensor<TypeParam>(values{2, 7, -3, 1, 3, 9, -1, 0.5, 1.5}, {3, 3});
+  const auto u = tensor<TypeParam>(values{2, 1, -1, 5, 3, 0.5, 4, -6, 1.5}, {3, 3});
+  const auto b1 = tensor<TypeParam>(values{1, -2, 0.5}, {3});
+  const auto b2 = tensor<TypeParam>(values{1, 0, 2, 1, 0, 3}, {3, 2});
+  ep::test::expect_near(ep::linalg::solve_triangular(a, b1, {.lower = true}), {3},
+                        values{0.5, -0.8333333333333334, 0.9444444444444445}, t, t);
+  ep::test::expect_near(ep::linalg::solve_triangular(a, b2, {.lower = true, .trans = true}), {3, 2},
+                        values{0.16666666666666669, 1.0, 0.6666666666666666, 0.0, 0.0, 2.0}, t, t);
+  ep::test::expect_near(ep::linalg::solve_triangular(a, b2, {.lower = true, .unit_diagonal = true}),
+                        {3, 2}, values{1.0, 0.0, 1.0, 1.0, 0.5, 2.5}, t, t);
+  ep::test::expect_near(ep::linalg::solve_triangular(u, b1), {3},
+                        values{1.0277777777777777, -0.7222222222222222, 0.3333333333333333}, t, t);
+  ep::test::expect_near(
+      ep::linalg::solve_triangular(u, b2, {.trans = true}), {3, 2},
+      values{0.5, 0.0, 0.5, 0.3333333333333333, 0.16666666666666666, 1.8888888888888888}, t, t);
+  const auto l = ep::linalg::cholesky(spd<TypeParam>()(1));
+  ep::test::expect_near(ep::linalg::cho_solve(l, b2), {3, 2},
+                        values{0.06249999999999997, -0.125, 0.4455882352941177,
+                               -0.06764705882352945, -0.23529411764705888, 1.058823529411765},
+                        t, t);
+  ep::test::expect_near(ep::linalg::cho_solve(ep::matrix_transpose(l), b1, {.lower = false}), {3},
+                        values{0.5625, -0.7544117647058823, 0.431372549019608}, t, t);
+  // A batch: each matrix solved on its own, b's batch axes broadcast against a's.
+  const auto stack = ep::stack({a, u * T(2)});
+  const auto xs = ep::linalg::solve_triangular(stack, b2, {.lower = true});
+  EXPECT_EQ(xs.shape(), (ep::Shape{2, 3, 2}));
+  EXPECT_LE(max_diff(xs(0), ep::linalg::solve_triangular(a, b2, {.lower = true})), 0.0);
+  EXPECT_LE(max_diff(xs(1), ep::linalg::solve_triangular(u * T(2), b2, {.lower = true})), 0.0);
+  EXPECT_EQ(ep::linalg::solve_triangular(stack, b1).shape(), (ep::Shape{2, 3}));
+  EXPECT_EQ(ep::linalg::solve_triangular(a, ep::stack({b2, b2, b2})).shape(), (ep::Shape{3, 3, 2}));
+  EXPECT_EQ(ep::linalg::solve_triangular(tensor<TypeParam>(values{}, {0, 0}),
+                                         tensor<TypeParam>(values{}, {0, 2}))
+                .shape(),
+            (ep::Shape{0, 2}));
+  // A zero on the diagonal (LAPACK's trtrs: INFO > 0) is singular; with unit_diagonal it is not
+  // read.
+  const auto singular = tensor<TypeParam>(values{1, 0, 0, 1, 1, 0, 2, 0}, {2, 2, 2});
+  ep::test::expect_throws_with<ep::linalg_error>(
+      [&] {
+        (void)ep::linalg::solve_triangular(singular, tensor<TypeParam>(values{1, 1}, {2}),
+                                           {.lower = true});
+      },
+      {"solve_triangular", "batch index (1)", "(2, 2, 2)", "singular"});
+  EXPECT_EQ(ep::linalg::solve_triangular(singular, tensor<TypeParam>(values{1, 1}, {2}),
+                                         {.lower = true, .unit_diagonal = true})
+                .shape(),
+            (ep::Shape{2, 2}));
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] {
+        (void)ep::linalg::solve_triangular(a, tensor<TypeParam>(values{1, 2}, {2}));
+      },
+      {"solve_triangular", "(2,)", "(3, 3)"});
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] { (void)ep::linalg::solve_triangular(m42<TypeParam>(), b1); },
+      {"solve_triangular", "(4, 2)", "square"});
+  ep::test::expect_throws_with<ep::value_error>(
+      [&] {
+        (void)ep::linalg::cho_solve(l, tensor<TypeParam>(values{1, 2}, {2, 1}));
+      },
+      {"cho_solve", "(2, 1)", "(3, 3)"});
+}
+
 TYPED_TEST_P(Linalg, Qr) {
   using namespace linalg_suite;
   const double t = tol<TypeParam>() * 10;
@@ -276,6 +344,33 @@ TYPED_TEST_P(Linalg, Gradients) {
          {[&](const Tn& x) { return weighted(ep::linalg::solve(x, m(ep::slice(0, 3)))); }, g}},
         {"solve b",
          {[&](const Tn& x) { return weighted(ep::linalg::solve(g, x)); }, m(ep::slice(0, 3))}},
+        {"solve_triangular a",
+         {[&](const Tn& x) {
+            return weighted(ep::linalg::solve_triangular(x, m(ep::slice(0, 3)), {.lower = true}));
+          },
+          g}},
+        {"solve_triangular a trans batch",
+         {[&](const Tn& x) {
+            return weighted(ep::linalg::solve_triangular(x, m(ep::slice(0, 3)), {.trans = true}));
+          },
+          a}},
+        {"solve_triangular a unit_diagonal",
+         {[&](const Tn& x) {
+            return weighted(
+                ep::linalg::solve_triangular(x, m(ep::slice(0, 3)), {.unit_diagonal = true}));
+          },
+          g * 0.1}},
+        {"solve_triangular b",
+         {[&](const Tn& x) {
+            return weighted(ep::linalg::solve_triangular(g, x, {.lower = true, .trans = true}));
+          },
+          ep::test::iota<TypeParam>({3})}},
+        {"cho_solve",
+         {[&](const Tn& x) {
+            return weighted(
+                ep::linalg::cho_solve(ep::linalg::cholesky(sym(x)), m(ep::slice(0, 3))));
+          },
+          a}},
         {"inv", {[&](const Tn& x) { return weighted(ep::linalg::inv(x)); }, a}},
         {"det", {[&](const Tn& x) { return ep::linalg::det(x).sum(); }, g}},
         {"qr",
@@ -345,4 +440,5 @@ TYPED_TEST_P(Linalg, Gradients) {
   }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Linalg, Cholesky, SolveInvDet, Qr, SvdEigh, Compositions, Gradients);
+REGISTER_TYPED_TEST_SUITE_P(Linalg, Cholesky, SolveInvDet, SolveTriangular, Qr, SvdEigh,
+                            Compositions, Gradients);

@@ -448,14 +448,19 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
     return detail::eigen_matmul(a, b, transpose_a, transpose_b);
   }
 
-  // Decompositions (ep::linalg), one Eigen solver per matrix: LLT, PartialPivLU, HouseholderQR,
-  // BDCSVD, SelfAdjointEigenSolver (eagerpp/eigen/linalg.hpp).
+  // Decompositions (ep::linalg), one Eigen solver per matrix: LLT, PartialPivLU, triangularView,
+  // HouseholderQR, BDCSVD, SelfAdjointEigenSolver (eagerpp/eigen/linalg.hpp).
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
     return detail::eigen_cholesky(x, failed);
   }
   static raw_type solve(const raw_type& a, const raw_type& b,
                         std::int64_t& failed) requires floating_dtype<T> {
     return detail::eigen_solve(a, b, failed);
+  }
+  static raw_type triangular_solve(const raw_type& a, const raw_type& b, bool upper, bool transpose,
+                                   bool unit_diagonal,
+                                   std::int64_t& failed) requires floating_dtype<T> {
+    return detail::eigen_triangular_solve(a, b, upper, transpose, unit_diagonal, failed);
   }
   static std::pair<raw_type, raw_type> qr(const raw_type& x,
                                           bool complete) requires floating_dtype<T> {

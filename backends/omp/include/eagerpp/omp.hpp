@@ -65,8 +65,9 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
     if (error) std::rethrow_exception(error);
   }
 
-  // Decompositions (ep::linalg): LAPACK's potrf, getrf and getrs, geqrf and orgqr, gesdd, syevd
-  // (OpenBLAS's) on each matrix, the batch split among the OpenMP threads (eagerpp/omp/lapack.hpp).
+  // Decompositions (ep::linalg): LAPACK's potrf, getrf and getrs, BLAS's trsm, geqrf and orgqr,
+  // gesdd, syevd (OpenBLAS's) on each matrix, the batch split among the OpenMP threads
+  // (eagerpp/omp/lapack.hpp).
   // ep::cuda, the same Thrust code on the GPU, has none of these.
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
     return detail::lapack_cholesky<omp>(x, failed);
@@ -74,6 +75,11 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   static raw_type solve(const raw_type& a, const raw_type& b,
                         std::int64_t& failed) requires floating_dtype<T> {
     return detail::lapack_solve<omp>(a, b, failed);
+  }
+  static raw_type triangular_solve(const raw_type& a, const raw_type& b, bool upper, bool transpose,
+                                   bool unit_diagonal,
+                                   std::int64_t& failed) requires floating_dtype<T> {
+    return detail::lapack_triangular_solve<omp>(a, b, upper, transpose, unit_diagonal, failed);
   }
   static std::pair<raw_type, raw_type> qr(const raw_type& x,
                                           bool complete) requires floating_dtype<T> {

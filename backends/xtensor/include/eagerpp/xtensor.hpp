@@ -35,7 +35,7 @@
 // definition of 'enum CBLAS_ORDER'"), so a translation unit could not include this backend and
 // ep::omp (or any user of <cblas.h>). The library we link is OpenBLAS: its <cblas.h> declares what
 // xtensor-blas calls, and FLENS's copy is skipped.
-#include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS), before xtensor-blas
+#include <cblas.h>  // cblas_[sd]gemm, cblas_[sd]trsm (OpenBLAS), before xtensor-blas
 #ifndef CXXBLAS_DRIVERS_CBLAS_H
 #define CXXBLAS_DRIVERS_CBLAS_H 1
 #endif
@@ -668,6 +668,40 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
       } else {
         from_column_major(x, xb);
       }
+    }
+    return out;
+  }
+
+  /// op(a) x = b by BLAS's trsm (OpenBLAS's CBLAS, which reads the C-order matrices as they are),
+  /// b copied into the output and solved in place; an exact zero on a's diagonal is a singular
+  /// matrix, as LAPACK's trtrs reports it.
+  static raw_type triangular_solve(const raw_type& a, const raw_type& rhs, bool upper,
+                                   bool transpose, bool unit_diagonal,
+                                   std::int64_t& failed) requires floating_dtype<T> {
+    failed = -1;
+    const auto [batch, n, unused] = stack(a, "solve_triangular");
+    const std::size_t k = rhs.shape().back();
+    raw_type out = empty(rhs.shape());
+    const auto ni = static_cast<xt::blas_index_t>(n), ki = static_cast<xt::blas_index_t>(k);
+    for (std::size_t b = 0; b < batch && n > 0; ++b) {
+      const T* ab = a.data() + b * n * n;
+      T* xb = out.data() + b * n * k;
+      bool singular = false;
+      for (std::size_t i = 0; i < n && !unit_diagonal; ++i) singular |= ab[i * n + i] == T(0);
+      if (singular) {
+        std::fill_n(xb, n * k, nan);
+        if (failed < 0) failed = static_cast<std::int64_t>(b);
+        continue;
+      }
+      std::copy_n(rhs.data() + b * n * k, n * k, xb);
+      if (k == 0) continue;
+      const auto uplo = upper ? CblasUpper : CblasLower;
+      const auto trans = transpose ? CblasTrans : CblasNoTrans;
+      const auto diag = unit_diagonal ? CblasUnit : CblasNonUnit;
+      if constexpr (std::is_same_v<T, float>)
+        cblas_strsm(CblasRowMajor, CblasLeft, uplo, trans, diag, ni, ki, 1.0F, ab, ni, xb, ki);
+      else
+        cblas_dtrsm(CblasRowMajor, CblasLeft, uplo, trans, diag, ni, ki, 1.0, ab, ni, xb, ki);
     }
     return out;
   }

@@ -83,6 +83,43 @@ eigen_array<T> eigen_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
   return out;
 }
 
+/// op(a) x = b by Eigen's triangular solver on the row-major map of each matrix (a transposed map
+/// for op(a) = aᵀ, the other triangle); a zero on the diagonal is a singular matrix, as LAPACK's
+/// trtrs reports it.
+template <class T>
+eigen_array<T> eigen_triangular_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
+                                      bool upper, bool transpose, bool unit_diagonal,
+                                      std::int64_t& failed) {
+  failed = -1;
+  const auto [batch, n, unused] = host_stack(a.shape());
+  const std::int64_t k = rhs.shape().back();
+  eigen_array<T> out(rhs.shape());
+  for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
+    const eigen_cmatrix<T> ab(a.data() + b * n * n, n, n);
+    eigen_mmatrix<T> x(out.mutable_data() + b * n * k, n, k);
+    if (!unit_diagonal && (ab.diagonal().array() == T(0)).any()) {
+      if (failed < 0) failed = b;
+      x.setConstant(std::numeric_limits<T>::quiet_NaN());
+      continue;
+    }
+    x = eigen_cmatrix<T>(rhs.data() + b * n * k, n, k);
+    if (k == 0) continue;
+    // op(a)'s triangle: a's own, or for aᵀ the other one of the transposed map.
+    const bool lower = upper == transpose;
+    const auto solve = [&](const auto& m) {
+      if (lower && unit_diagonal) m.template triangularView<Eigen::UnitLower>().solveInPlace(x);
+      if (lower && !unit_diagonal) m.template triangularView<Eigen::Lower>().solveInPlace(x);
+      if (!lower && unit_diagonal) m.template triangularView<Eigen::UnitUpper>().solveInPlace(x);
+      if (!lower && !unit_diagonal) m.template triangularView<Eigen::Upper>().solveInPlace(x);
+    };
+    if (transpose)
+      solve(ab.transpose());
+    else
+      solve(ab);
+  }
+  return out;
+}
+
 template <class T>
 std::pair<eigen_array<T>, eigen_array<T>> eigen_qr(const eigen_array<T>& x, bool complete) {
   const auto [batch, m, n] = host_stack(x.shape());
