@@ -3,9 +3,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>    // std::abs, std::log
-#include <limits>   // std::numeric_limits
-#include <numeric>  // std::iota
+#include <algorithm>  // std::equal
+#include <cmath>      // std::abs, std::log
+#include <concepts>   // std::same_as
+#include <cstdint>    // std::int64_t
+#include <limits>     // std::numeric_limits
+#include <numeric>    // std::iota
 
 #include <fmt/format.h>
 
@@ -75,21 +78,26 @@ struct slogdet_rule : takes<Tn> {
 template <backend B>
 Tensor<B> Tensor<B>::matmul(const Tensor& other) const {
   static_assert(numeric_dtype<value_type>, "ep::matmul: needs numeric tensors, not bool");
-  const Shape sa = shape();
-  const Shape sb = other.shape();
+  const auto& sa = shape_ref();
+  const auto& sb = other.shape_ref();
   if (sa.size() == 0 || sb.size() == 0)
     throw value_error(
         fmt::format("matmul: operands of shapes {} and {} include a 0-d tensor; expected rank >= 1",
                     sa.str(), sb.str()));
+  const std::int64_t inner_b = sb[sb.size() - (sb.size() == 1 ? 1 : 2)];
+  if (sa.back() != inner_b)
+    throw value_error(
+        fmt::format("matmul: inner dimensions differ for shapes {} and {}; expected {} == {}",
+                    sa.str(), sb.str(), sa.back(), inner_b));
+  // Matrices, or stacks of them with the same batch axes: one product of the operands as they are,
+  // with no copy of either tensor or of its shape (the fixed cost of a small product).
+  if (sa.size() >= 2 && sa.size() == sb.size() && std::equal(sa.begin(), sa.end() - 2, sb.begin()))
+    return detail::matmul_batched(*this, other, false, false);
   // NumPy: a 1-D left operand is a row vector, a 1-D right operand a column vector, removed after.
   const Tensor a = sa.size() == 1 ? reshape({1, sa[0]}) : *this;
   const Tensor b = sb.size() == 1 ? other.reshape({sb[0], 1}) : other;
   const Shape pa = a.shape();
   const Shape pb = b.shape();
-  if (pa.back() != pb[pb.size() - 2])
-    throw value_error(
-        fmt::format("matmul: inner dimensions differ for shapes {} and {}; expected {} == {}",
-                    sa.str(), sb.str(), pa.back(), pb[pb.size() - 2]));
   const Shape batch_a(pa.begin(), pa.end() - 2);
   const Shape batch_b(pb.begin(), pb.end() - 2);
   Shape batch = broadcast_shapes(batch_a, batch_b, "matmul");
@@ -167,11 +175,30 @@ inline std::int64_t square_extent(std::string_view op, const Shape& s) {
   return s.back();
 }
 
+/// A backend that inverts a stack of square matrices in one call, `B::inv(x, failed)`, setting
+/// `failed` to the flat batch index of the first singular matrix (or -1): Tensor::inv then costs
+/// one backend call, where ep::linalg::inv solves against an identity it first creates.
+template <class B>
+concept inverse_backend = requires(const typename B::raw_type& x, std::int64_t& failed) {
+  { B::inv(x, failed) } -> std::same_as<typename B::raw_type>;
+};
+
 }  // namespace detail
 
 template <backend B>
 Tensor<B> Tensor<B>::inv() const {
   static_assert(floating_dtype<value_type>, "ep::inv: needs a floating tensor (float or double)");
+  if constexpr (detail::inverse_backend<B>) {
+    (void)detail::square_extent("inv", shape_ref());
+    std::int64_t failed = -1;
+    auto out = B::inv(raw(), failed);
+    if (failed >= 0)
+      throw linalg_error(fmt::format(
+          "inv: matrix {} (in C order) of the stack of shape {} is singular; expected invertible "
+          "matrices",
+          failed, shape_ref().str()));
+    return detail::make_result<Tensor>(std::move(out), detail::inv_rule<Tensor>{}, *this);
+  }
   if constexpr (decomposition_backend<B>) return linalg::inv(*this);
   const Shape s = shape();
   const std::int64_t n = detail::square_extent("inv", s);

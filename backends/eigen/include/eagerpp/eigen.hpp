@@ -448,6 +448,11 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
     return detail::eigen_matmul(a, b, transpose_a, transpose_b);
   }
 
+  /// The inverse of each matrix: Eigen's fixed-size inverse up to 4 x 4, else PartialPivLU.
+  static raw_type inv(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
+    return detail::eigen_inv(x, failed);
+  }
+
   // Decompositions (ep::linalg), one Eigen solver per matrix: LLT, PartialPivLU, triangularView,
   // HouseholderQR, BDCSVD, SelfAdjointEigenSolver (eagerpp/eigen/linalg.hpp).
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
