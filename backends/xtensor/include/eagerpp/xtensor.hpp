@@ -45,6 +45,7 @@
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
 #include "eagerpp/detail/blocks.hpp"
+#include "eagerpp/detail/cblas_trsm.hpp"
 #include "eagerpp/detail/expression_arithmetic.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
@@ -682,27 +683,13 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
     const auto [batch, n, unused] = stack(a, "solve_triangular");
     const std::size_t k = rhs.shape().back();
     raw_type out = empty(rhs.shape());
-    const auto ni = static_cast<xt::blas_index_t>(n), ki = static_cast<xt::blas_index_t>(k);
-    for (std::size_t b = 0; b < batch && n > 0; ++b) {
-      const T* ab = a.data() + b * n * n;
-      T* xb = out.data() + b * n * k;
-      bool singular = false;
-      for (std::size_t i = 0; i < n && !unit_diagonal; ++i) singular |= ab[i * n + i] == T(0);
-      if (singular) {
-        std::fill_n(xb, n * k, nan);
-        if (failed < 0) failed = static_cast<std::int64_t>(b);
-        continue;
-      }
-      std::copy_n(rhs.data() + b * n * k, n * k, xb);
-      if (k == 0) continue;
-      const auto uplo = upper ? CblasUpper : CblasLower;
-      const auto trans = transpose ? CblasTrans : CblasNoTrans;
-      const auto diag = unit_diagonal ? CblasUnit : CblasNonUnit;
-      if constexpr (std::is_same_v<T, float>)
-        cblas_strsm(CblasRowMajor, CblasLeft, uplo, trans, diag, ni, ki, 1.0F, ab, ni, xb, ki);
-      else
-        cblas_dtrsm(CblasRowMajor, CblasLeft, uplo, trans, diag, ni, ki, 1.0, ab, ni, xb, ki);
-    }
+    for (std::size_t b = 0; b < batch; ++b)
+      if (!detail::cblas_triangular_solve(a.data() + b * n * n, rhs.data() + b * n * k,
+                                          out.data() + b * n * k, static_cast<std::int64_t>(n),
+                                          static_cast<std::int64_t>(k), upper, transpose,
+                                          unit_diagonal) &&
+          failed < 0)
+        failed = static_cast<std::int64_t>(b);
     return out;
   }
 

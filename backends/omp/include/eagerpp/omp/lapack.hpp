@@ -14,9 +14,9 @@
 #include <type_traits>  // std::is_same_v
 #include <utility>      // std::pair, std::swap
 
-#include <cblas.h>  // cblas_strsm, cblas_dtrsm (OpenBLAS)
 #include <fmt/format.h>
 
+#include "eagerpp/detail/cblas_trsm.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/shape.hpp"
@@ -256,35 +256,20 @@ R lapack_solve(const R& a, const R& rhs, std::int64_t& failed) {
 template <class B, class R>
 R lapack_triangular_solve(const R& a, const R& rhs, bool upper, bool transpose, bool unit_diagonal,
                           std::int64_t& failed) {
-  using T = typename B::value_type;
   const host_stack_dims d = host_stack(a.shape());
   const std::int64_t batch = d.batch, n = d.n;
   const std::int64_t k = rhs.shape().back();
-  const int ni = lapack::size(n, "solve_triangular"), ki = lapack::size(k, "solve_triangular");
+  static_cast<void>(lapack::size(n, "solve_triangular"));  // n and k fit BLAS's int, or throw
+  static_cast<void>(lapack::size(k, "solve_triangular"));
   R out(rhs.shape(), "solve_triangular");
   std::atomic<std::int64_t> first{batch};
   if (n > 0)
     B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
-      for (std::int64_t b = lo; b < hi; ++b) {
-        const T* ab = a.data() + b * n * n;
-        T* xb = out.mutable_data() + b * n * k;
-        bool singular = false;
-        for (std::int64_t i = 0; i < n && !unit_diagonal; ++i) singular |= ab[i * n + i] == T(0);
-        if (singular) {
-          std::fill_n(xb, n * k, lapack_nan<T>);
+      for (std::int64_t b = lo; b < hi; ++b)
+        if (!cblas_triangular_solve(a.data() + b * n * n, rhs.data() + b * n * k,
+                                    out.mutable_data() + b * n * k, n, k, upper, transpose,
+                                    unit_diagonal))
           lapack_report(first, b);
-          continue;
-        }
-        std::copy_n(rhs.data() + b * n * k, n * k, xb);
-        if (k == 0) continue;
-        const auto uplo = upper ? CblasUpper : CblasLower;
-        const auto trans = transpose ? CblasTrans : CblasNoTrans;
-        const auto diag = unit_diagonal ? CblasUnit : CblasNonUnit;
-        if constexpr (std::is_same_v<T, float>)
-          cblas_strsm(CblasRowMajor, CblasLeft, uplo, trans, diag, ni, ki, 1.0F, ab, ni, xb, ki);
-        else
-          cblas_dtrsm(CblasRowMajor, CblasLeft, uplo, trans, diag, ni, ki, 1.0, ab, ni, xb, ki);
-      }
     });
   failed = first < batch ? first.load() : -1;
   return out;
