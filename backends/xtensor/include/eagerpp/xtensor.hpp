@@ -35,7 +35,7 @@
 // definition of 'enum CBLAS_ORDER'"), so a translation unit could not include this backend and
 // ep::omp (or any user of <cblas.h>). The library we link is OpenBLAS: its <cblas.h> declares what
 // xtensor-blas calls, and FLENS's copy is skipped.
-#include <cblas.h>  // cblas_[sd]gemm, cblas_[sd]trsm (OpenBLAS), before xtensor-blas
+#include <cblas.h>  // cblas_[sd]gemm (OpenBLAS), before xtensor-blas; detail/cblas_trsm.hpp: trsm
 #ifndef CXXBLAS_DRIVERS_CBLAS_H
 #define CXXBLAS_DRIVERS_CBLAS_H 1
 #endif
