@@ -8,18 +8,13 @@
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::is_same_v, std::is_integral_v, std::is_signed_v
 
+#include "eagerpp/fwd.hpp"
+
 namespace ep {
 
-/// The standard's real dtypes as C++ types: bool, the signed and unsigned integers of 8 to 64 bits,
-/// float (float32) and double (float64). (Tensors hold bool, int32, int64, float32 and float64 on
-/// every backend today; these functions already answer for all eleven.)
+/// The standard's real dtypes as C++ types: the dtypes a tensor holds (ep::dtype, fwd.hpp).
 template <class T>
-concept real_dtype =
-    std::is_same_v<T, bool> || std::is_same_v<T, float> || std::is_same_v<T, double> ||
-    std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::int16_t> ||
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t> ||
-    std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>;
+concept real_dtype = dtype<T>;
 
 namespace detail {
 

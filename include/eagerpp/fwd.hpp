@@ -3,7 +3,7 @@
 #pragma once
 
 #include <concepts>     // std::same_as
-#include <cstdint>      // std::int32_t, std::int64_t
+#include <cstdint>      // std::int8_t ... std::uint64_t
 #include <string_view>  // std::string_view
 #include <type_traits>  // std::is_floating_point_v, std::conditional_t
 
@@ -14,10 +14,15 @@ template <class...>
 inline constexpr bool always_false = false;
 }  // namespace detail
 
-/// The element types every backend supports: float, double, int32_t, int64_t and bool.
+/// The element types every backend supports, the array API standard's eleven real dtypes: bool,
+/// the signed and unsigned integers of 8, 16, 32 and 64 bits, float (float32) and double
+/// (float64).
 template <class T>
-concept dtype = std::same_as<T, float> || std::same_as<T, double> ||
-    std::same_as<T, std::int32_t> || std::same_as<T, std::int64_t> || std::same_as<T, bool>;
+concept dtype = std::same_as<T, bool> || std::same_as<T, float> || std::same_as<T, double> ||
+    std::same_as<T, std::int8_t> || std::same_as<T, std::int16_t> ||
+    std::same_as<T, std::int32_t> || std::same_as<T, std::int64_t> ||
+    std::same_as<T, std::uint8_t> || std::same_as<T, std::uint16_t> ||
+    std::same_as<T, std::uint32_t> || std::same_as<T, std::uint64_t>;
 
 /// float or double.
 template <class T>
@@ -27,9 +32,13 @@ concept floating_dtype = dtype<T> && std::is_floating_point_v<T>;
 template <class T>
 concept numeric_dtype = dtype<T> && !std::same_as<T, bool>;
 
-/// int32 or int64.
+/// A signed or unsigned integer dtype.
 template <class T>
 concept integer_dtype = dtype<T> && std::is_integral_v<T> && !std::same_as<T, bool>;
+
+/// An unsigned integer dtype: uint8, uint16, uint32 or uint64.
+template <class T>
+concept unsigned_dtype = integer_dtype<T> && std::is_unsigned_v<T>;
 
 namespace detail {
 template <class T, class S>
@@ -55,24 +64,37 @@ constexpr auto scalar_result_tag() {
 template <class T, class S>
 using scalar_result_t = decltype(detail::scalar_result_tag<T, S>());
 
+/// The dtype of sum, prod and cumsum of a tensor of dtype T: int64 for bool (NumPy counts), the
+/// 64-bit integer of T's signedness for the 8- and 16-bit integers (as NumPy accumulates them, so
+/// a uint8 image sums without wrapping), T otherwise.
+template <class T>
+using sum_dtype_t = std::conditional_t<
+    std::same_as<T, bool> || (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) < 4),
+    std::int64_t,
+    std::conditional_t<std::is_unsigned_v<T> && !std::same_as<T, bool> && (sizeof(T) < 4),
+                       std::uint64_t, T>>;
+
 /// The dtype of `a / b` (NumPy: `true_divide`): floating tensors keep theirs, integer ones give
 /// float64.
 template <class T>
 using true_divide_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
 
-/// NumPy's name of a dtype: "float32", "float64", "int32", "int64", "bool".
+/// NumPy's name of a dtype: "bool", "int8" ... "uint64", "float32", "float64".
 template <dtype T>
 constexpr std::string_view dtype_name() noexcept {
-  if constexpr (std::same_as<T, float>)
+  if constexpr (std::same_as<T, bool>)
+    return "bool";
+  else if constexpr (std::same_as<T, float>)
     return "float32";
   else if constexpr (std::same_as<T, double>)
     return "float64";
-  else if constexpr (std::same_as<T, std::int32_t>)
-    return "int32";
-  else if constexpr (std::same_as<T, std::int64_t>)
-    return "int64";
+  else if constexpr (std::is_signed_v<T>)
+    return sizeof(T) == 1 ? "int8" : sizeof(T) == 2 ? "int16" : sizeof(T) == 4 ? "int32" : "int64";
   else
-    return "bool";
+    return sizeof(T) == 1   ? "uint8"
+           : sizeof(T) == 2 ? "uint16"
+           : sizeof(T) == 4 ? "uint32"
+                            : "uint64";
 }
 
 }  // namespace ep

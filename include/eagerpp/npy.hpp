@@ -3,15 +3,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <bit>         // std::endian
-#include <cstdint>     // std::uint8_t, std::uint32_t
-#include <cstring>     // std::memcpy
-#include <filesystem>  // std::filesystem::path
-#include <fstream>     // std::ifstream, std::ofstream
-#include <iterator>    // std::istreambuf_iterator
-#include <string>      // std::string
-#include <utility>     // std::pair, std::move
-#include <vector>      // std::vector
+#include <bit>          // std::endian
+#include <cstdint>      // std::uint8_t, std::uint32_t
+#include <cstring>      // std::memcpy
+#include <filesystem>   // std::filesystem::path
+#include <fstream>      // std::ifstream, std::ofstream
+#include <iterator>     // std::istreambuf_iterator
+#include <string>       // std::string
+#include <type_traits>  // std::is_signed_v
+#include <utility>      // std::pair, std::move
+#include <vector>       // std::vector
 
 #include <fmt/format.h>
 
@@ -25,19 +26,19 @@ namespace detail {
 static_assert(std::endian::native == std::endian::little,
               "eagerpp's .npy support assumes a little-endian machine");
 
-/// NumPy's `descr` of T on a little-endian machine.
+/// NumPy's `descr` of T on a little-endian machine: "<f4", "<i8", "|u1", "|b1", ...
 template <class T>
 constexpr std::string_view npy_descr() {
-  if constexpr (std::same_as<T, float>)
+  if constexpr (std::same_as<T, bool>)
+    return "|b1";
+  else if constexpr (std::same_as<T, float>)
     return "<f4";
   else if constexpr (std::same_as<T, double>)
     return "<f8";
-  else if constexpr (std::same_as<T, std::int32_t>)
-    return "<i4";
-  else if constexpr (std::same_as<T, std::int64_t>)
-    return "<i8";
+  else if constexpr (std::is_signed_v<T>)
+    return sizeof(T) == 1 ? "|i1" : sizeof(T) == 2 ? "<i2" : sizeof(T) == 4 ? "<i4" : "<i8";
   else
-    return "|b1";
+    return sizeof(T) == 1 ? "|u1" : sizeof(T) == 2 ? "<u2" : sizeof(T) == 4 ? "<u4" : "<u8";
 }
 
 struct npy_header {

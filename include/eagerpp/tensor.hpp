@@ -238,11 +238,12 @@ class [[nodiscard]] Tensor {
 
   // --- reductions (axis: all by default, one axis, or {several}; negative axes allowed) -------
   static_assert(detail::reduction_contract<Backend>::value);  // names each missing backend function
-  /// What sum, prod and cumsum give: this tensor's type, or int64 for a bool tensor (NumPy counts).
-  using count_tensor = std::conditional_t<std::same_as<value_type, bool>, index_tensor, Tensor>;
+  /// What sum, prod and cumsum give: the tensor of dtype sum_dtype_t (this tensor's type, int64
+  /// for bool, the 64-bit integer of its signedness for an 8- or 16-bit integer).
+  using count_tensor = rebind<sum_dtype_t<value_type>>;
   /// Sum; of a bool tensor, the number of true elements as int64 (NumPy: `(x > 0).sum()`).
   count_tensor sum(Axes axis = {}, bool keepdims = false) const;
-  /// Product (int64 for a bool tensor).
+  /// Product (of count_tensor's dtype).
   count_tensor prod(Axes axis = {}, bool keepdims = false) const;
   /// Arithmetic mean; floating tensors only.
   Tensor mean(Axes axis = {}, bool keepdims = false) const;
@@ -310,7 +311,7 @@ class [[nodiscard]] Tensor {
   // --- indexing and selection (ops/indexing.hpp) ---------------------------------------------
   static_assert(detail::indexing_contract<Backend>::value);  // names each missing backend function
   /// NumPy indexing: integers (negative too), `ep::slice(start, stop, step)`, `ep::newaxis`,
-  /// `ep::ellipsis`, int64/int32 index tensors (broadcast together: advanced indexing) and bool
+  /// `ep::ellipsis`, integer index tensors (broadcast together: advanced indexing) and bool
   /// masks, e.g. `t(1, ep::slice(0, 4, 2), ep::newaxis)`. Throws ep::index_error when out of range.
   template <class... I>
   Tensor operator()(const I&... items) const;

@@ -1,4 +1,4 @@
-// expect: ep::add: the two tensors have different backends or dtypes
+// expect: ep::add: the two tensors have different backends
 // eagerpp - compile-fail: adding a tensor of ep::eigen<float> to one of ep::xtensor<float>; the
 // sentence must be the first error, with no complaint about `y` (the operator returns auto)
 // SPDX-License-Identifier: MIT

@@ -24,9 +24,12 @@ namespace {
 
 // --- element types --------------------------------------------------------------------------
 static_assert(ep::dtype<float> && ep::dtype<double> && ep::dtype<std::int32_t> &&
-              ep::dtype<std::int64_t> && ep::dtype<bool>);
-static_assert(!ep::dtype<char> && !ep::dtype<unsigned> && !ep::dtype<long double> &&
-              !ep::dtype<std::string>);
+              ep::dtype<std::int64_t> && ep::dtype<bool> && ep::dtype<std::int8_t> &&
+              ep::dtype<std::int16_t> && ep::dtype<std::uint8_t> && ep::dtype<std::uint16_t> &&
+              ep::dtype<std::uint32_t> && ep::dtype<std::uint64_t>);
+static_assert(!ep::dtype<char> && !ep::dtype<long double> && !ep::dtype<std::string>);
+static_assert(ep::unsigned_dtype<std::uint8_t> && !ep::unsigned_dtype<std::int8_t> &&
+              !ep::unsigned_dtype<bool> && !ep::unsigned_dtype<float>);
 static_assert(!ep::dtype<const float> && !ep::dtype<float&>);
 static_assert(ep::floating_dtype<float> && ep::floating_dtype<double>);
 static_assert(!ep::floating_dtype<std::int32_t> && !ep::floating_dtype<std::int64_t> &&
@@ -35,7 +38,18 @@ static_assert(ep::numeric_dtype<float> && ep::numeric_dtype<std::int64_t> &&
               !ep::numeric_dtype<bool>);
 static_assert(ep::dtype_name<float>() == "float32" && ep::dtype_name<double>() == "float64" &&
               ep::dtype_name<std::int32_t>() == "int32" &&
-              ep::dtype_name<std::int64_t>() == "int64" && ep::dtype_name<bool>() == "bool");
+              ep::dtype_name<std::int64_t>() == "int64" && ep::dtype_name<bool>() == "bool" &&
+              ep::dtype_name<std::int8_t>() == "int8" && ep::dtype_name<std::int16_t>() == "int16" &&
+              ep::dtype_name<std::uint8_t>() == "uint8" &&
+              ep::dtype_name<std::uint16_t>() == "uint16" &&
+              ep::dtype_name<std::uint32_t>() == "uint32" &&
+              ep::dtype_name<std::uint64_t>() == "uint64");
+static_assert(std::is_same_v<ep::sum_dtype_t<bool>, std::int64_t> &&
+              std::is_same_v<ep::sum_dtype_t<std::int8_t>, std::int64_t> &&
+              std::is_same_v<ep::sum_dtype_t<std::uint16_t>, std::uint64_t> &&
+              std::is_same_v<ep::sum_dtype_t<std::uint32_t>, std::uint32_t> &&
+              std::is_same_v<ep::sum_dtype_t<std::int32_t>, std::int32_t> &&
+              std::is_same_v<ep::sum_dtype_t<float>, float>);
 
 // --- what is not a backend -----------------------------------------------------------------------
 struct not_a_backend {};

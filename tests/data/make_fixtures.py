@@ -8,6 +8,13 @@ np.save("int32_4.npy", np.array([-2, 7, 0, 2147483647], dtype=np.int32))
 np.save("int64_0d.npy", np.array(-5, dtype=np.int64))
 np.save("bool_2x2.npy", np.array([[True, False], [False, True]]))
 np.save("float32_empty_0x3.npy", np.zeros((0, 3), dtype=np.float32))
+# The integer dtypes of tests/dtypes: one file each, extremes included.
+np.save("int8_4.npy", np.array([-128, -1, 0, 127], dtype=np.int8))
+np.save("int16_4.npy", np.array([-32768, -1, 0, 32767], dtype=np.int16))
+np.save("uint8_2x3.npy", np.array([[0, 1, 127], [128, 200, 255]], dtype=np.uint8))
+np.save("uint16_4.npy", np.array([0, 1, 40000, 65535], dtype=np.uint16))
+np.save("uint32_4.npy", np.array([0, 1, 3000000000, 4294967295], dtype=np.uint32))
+np.save("uint64_4.npy", np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64))
 
 # The .npz fixtures of tests/tree/npz_test.cpp: a stored archive (numpy.savez) and a deflated one
 # (numpy.savez_compressed), of the tree {"w": float64 (2, 3), "layers/0/b": float64 (3,)}.

@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
-#include <cstdint>  // std::int32_t, std::int64_t
+#include <cstdint>  // std::int8_t ... std::uint64_t
 #include <cstring>  // std::memcpy
 #include <string>   // std::string
 #include <vector>   // std::vector
@@ -47,10 +47,12 @@ struct hand_made {
 
 template <class B>
 class DLPack : public ::testing::Test {};
-using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::eigen<std::int32_t>,
-                                  ep::eigen<std::int64_t>, ep::eigen<bool>, ep::xtensor<float>,
-                                  ep::xtensor<double>, ep::xtensor<std::int32_t>,
-                                  ep::xtensor<std::int64_t>, ep::xtensor<bool>>;
+using Backends =
+    ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::eigen<std::int32_t>,
+                     ep::eigen<std::int64_t>, ep::eigen<bool>, ep::eigen<std::uint8_t>,
+                     ep::eigen<std::int16_t>, ep::xtensor<float>, ep::xtensor<double>,
+                     ep::xtensor<std::int32_t>, ep::xtensor<std::int64_t>, ep::xtensor<bool>,
+                     ep::xtensor<std::int8_t>, ep::xtensor<std::uint64_t>>;
 TYPED_TEST_SUITE(DLPack, Backends);
 
 template <class T>
@@ -174,9 +176,9 @@ TYPED_TEST(DLPack, MismatchesThrowNamingThem) {
                         "expected {} (code {}, bits {}, lanes 1)",
                         ep::dlpack_dtype<T>().code, 8 * sizeof(T), backend, ep::dtype_name<T>(),
                         ep::dlpack_dtype<T>().code, 8 * sizeof(T)));
-  h.managed.dl_tensor.dtype = DLDataType{kDLUInt, 8, 1};  // uint8: no eagerpp dtype, not even bool
+  h.managed.dl_tensor.dtype = DLDataType{kDLComplex, 64, 1};  // complex64: no eagerpp dtype
   EXPECT_NE(error_of<TypeParam>(h).find(
-                "from_dlpack: dtype (code 1, bits 8, lanes 1) does not match " + backend),
+                "from_dlpack: dtype (code 5, bits 64, lanes 1) does not match " + backend),
             std::string::npos);
   h.managed.dl_tensor.dtype = ep::dlpack_dtype<T>();
   h.managed.dl_tensor.device = DLDevice{kDLCUDA, 1};

@@ -6,7 +6,7 @@
 #include <cmath>        // std::fmod, std::floor, std::copysign, std::isnan, std::atan2,
                         // std::nextafter
 #include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t,
-                        // std::is_floating_point_v
+                        // std::is_floating_point_v, std::is_unsigned_v
 
 #if defined(__CUDACC__)
 #define EAGERPP_HOST_DEVICE __host__ __device__
@@ -58,7 +58,9 @@ template <class T>
 EAGERPP_HOST_DEVICE T divide(T a, T b) noexcept {
   if constexpr (std::is_integral_v<T>) {
     if (b == 0) return T{0};
-    if (b == -1) return wrapping_negate(a);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == -1) return wrapping_negate(a);
+    }
   }
   return static_cast<T>(a / b);
 }
@@ -67,7 +69,9 @@ EAGERPP_HOST_DEVICE T divide(T a, T b) noexcept {
 /// so 1 // 0.1 is 9 as in NumPy, not floor(1 / 0.1) = 10.
 template <class T>
 EAGERPP_HOST_DEVICE T floor_divide(T a, T b) noexcept {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (std::is_unsigned_v<T>) {
+    return b == 0 ? T{0} : static_cast<T>(a / b);
+  } else if constexpr (std::is_integral_v<T>) {
     if (b == 0) return T{0};
     if (b == -1) return wrapping_negate(a);
     const T q = static_cast<T>(a / b);
@@ -87,7 +91,9 @@ EAGERPP_HOST_DEVICE T floor_divide(T a, T b) noexcept {
 /// NumPy remainder (mod): the remainder takes the divisor's sign; integer x % 0 == 0.
 template <class T>
 EAGERPP_HOST_DEVICE T mod(T a, T b) noexcept {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (std::is_unsigned_v<T>) {
+    return b == 0 ? T{0} : static_cast<T>(a % b);
+  } else if constexpr (std::is_integral_v<T>) {
     if (b == 0 || b == -1) return T{0};
     const T r = static_cast<T>(a % b);
     return (r != 0 && ((r < 0) != (b < 0))) ? static_cast<T>(r + b) : r;
@@ -107,10 +113,12 @@ EAGERPP_HOST_DEVICE T mod(T a, T b) noexcept {
 /// for the bases 1 and -1 (NumPy raises there; we must not crash).
 template <class T>
 EAGERPP_HOST_DEVICE T int_power(T a, T b) noexcept {
-  if (b < 0) {
-    if (a == 1) return T{1};
-    if (a == -1) return (b & 1) ? T{-1} : T{1};
-    return T{0};
+  if constexpr (std::is_signed_v<T>) {
+    if (b < 0) {
+      if (a == 1) return T{1};
+      if (a == -1) return (b & 1) ? T{-1} : T{1};
+      return T{0};
+    }
   }
   using U = std::make_unsigned_t<T>;
   U result = 1;
@@ -133,7 +141,12 @@ EAGERPP_HOST_DEVICE T left_shift(T a, T b) noexcept {
 template <class T>
 EAGERPP_HOST_DEVICE T right_shift(T a, T b) noexcept {
   using U = std::make_unsigned_t<T>;
-  if (static_cast<U>(b) >= sizeof(T) * 8) return a < 0 ? T(-1) : T(0);
+  if (static_cast<U>(b) >= sizeof(T) * 8) {
+    if constexpr (std::is_signed_v<T>) {
+      if (a < 0) return T(-1);
+    }
+    return T(0);
+  }
   return static_cast<T>(a >> b);
 }
 
@@ -161,10 +174,14 @@ EAGERPP_HOST_DEVICE T clip(T x, T lo, T hi) noexcept {
 /// NumPy's sign: -1, 0 or 1, and NaN for NaN.
 template <class T>
 EAGERPP_HOST_DEVICE T sign(T x) noexcept {
-  if constexpr (std::is_floating_point_v<T>) {
-    if (x != x) return x;
+  if constexpr (std::is_unsigned_v<T>) {
+    return static_cast<T>(x != T{0});
+  } else {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (x != x) return x;
+    }
+    return static_cast<T>((T{0} < x) - (x < T{0}));
   }
-  return static_cast<T>((T{0} < x) - (x < T{0}));
 }
 
 /// The binary rules above, by name; the C library's floating functions of two arguments (their

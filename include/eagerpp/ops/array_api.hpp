@@ -840,22 +840,27 @@ Tn cumulative_prod_of(const Tn& x, int axis) {
 }  // namespace detail
 
 /// The cumulative product along `axis` (array API: `cumulative_prod`); with `include_initial` the
-/// result starts with a 1. A 1-D x needs no axis. Differentiable, zeros included.
+/// result starts with a 1. A 1-D x needs no axis. Differentiable, zeros included. An 8- or 16-bit
+/// integer x accumulates in the 64-bit integer of its signedness (sum_dtype_t), as NumPy's does.
 template <backend B>
-Tensor<B> cumulative_prod(const Tensor<B>& x, std::optional<int> axis = std::nullopt,
-                          bool include_initial = false) {
-  static_assert(numeric_dtype<typename B::value_type>,
-                "ep::cumulative_prod: needs a numeric tensor, not bool");
-  if (!axis && x.ndim() != 1)
-    throw value_error(fmt::format(
-        "cumulative_prod: x has shape {}; expected an axis for a tensor of more than one axis",
-        x.shape().str()));
-  const int a = detail::normalize_axis("cumulative_prod", axis.value_or(0), x.shape());
-  const Tensor<B> p = detail::cumulative_prod_of(x, a);
-  if (!include_initial) return p;
-  Paddings pad(static_cast<std::size_t>(x.ndim()), {0, 0});
-  pad[static_cast<std::size_t>(a)] = {1, 0};
-  return p.pad(pad, "constant", typename B::value_type(1));
+auto cumulative_prod(const Tensor<B>& x, std::optional<int> axis = std::nullopt,
+                     bool include_initial = false) {
+  using T = typename B::value_type;
+  static_assert(numeric_dtype<T>, "ep::cumulative_prod: needs a numeric tensor, not bool");
+  if constexpr (!std::same_as<sum_dtype_t<T>, T>) {
+    return cumulative_prod(x.template astype<sum_dtype_t<T>>(), axis, include_initial);
+  } else {
+    if (!axis && x.ndim() != 1)
+      throw value_error(fmt::format(
+          "cumulative_prod: x has shape {}; expected an axis for a tensor of more than one axis",
+          x.shape().str()));
+    const int a = detail::normalize_axis("cumulative_prod", axis.value_or(0), x.shape());
+    const Tensor<B> p = detail::cumulative_prod_of(x, a);
+    if (!include_initial) return p;
+    Paddings pad(static_cast<std::size_t>(x.ndim()), {0, 0});
+    pad[static_cast<std::size_t>(a)] = {1, 0};
+    return p.pad(pad, "constant", T(1));
+  }
 }
 
 /// tensordot over the listed axes: axes_a[i] of a against axes_b[i] of b (array API: `tensordot`

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "eagerpp/dtypes.hpp"
 #include "eagerpp/ops/unary_list.hpp"
 #include "eagerpp/tensor.hpp"
 
@@ -416,64 +417,57 @@ auto Tensor<B>::clip(S1 min_, S2 max_) const {
 }
 
 // --- two backends or dtypes in one op ------------------------------------------------------------
-// Mixing backends or dtypes in arithmetic: one readable sentence, the first error the user sees
-// (the `auto` return keeps `auto y = a + b;` from adding a second one about a `void` variable).
-#define EAGERPP_MIXED(op, name)                                                              \
-  template <backend B1, backend B2>                                                          \
-  requires(!std::same_as<B1, B2>) auto operator op(const Tensor<B1>& a, const Tensor<B2>&) { \
-    static_assert(detail::always_false<B1, B2>,                                              \
-                  "ep::" name                                                                \
-                  ": the two tensors have different backends or dtypes; convert one with "   \
-                  "ep::to<Backend>(t) or t.astype<U>() first");                              \
-    return a;                                                                                \
-  }
-EAGERPP_MIXED(+, "add")
-EAGERPP_MIXED(-, "subtract")
-EAGERPP_MIXED(*, "multiply")
-EAGERPP_MIXED(/, "divide")
-EAGERPP_MIXED(%, "mod")
-
 namespace detail {
-/// NumPy's promotion of two numeric dtypes: the wider float, float64 for an integer with a float,
-/// the wider integer.
+/// Two dtypes whose promotion the array API defines or NumPy does for arrays: every pair but
+/// uint64 with a signed integer (the standard leaves it undefined; NumPy gives float64).
 template <class T1, class T2>
-using promoted_t = std::conditional_t<
-    std::is_floating_point_v<T1> && std::is_floating_point_v<T2>,
-    std::conditional_t<(sizeof(T1) > sizeof(T2)), T1, T2>,
-    std::conditional_t<std::is_floating_point_v<T1> || std::is_floating_point_v<T2>, double,
-                       std::conditional_t<(sizeof(T1) > sizeof(T2)), T1, T2>>>;
+concept promotable_dtypes =
+    !((std::same_as<T1, std::uint64_t> && std::is_signed_v<T2> && std::is_integral_v<T2>) ||
+      (std::same_as<T2, std::uint64_t> && std::is_signed_v<T1> && std::is_integral_v<T1>));
 
-/// Two numeric dtypes of one backend library: a comparison promotes them (the result is bool, so
-/// nothing is ambiguous); arithmetic between them stays a compile-time sentence.
+/// Tensors of one backend library with two dtypes that promote (`promotable_dtypes`): arithmetic
+/// and comparisons between them convert both to `result_type_t` first.
 template <class B1, class B2>
-concept comparable_dtypes =
-    numeric_dtype<typename B1::value_type> && numeric_dtype<typename B2::value_type> &&
-    std::same_as<typename B1::template rebind<typename B2::value_type>, B2>;
+concept promotable_backends =
+    std::same_as<typename B1::template rebind<typename B2::value_type>, B2> &&
+    promotable_dtypes<typename B1::value_type, typename B2::value_type>;
+
+/// The dtype two promotable dtypes give, by the array API's table (`ep::result_type_t`).
+template <class T1, class T2>
+using promoted_t = decltype(promote_tag<T1, T2>());
 }  // namespace detail
 
-// Comparisons of tensors of two numeric dtypes compare after NumPy's promotion (`x_float32 <
-// y_int64` in float64); other mixes (backends, bool with numbers) are the same sentence as above.
-#define EAGERPP_MIXED_COMPARISON(op, name)                                                     \
+// Tensors of two dtypes of one backend library in arithmetic or a comparison: both are converted
+// to the promoted dtype (the array API's `int8 + uint8` is int16, NumPy's `int32 + float32`
+// float64), then the op runs. Other mixes (two backend libraries, uint64 with a signed integer)
+// are one readable sentence, the first error the user sees (the `auto` return keeps
+// `auto y = a + b;` from adding a second one about a `void` variable).
+#define EAGERPP_MIXED(op, name)                                                                \
   template <backend B1, backend B2>                                                            \
   requires(!std::same_as<B1, B2>) auto operator op(const Tensor<B1>& a, const Tensor<B2>& b) { \
-    static_assert(detail::comparable_dtypes<B1, B2>,                                           \
+    static_assert(detail::promotable_backends<B1, B2>,                                         \
                   "ep::" name                                                                  \
-                  ": the two tensors have different backends, or bool and numeric dtypes; "    \
-                  "convert one with ep::to<Backend>(t) or t.astype<U>() first");               \
-    if constexpr (detail::comparable_dtypes<B1, B2>) {                                         \
+                  ": the two tensors have different backends"                                  \
+                  ", or uint64 and a signed integer; convert one with ep::to<Backend>(t) or "  \
+                  "t.astype<U>() first");                                                      \
+    if constexpr (detail::promotable_backends<B1, B2>) {                                       \
       using P = detail::promoted_t<typename B1::value_type, typename B2::value_type>;          \
       return a.template astype<P>() op b.template astype<P>();                                 \
     } else {                                                                                   \
       return a;                                                                                \
     }                                                                                          \
   }
-EAGERPP_MIXED_COMPARISON(<, "less")
-EAGERPP_MIXED_COMPARISON(<=, "less_equal")
-EAGERPP_MIXED_COMPARISON(>, "greater")
-EAGERPP_MIXED_COMPARISON(>=, "greater_equal")
-EAGERPP_MIXED_COMPARISON(==, "equal")
-EAGERPP_MIXED_COMPARISON(!=, "not_equal")
-#undef EAGERPP_MIXED_COMPARISON
+EAGERPP_MIXED(+, "add")
+EAGERPP_MIXED(-, "subtract")
+EAGERPP_MIXED(*, "multiply")
+EAGERPP_MIXED(/, "divide")
+EAGERPP_MIXED(%, "mod")
+EAGERPP_MIXED(<, "less")
+EAGERPP_MIXED(<=, "less_equal")
+EAGERPP_MIXED(>, "greater")
+EAGERPP_MIXED(>=, "greater_equal")
+EAGERPP_MIXED(==, "equal")
+EAGERPP_MIXED(!=, "not_equal")
 #undef EAGERPP_MIXED
 
 }  // namespace ep

@@ -168,6 +168,14 @@ struct index_item {
   std::int64_t mask_extent = -1;  // for index tensors made from a bool mask: the extent it covers
 };
 
+/// A tensor of B's library holding integers other than int64: an index tensor, converted.
+template <class A, class B>
+concept integer_index_of = requires {
+  typename A::value_type;
+}
+&&integer_dtype<typename A::value_type>&&
+    std::same_as<A, Tensor<typename B::template rebind<typename A::value_type>>>;
+
 template <class B, class A>
 index_item<B> to_index_item(const A& a) {
   using item = index_item<B>;
@@ -184,7 +192,7 @@ index_item<B> to_index_item(const A& a) {
     return {.kind = K::mask, .mask = a};
   } else if constexpr (std::same_as<A, typename item::index_tensor>) {
     return {.kind = K::indices, .indices = a};
-  } else if constexpr (std::same_as<A, Tensor<typename B::template rebind<std::int32_t>>>) {
+  } else if constexpr (integer_index_of<A, B>) {
     return {.kind = K::indices, .indices = a.template astype<std::int64_t>()};
   } else {
     static_assert(always_false<A>,

@@ -154,8 +154,8 @@ struct cumsum_rule : takes<Tn> {
 
 template <backend B>
 auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
-  if constexpr (std::same_as<value_type, bool>) {
-    return astype<std::int64_t>().sum(axis, keepdims);
+  if constexpr (!std::same_as<count_tensor, Tensor>) {
+    return astype<sum_dtype_t<value_type>>().sum(axis, keepdims);
   } else {
     const auto p = detail::plan_reduction("sum", shape_ref(), axis, keepdims);
     return detail::make_result<Tensor>(
@@ -170,8 +170,8 @@ auto Tensor<B>::sum(Axes axis, bool keepdims) const -> count_tensor {
 
 template <backend B>
 auto Tensor<B>::prod(Axes axis, bool keepdims) const -> count_tensor {
-  if constexpr (std::same_as<value_type, bool>) {
-    return astype<std::int64_t>().prod(axis, keepdims);
+  if constexpr (!std::same_as<count_tensor, Tensor>) {
+    return astype<sum_dtype_t<value_type>>().prod(axis, keepdims);
   } else {
     const auto p = detail::plan_reduction("prod", shape_ref(), axis, keepdims);
     return detail::make_result<Tensor>(
@@ -294,8 +294,8 @@ auto Tensor<B>::argmax() const -> index_tensor {
 
 template <backend B>
 auto Tensor<B>::cumsum(int axis) const -> count_tensor {
-  if constexpr (std::same_as<value_type, bool>) {
-    return astype<std::int64_t>().cumsum(axis);
+  if constexpr (!std::same_as<count_tensor, Tensor>) {
+    return astype<sum_dtype_t<value_type>>().cumsum(axis);
   } else {
     const int a = detail::normalize_axis("cumsum", axis, shape());
     return detail::make_result<Tensor>([&] { return B::cumsum(raw(), a); },

@@ -39,8 +39,9 @@
 #include <stdexcept>    // std::runtime_error
 #include <string>       // std::string
 #include <string_view>  // std::string_view
-#include <type_traits>  // std::is_same_v
-#include <utility>      // std::move
+#include <tuple>        // std::tuple, std::tuple_element_t, std::tuple_size_v
+#include <type_traits>  // std::is_same_v, std::is_signed_v
+#include <utility>      // std::move, std::index_sequence
 #include <vector>       // std::vector
 
 #include "eagerpp/backend.hpp"
@@ -109,35 +110,47 @@ namespace detail {
 
 template <class T>
 MPI_Datatype datatype() noexcept {
-  if constexpr (std::is_same_v<T, float>)
+  if constexpr (std::is_same_v<T, bool>)
+    return MPI_CXX_BOOL;
+  else if constexpr (std::is_same_v<T, float>)
     return MPI_FLOAT;
   else if constexpr (std::is_same_v<T, double>)
     return MPI_DOUBLE;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return MPI_INT32_T;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return MPI_INT64_T;
+  else if constexpr (std::is_signed_v<T>)
+    return sizeof(T) == 1   ? MPI_INT8_T
+           : sizeof(T) == 2 ? MPI_INT16_T
+           : sizeof(T) == 4 ? MPI_INT32_T
+                            : MPI_INT64_T;
   else
-    return MPI_CXX_BOOL;
+    return sizeof(T) == 1   ? MPI_UINT8_T
+           : sizeof(T) == 2 ? MPI_UINT16_T
+           : sizeof(T) == 4 ? MPI_UINT32_T
+                            : MPI_UINT64_T;
 }
 
-/// The dtype as a number that travels in the shape check (its index in ep::dtype's list).
+/// ep::dtype's eleven types in one order: a dtype travels in the shape check as its index here.
+using dtype_list =
+    std::tuple<float, double, std::int32_t, std::int64_t, bool, std::int8_t, std::int16_t,
+               std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>;
+
 template <class T>
 constexpr std::int64_t dtype_code() noexcept {
-  if constexpr (std::is_same_v<T, float>)
-    return 0;
-  else if constexpr (std::is_same_v<T, double>)
-    return 1;
-  else if constexpr (std::is_same_v<T, std::int32_t>)
-    return 2;
-  else if constexpr (std::is_same_v<T, std::int64_t>)
-    return 3;
-  else
-    return 4;
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    std::int64_t code = 0;
+    ((std::is_same_v<T, std::tuple_element_t<I, dtype_list>> ? code = I : 0), ...);
+    return code;
+  }
+  (std::make_index_sequence<std::tuple_size_v<dtype_list>>{});
 }
 inline std::string_view dtype_name_of(std::int64_t code) noexcept {
-  constexpr std::array<std::string_view, 5> names{"float32", "float64", "int32", "int64", "bool"};
-  return code >= 0 && code < 5 ? names[static_cast<std::size_t>(code)] : "unknown";
+  constexpr auto names = []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::array<std::string_view, sizeof...(I)>{
+        dtype_name<std::tuple_element_t<I, dtype_list>>()...};
+  }
+  (std::make_index_sequence<std::tuple_size_v<dtype_list>>{});
+  return code >= 0 && code < static_cast<std::int64_t>(names.size())
+             ? names[static_cast<std::size_t>(code)]
+             : "unknown";
 }
 
 /// A host backend: hands out its C-order elements and adopts a buffer, both without copying.

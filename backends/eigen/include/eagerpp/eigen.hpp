@@ -35,7 +35,8 @@ namespace ep {
 template <class T>
 struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static_assert(dtype<T>,
-                "ep::eigen<T>: T must be float, double, std::int32_t, std::int64_t or bool");
+                "ep::eigen<T>: T must be one of the array API's real dtypes: bool, std::int8_t ... "
+                "std::uint64_t, float or double");
 
   static constexpr std::string_view name = "eigen";
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these

@@ -28,13 +28,16 @@ namespace ep {
 /// bits.
 inline constexpr std::uint8_t dlpack_bool_code = 6;
 
-/// The DLPack data type of dtype T: {kDLFloat, 32, 1} for float, {kDLInt, 64, 1} for int64_t, ...
+/// The DLPack data type of dtype T: {kDLFloat, 32, 1} for float, {kDLInt, 64, 1} for int64_t,
+/// {kDLUInt, 8, 1} for uint8_t, ...
 template <dtype T>
 constexpr DLDataType dlpack_dtype() noexcept {
   if constexpr (std::is_same_v<T, bool>)
     return DLDataType{dlpack_bool_code, 8, 1};
   else if constexpr (floating_dtype<T>)
     return DLDataType{kDLFloat, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
+  else if constexpr (std::is_unsigned_v<T>)
+    return DLDataType{kDLUInt, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
   else
     return DLDataType{kDLInt, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
 }

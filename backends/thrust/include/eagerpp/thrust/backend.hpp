@@ -32,9 +32,9 @@ namespace ep::detail {
 /// name and the optional hooks of their memory.
 template <class T, class S>
 struct thrust_backend {
-  static_assert(
-      dtype<T>,
-      "ep::cuda<T> and ep::omp<T>: T must be float, double, std::int32_t, std::int64_t or bool");
+  static_assert(dtype<T>,
+                "ep::cuda<T> and ep::omp<T>: T must be one of the array API's real dtypes: bool, "
+                "std::int8_t ... std::uint64_t, float or double");
 
   using value_type = T;
   using raw_type = thrust_array<S, T>;

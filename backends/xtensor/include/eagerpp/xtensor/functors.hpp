@@ -185,8 +185,9 @@ template <class To>
 struct float_to_int_fn {
   template <scalar A>
   To operator()(A x) const {
-    constexpr A lo = static_cast<A>(std::numeric_limits<To>::min());  // -2^(bits-1), exact
-    constexpr A hi = -lo;
+    // [lo, hi): [-2^(bits-1), 2^(bits-1)) or [0, 2^bits), both ends exact in A.
+    constexpr A lo = static_cast<A>(std::numeric_limits<To>::min());
+    constexpr A hi = static_cast<A>(std::numeric_limits<To>::max() / 2 + 1) * A(2);
     return (x >= lo && x < hi) ? static_cast<To>(x) : std::numeric_limits<To>::min();
   }
 };

@@ -30,7 +30,8 @@
 
 namespace ep::detail::xt_kernels {
 
-/// Element types with an xsimd batch: every dtype but bool.
+/// Element types with xsimd batch kernels here: float, double, int32 and int64 (the 8- and 16-bit
+/// and the unsigned integers take the scalar loops).
 template <class T>
 inline constexpr bool has_batch =
     std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
@@ -145,7 +146,9 @@ struct square_map {
 struct abs_map {
   template <class V>
   static V apply(const V& v) {
-    if constexpr (is_scalar<V>) {
+    if constexpr (std::is_unsigned_v<V>) {
+      return v;  // std::abs has no unsigned overload
+    } else if constexpr (is_scalar<V>) {
       return static_cast<V>(std::abs(v));
     } else {
       return xsimd::abs(v);
