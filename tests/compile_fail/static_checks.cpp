@@ -39,7 +39,8 @@ static_assert(ep::numeric_dtype<float> && ep::numeric_dtype<std::int64_t> &&
 static_assert(ep::dtype_name<float>() == "float32" && ep::dtype_name<double>() == "float64" &&
               ep::dtype_name<std::int32_t>() == "int32" &&
               ep::dtype_name<std::int64_t>() == "int64" && ep::dtype_name<bool>() == "bool" &&
-              ep::dtype_name<std::int8_t>() == "int8" && ep::dtype_name<std::int16_t>() == "int16" &&
+              ep::dtype_name<std::int8_t>() == "int8" &&
+              ep::dtype_name<std::int16_t>() == "int16" &&
               ep::dtype_name<std::uint8_t>() == "uint8" &&
               ep::dtype_name<std::uint16_t>() == "uint16" &&
               ep::dtype_name<std::uint32_t>() == "uint32" &&
