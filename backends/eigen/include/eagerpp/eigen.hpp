@@ -15,10 +15,12 @@
 #include "eagerpp/backend.hpp"
 #include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/detail/expression_arithmetic.hpp"
+#include "eagerpp/detail/fuse_host.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/eigen/functors.hpp"
+#include "eagerpp/eigen/fuse_ops.hpp"
 #include "eagerpp/eigen/kernels.hpp"
 #include "eagerpp/eigen/linalg.hpp"
 #include "eagerpp/eigen/threads.hpp"
@@ -44,6 +46,12 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static constexpr bool blocked_evaluation = true;
   using value_type = T;
   using raw_type = eigen_array<T>;
+  /// ep::fuse runs its functions here in one pass, Eigen's packet math (detail/fuse_host.hpp).
+  static constexpr bool fused_loops = true;
+  template <class F, class... R>
+  static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {
+    return detail::fuse::host_fused_map<eigen, detail::eigen_fuse_ops<T>>(f, shape, xs...);
+  }
   template <class U>
   using rebind = eigen<U>;
 

@@ -13,6 +13,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/detail/blocks.hpp"
+#include "eagerpp/detail/fuse_host.hpp"
 #include "eagerpp/omp/lapack.hpp"
 #include "eagerpp/thrust/backend.hpp"
 
@@ -30,6 +31,12 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
   /// same functions (detail/blocks.hpp), the blocks spread over the OpenMP threads.
   static constexpr bool blocked_evaluation = true;
+  /// ep::fuse runs its functions here in one pass, one element at a time in `omp simd` loops (libmvec's vector math), on the OpenMP threads (detail/fuse_host.hpp).
+  static constexpr bool fused_loops = true;
+  template <class F, class... R>
+  static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {
+    return detail::fuse::host_fused_map<omp, detail::fuse::scalar_ops<T>>(f, shape, xs...);
+  }
 
   /// sqrt a SIMD packet at a time (detail::omp_system::sqrt_n): the Thrust backend's functor, in
   /// the `omp simd` loop, would call the C library's sqrt one element at a time.

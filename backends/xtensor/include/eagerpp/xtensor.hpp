@@ -47,6 +47,7 @@
 #include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/detail/cblas_trsm.hpp"
 #include "eagerpp/detail/expression_arithmetic.hpp"
+#include "eagerpp/detail/fuse_host.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/error.hpp"
@@ -54,6 +55,7 @@
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
 #include "eagerpp/xtensor/functors.hpp"
+#include "eagerpp/xtensor/fuse_ops.hpp"
 #include "eagerpp/xtensor/kernels.hpp"
 
 namespace ep {
@@ -69,6 +71,12 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
   static constexpr bool blocked_evaluation = true;
   using value_type = T;
   using raw_type = xtensor_array<T>;
+  /// ep::fuse runs its functions here in one pass, xsimd's batches (detail/fuse_host.hpp).
+  static constexpr bool fused_loops = true;
+  template <class F, class... R>
+  static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {
+    return detail::fuse::host_fused_map<xtensor, detail::xsimd_fuse_ops<T>>(f, shape, xs...);
+  }
   template <class U>
   using rebind = xtensor<U>;
   using shape_type = xt::dynamic_shape<std::size_t>;

@@ -1,0 +1,115 @@
+// eagerpp - ep::fuse's packet policy on ep::xtensor: xsimd batches and xsimd's functions, the ones
+// xtensor's own vectorized expressions call, so a fused function's packets give the eager ops'
+// values
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cmath>    // std::pow
+#include <cstdint>  // std::int64_t
+
+#include <xsimd/xsimd.hpp>
+
+#include "eagerpp/detail/fused_value.hpp"
+
+namespace ep::detail {
+
+template <class T>
+struct xsimd_fuse_ops {
+  using value_type = T;
+  using packet = xsimd::batch<T>;
+  using mask = xsimd::batch_bool<T>;
+  static constexpr std::int64_t width = static_cast<std::int64_t>(packet::size);
+
+  static packet load(const T* p) { return packet::load_unaligned(p); }
+  static void store(T* p, const packet& v) { v.store_unaligned(p); }
+  static packet set1(T v) { return packet(v); }
+  static packet add(const packet& a, const packet& b) { return a + b; }
+  static packet sub(const packet& a, const packet& b) { return a - b; }
+  static packet mul(const packet& a, const packet& b) { return a * b; }
+  static packet div(const packet& a, const packet& b) { return a / b; }
+  static packet neg(const packet& a) { return -a; }
+  static mask lt(const packet& a, const packet& b) { return a < b; }
+  static mask le(const packet& a, const packet& b) { return a <= b; }
+  static mask eq(const packet& a, const packet& b) { return a == b; }
+  // Not `a != b`: xsimd 8's AVX operator!= is an ordered comparison, false for NaN.
+  static mask ne(const packet& a, const packet& b) { return !(a == b); }
+  static mask mask_and(const mask& a, const mask& b) { return a && b; }
+  static mask mask_or(const mask& a, const mask& b) { return a || b; }
+  static mask mask_not(const mask& a) { return !a; }
+  static packet select(const mask& m, const packet& a, const packet& b) {
+    return xsimd::select(m, a, b);
+  }
+  /// NumPy's maximum and minimum (numpy::minmax): a NaN operand gives that NaN; of two equal
+  /// values the one with the sign bit clear (maximum) or set (minimum).
+  static packet maximum(const packet& a, const packet& b) { return minmax<true>(a, b); }
+  static packet minimum(const packet& a, const packet& b) { return minmax<false>(a, b); }
+  static packet pow(const packet& a, const packet& b) {
+    alignas(64) T x[width], y[width];
+    store(x, a);
+    store(y, b);
+    for (std::int64_t i = 0; i < width; ++i) x[i] = std::pow(x[i], y[i]);
+    return load(x);
+  }
+
+  template <fused_unary U>
+  requires(U != fused_unary::sign && U != fused_unary::round) static packet unary(const packet& p) {
+    using enum fused_unary;
+    if constexpr (U == abs)
+      return xsimd::abs(p);
+    else if constexpr (U == sqrt)
+      return xsimd::sqrt(p);
+    else if constexpr (U == square)
+      return p * p;
+    else if constexpr (U == exp)
+      return xsimd::exp(p);
+    else if constexpr (U == expm1)
+      return xsimd::expm1(p);
+    else if constexpr (U == log)
+      return xsimd::log(p);
+    else if constexpr (U == log2)
+      return xsimd::log2(p);
+    else if constexpr (U == log10)
+      return xsimd::log10(p);
+    else if constexpr (U == log1p)
+      return xsimd::log1p(p);
+    else if constexpr (U == sin)
+      return xsimd::sin(p);
+    else if constexpr (U == cos)
+      return xsimd::cos(p);
+    else if constexpr (U == tan)
+      return xsimd::tan(p);
+    else if constexpr (U == arcsin)
+      return xsimd::asin(p);
+    else if constexpr (U == arccos)
+      return xsimd::acos(p);
+    else if constexpr (U == arctan)
+      return xsimd::atan(p);
+    else if constexpr (U == sinh)
+      return xsimd::sinh(p);
+    else if constexpr (U == cosh)
+      return xsimd::cosh(p);
+    else if constexpr (U == tanh)
+      return xsimd::tanh(p);
+    else if constexpr (U == arcsinh)
+      return xsimd::asinh(p);
+    else if constexpr (U == arccosh)
+      return xsimd::acosh(p);
+    else if constexpr (U == arctanh)
+      return xsimd::atanh(p);
+    else if constexpr (U == ceil)
+      return xsimd::ceil(p);
+    else
+      return xsimd::floor(p);
+  }
+
+ private:
+  template <bool Max>
+  static packet minmax(const packet& a, const packet& b) {
+    const packet ordered = Max ? select(a < b, b, a) : select(b < a, b, a);
+    const packet tie = Max ? (a & b) : (a | b);
+    const packet r = select(a == b, tie, ordered);
+    return select(xsimd::isnan(a), a, select(xsimd::isnan(b), b, r));
+  }
+};
+
+}  // namespace ep::detail

@@ -1,0 +1,305 @@
+// eagerpp - the values a function staged by ep::fuse sees in place of tensors (include/eagerpp/
+// fuse.hpp): ep::fused<Ops>, a packet of elements with the tensor's element-wise methods and
+// operators, over a packet policy Ops; the scalar policy; the loop over a range of elements
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <array>        // std::array
+#include <cmath>        // std::exp, std::sqrt, ...
+#include <concepts>     // std::same_as
+#include <cstdint>      // std::int64_t
+#include <type_traits>  // std::decay_t, std::is_arithmetic_v
+#include <utility>      // std::index_sequence
+
+#include "eagerpp/detail/numpy_math.hpp"
+#include "eagerpp/ops/unary_list.hpp"
+
+namespace ep {
+
+// How it works. `ep::fuse(f)(x, y)` calls the generic function f once per packet of elements with
+// proxies, `ep::fused<Ops>`, in place of tensors: their operators and element-wise methods are
+// the operations of a packet policy Ops (Eigen's packet math on ep::eigen, xsimd batches on
+// ep::xtensor, one element at a time in an `omp simd` loop on ep::omp), so the compiler inlines
+// the whole body of f into one loop that reads each input once and writes the result once. A
+// backend offers this with the optional hook `fused_map` (backends/host's detail/fuse_host.hpp);
+// elsewhere (ep::cuda) the fused function runs f eagerly, with the same result.
+
+/// The unary element-wise ops a fused function may call, one per row of ops/unary_list.hpp.
+enum class fused_unary {
+#define EAGERPP_FUSED_UNARY_ID(name, dtypes, grad) name,
+  EAGERPP_UNARY_OPS(EAGERPP_FUSED_UNARY_ID)
+#undef EAGERPP_FUSED_UNARY_ID
+};
+
+namespace detail::fuse {
+
+/// One element of dtype T at a time: the packet policy of tails, of ep::omp's `omp simd` loops
+/// and of the Thrust transforms. Its functions are the C library's, as the scalar paths of the
+/// eager ops use them.
+template <class T>
+struct scalar_ops {
+  using value_type = T;
+  using packet = T;
+  using mask = bool;
+  static constexpr std::int64_t width = 1;
+  static T load(const T* p) { return *p; }
+  static void store(T* p, T v) { *p = v; }
+  static T set1(T v) { return v; }
+  static T add(T a, T b) { return a + b; }
+  static T sub(T a, T b) { return a - b; }
+  static T mul(T a, T b) { return a * b; }
+  static T div(T a, T b) { return a / b; }
+  static T neg(T a) { return -a; }
+  static bool lt(T a, T b) { return a < b; }
+  static bool le(T a, T b) { return a <= b; }
+  static bool eq(T a, T b) { return a == b; }
+  static bool ne(T a, T b) { return a != b; }
+  static bool mask_and(bool a, bool b) { return a && b; }
+  static bool mask_or(bool a, bool b) { return a || b; }
+  static bool mask_not(bool a) { return !a; }
+  static T select(bool m, T a, T b) { return m ? a : b; }
+  static T maximum(T a, T b) { return numpy::minmax<true>(a, b); }
+  static T minimum(T a, T b) { return numpy::minmax<false>(a, b); }
+  static T pow(T a, T b) { return std::pow(a, b); }
+  template <fused_unary U>
+  static T unary(T x) {
+    using enum fused_unary;
+    if constexpr (U == abs)
+      return std::abs(x);
+    else if constexpr (U == sign)
+      return numpy::sign(x);
+    else if constexpr (U == sqrt)
+      return std::sqrt(x);
+    else if constexpr (U == square)
+      return x * x;
+    else if constexpr (U == exp)
+      return std::exp(x);
+    else if constexpr (U == expm1)
+      return std::expm1(x);
+    else if constexpr (U == log)
+      return std::log(x);
+    else if constexpr (U == log2)
+      return std::log2(x);
+    else if constexpr (U == log10)
+      return std::log10(x);
+    else if constexpr (U == log1p)
+      return std::log1p(x);
+    else if constexpr (U == sin)
+      return std::sin(x);
+    else if constexpr (U == cos)
+      return std::cos(x);
+    else if constexpr (U == tan)
+      return std::tan(x);
+    else if constexpr (U == arcsin)
+      return std::asin(x);
+    else if constexpr (U == arccos)
+      return std::acos(x);
+    else if constexpr (U == arctan)
+      return std::atan(x);
+    else if constexpr (U == sinh)
+      return std::sinh(x);
+    else if constexpr (U == cosh)
+      return std::cosh(x);
+    else if constexpr (U == tanh)
+      return std::tanh(x);
+    else if constexpr (U == arcsinh)
+      return std::asinh(x);
+    else if constexpr (U == arccosh)
+      return std::acosh(x);
+    else if constexpr (U == arctanh)
+      return std::atanh(x);
+    else if constexpr (U == round)
+      return std::nearbyint(x);
+    else if constexpr (U == ceil)
+      return std::ceil(x);
+    else
+      return std::floor(x);
+  }
+};
+
+/// A packet policy's unary op, or the scalar one lane by lane where the policy has none.
+template <class Ops, fused_unary U>
+typename Ops::packet unary(const typename Ops::packet& p) {
+  if constexpr (requires { Ops::template unary<U>(p); }) {
+    return Ops::template unary<U>(p);
+  } else {
+    using T = typename Ops::value_type;
+    alignas(64) T lanes[Ops::width];
+    Ops::store(lanes, p);
+    for (T& v : lanes) v = scalar_ops<T>::template unary<U>(v);
+    return Ops::load(lanes);
+  }
+}
+
+/// A C++ number beside a fused value (converted to its dtype).
+template <class S>
+concept number = std::is_arithmetic_v<S>;
+
+}  // namespace detail::fuse
+
+/// What a fused function's comparisons give: a packet of truth values, for `ep::where`, `&`, `|`
+/// and `!`.
+template <class Ops>
+struct fused_mask {
+  typename Ops::mask m;
+  friend fused_mask operator&(fused_mask a, fused_mask b) { return {Ops::mask_and(a.m, b.m)}; }
+  friend fused_mask operator|(fused_mask a, fused_mask b) { return {Ops::mask_or(a.m, b.m)}; }
+  friend fused_mask operator!(fused_mask a) { return {Ops::mask_not(a.m)}; }
+  fused_mask logical_and(fused_mask b) const { return *this & b; }
+  fused_mask logical_or(fused_mask b) const { return *this | b; }
+  fused_mask logical_not() const { return !*this; }
+};
+
+/// What a fused function sees in place of a tensor of dtype `Ops::value_type`: a packet of its
+/// elements, with the tensor's element-wise methods and operators (C++ scalars on either side are
+/// converted to the dtype, as for a floating tensor). Ops that are not element-wise (sum, matmul,
+/// reshape, ...) are not members: calling one inside ep::fuse does not compile.
+template <class Ops>
+struct fused {
+  using value_type = typename Ops::value_type;
+  typename Ops::packet v;
+
+  static fused splat(value_type s) { return {Ops::set1(s)}; }
+
+#define EAGERPP_FUSED_METHOD(name, dtypes, grad) \
+  fused name() const { return {detail::fuse::unary<Ops, fused_unary::name>(v)}; }
+  EAGERPP_UNARY_OPS(EAGERPP_FUSED_METHOD)
+#undef EAGERPP_FUSED_METHOD
+  fused negative() const { return {Ops::neg(v)}; }
+  fused pow(fused e) const { return {Ops::pow(v, e.v)}; }
+  template <detail::fuse::number S>
+  fused pow(S e) const {
+    return pow(splat(static_cast<value_type>(e)));
+  }
+  fused maximum(fused b) const { return {Ops::maximum(v, b.v)}; }
+  fused minimum(fused b) const { return {Ops::minimum(v, b.v)}; }
+  template <detail::fuse::number S>
+  fused maximum(S b) const {
+    return maximum(splat(static_cast<value_type>(b)));
+  }
+  template <detail::fuse::number S>
+  fused minimum(S b) const {
+    return minimum(splat(static_cast<value_type>(b)));
+  }
+  /// NumPy's clip: minimum(maximum(x, lo), hi).
+  template <class L, class H>
+  fused clip(L lo, H hi) const {
+    return maximum(lo).minimum(hi);
+  }
+
+  fused operator-() const { return negative(); }
+  fused operator+() const { return *this; }
+
+#define EAGERPP_FUSED_ARITHMETIC(op, fn)                                     \
+  friend fused operator op(fused a, fused b) { return {Ops::fn(a.v, b.v)}; } \
+  template <detail::fuse::number S>                                          \
+  friend fused operator op(fused a, S b) {                                   \
+    return a op splat(static_cast<value_type>(b));                           \
+  }                                                                          \
+  template <detail::fuse::number S>                                          \
+  friend fused operator op(S a, fused b) {                                   \
+    return splat(static_cast<value_type>(a)) op b;                           \
+  }                                                                          \
+  template <class R>                                                         \
+  fused& operator op##=(R b) {                                               \
+    return *this = *this op b;                                               \
+  }
+  EAGERPP_FUSED_ARITHMETIC(+, add)
+  EAGERPP_FUSED_ARITHMETIC(-, sub)
+  EAGERPP_FUSED_ARITHMETIC(*, mul)
+  EAGERPP_FUSED_ARITHMETIC(/, div)
+#undef EAGERPP_FUSED_ARITHMETIC
+
+#define EAGERPP_FUSED_COMPARISON(op, expr)                                \
+  friend fused_mask<Ops> operator op(fused a, fused b) { return {expr}; } \
+  template <detail::fuse::number S>                                       \
+  friend fused_mask<Ops> operator op(fused a, S b) {                      \
+    return a op splat(static_cast<value_type>(b));                        \
+  }                                                                       \
+  template <detail::fuse::number S>                                       \
+  friend fused_mask<Ops> operator op(S a, fused b) {                      \
+    return splat(static_cast<value_type>(a)) op b;                        \
+  }
+  EAGERPP_FUSED_COMPARISON(<, Ops::lt(a.v, b.v))
+  EAGERPP_FUSED_COMPARISON(<=, Ops::le(a.v, b.v))
+  EAGERPP_FUSED_COMPARISON(>, Ops::lt(b.v, a.v))
+  EAGERPP_FUSED_COMPARISON(>=, Ops::le(b.v, a.v))
+  EAGERPP_FUSED_COMPARISON(==, Ops::eq(a.v, b.v))
+  EAGERPP_FUSED_COMPARISON(!=, Ops::ne(a.v, b.v))
+#undef EAGERPP_FUSED_COMPARISON
+};
+
+/// `where`, `maximum`, `minimum` and `clip` of fused values, spelled as for tensors; either value
+/// of `where` may be a C++ scalar.
+template <class Ops, class A, class B>
+fused<Ops> where(fused_mask<Ops> c, const A& a, const B& b) {
+  const auto as_fused = [](const auto& x) {
+    if constexpr (std::same_as<std::decay_t<decltype(x)>, fused<Ops>>)
+      return x;
+    else
+      return fused<Ops>::splat(static_cast<typename Ops::value_type>(x));
+  };
+  return {Ops::select(c.m, as_fused(a).v, as_fused(b).v)};
+}
+template <class Ops, class B>
+fused<Ops> maximum(fused<Ops> a, const B& b) {
+  return a.maximum(b);
+}
+template <class Ops, class B>
+fused<Ops> minimum(fused<Ops> a, const B& b) {
+  return a.minimum(b);
+}
+template <class Ops, class L, class H>
+fused<Ops> clip(fused<Ops> x, const L& lo, const H& hi) {
+  return x.clip(lo, hi);
+}
+/// The array API's reciprocal, positive and trunc, as for tensors.
+template <class Ops>
+fused<Ops> reciprocal(fused<Ops> x) {
+  return 1 / x;
+}
+template <class Ops>
+fused<Ops> positive(fused<Ops> x) {
+  return x;
+}
+#define EAGERPP_FUSED_FREE(name, dtypes, grad) \
+  template <class Ops>                         \
+  fused<Ops> name(fused<Ops> x) {              \
+    return x.name();                           \
+  }
+EAGERPP_UNARY_OPS(EAGERPP_FUSED_FREE)
+#undef EAGERPP_FUSED_FREE
+
+namespace detail::fuse {
+
+/// Elements [lo, hi) of the fused function `f` of N inputs of dtype T, into `out`: whole packets
+/// of Ops, then the rest one element at a time with the scalar policy (as the eager ops' tails
+/// run); with the scalar policy, all of it in one `omp simd` loop. Every pointer addresses n
+/// elements in C order.
+template <class Ops, class F, class T, std::size_t N>
+void run_range(const F& f, T* out, const std::array<const T*, N>& in, std::int64_t lo,
+               std::int64_t hi) {
+  constexpr std::int64_t w = Ops::width;
+  std::int64_t i = lo;
+  if constexpr (w > 1) {
+    for (; i + w <= hi; i += w) {
+      const auto r = [&]<std::size_t... K>(std::index_sequence<K...>) {
+        return f(fused<Ops>{Ops::load(in[K] + i)}...);
+      }
+      (std::make_index_sequence<N>{});
+      Ops::store(out + i, r.v);
+    }
+  }
+  using S = scalar_ops<T>;
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+  for (std::int64_t j = i; j < hi; ++j) {
+    out[j] = [&]<std::size_t... K>(std::index_sequence<K...>) { return f(fused<S>{in[K][j]}...); }
+    (std::make_index_sequence<N>{}).v;
+  }
+}
+
+}  // namespace detail::fuse
+
+}  // namespace ep

@@ -1,0 +1,109 @@
+// eagerpp - ep::fuse(f): an element-wise function written once in facade syntax, run in one pass
+// over its inputs with every intermediate in a register, staged by the C++ compiler
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <concepts>     // std::same_as
+#include <tuple>        // std::apply, std::make_tuple, std::get
+#include <type_traits>  // std::is_invocable_v, std::invoke_result_t
+#include <utility>      // std::move
+
+#include "eagerpp/autodiff/grad.hpp"
+#include "eagerpp/autodiff/jacobian.hpp"
+#include "eagerpp/detail/fused_value.hpp"
+#include "eagerpp/shape.hpp"
+#include "eagerpp/tensor.hpp"
+
+namespace ep {
+
+namespace detail::fuse {
+
+/// Whether backend B runs fused functions itself: the optional hook `fused_map(f, shape,
+/// raw...) -> R`, announced by `static constexpr bool fused_loops = true` (backends/host's
+/// detail/fuse_host.hpp).
+template <class B>
+concept has_fused_map = requires {
+  requires B::fused_loops;
+};
+
+}  // namespace detail::fuse
+
+/// A fused element-wise function (`ep::fuse(f)`): called with tensors of one backend and dtype,
+/// it returns what `f` returns called with them, computed in one pass.
+template <class F>
+class fused_function {
+ public:
+  explicit fused_function(F f) : f_(std::move(f)) {}
+
+  template <backend B, class... Rest>
+  requires(std::same_as<Rest, Tensor<B>>&&...) Tensor<B>
+  operator()(const Tensor<B>& x, const Rest&... xs) const {
+    using T = typename B::value_type;
+    static_assert(floating_dtype<T>,
+                  "ep::fuse: the inputs must be floating tensors (float or double)");
+    using S = fused<detail::fuse::scalar_ops<T>>;
+    static_assert(std::is_invocable_v<const F&, S, decltype((void)xs, S{})...>,
+                  "ep::fuse: f must be a generic element-wise function of its tensors (a "
+                  "lambda taking `auto`), using only element-wise methods, operators, where, "
+                  "maximum, minimum, clip and C++ scalars");
+    if constexpr (std::is_invocable_v<const F&, S, decltype((void)xs, S{})...>) {
+      static_assert(
+          std::same_as<std::invoke_result_t<const F&, S, decltype((void)xs, S{})...>, S>,
+          "ep::fuse: f must return one value of its inputs' dtype (a comparison gives a mask: "
+          "turn it into values with ep::where)");
+    }
+    if constexpr (!detail::fuse::has_fused_map<B>) {
+      return f_(x, xs...);  // no fused loop on this backend: the eager ops
+    } else {
+      if (detail::active_tape_count() != 0 && ((x.node() != 0) || ... || (xs.node() != 0)))
+        return differentiable(x, xs...);
+      return forward(x, xs...);
+    }
+  }
+
+ private:
+  /// The fused pass, with no tape: broadcast inputs are materialized first (a copy of each
+  /// operand whose shape is not the result's), then one loop.
+  template <class B, class... Rest>
+  Tensor<B> forward(const Tensor<B>& x, const Rest&... xs) const {
+    if ((... && (xs.shape() == x.shape())))
+      return Tensor<B>(B::fused_map(f_, x.shape(), x.raw(), xs.raw()...));
+    Shape shape = x.shape();
+    ((shape = broadcast_shapes(shape, xs.shape(), "fuse")), ...);
+    const auto full = [&](const Tensor<B>& t) {
+      return t.shape() == shape ? t : t.broadcast_to(shape);
+    };
+    return Tensor<B>(B::fused_map(f_, shape, full(x).raw(), full(xs).raw()...));
+  }
+  /// Under a tape: the fused pass, recorded as one op whose gradient is the eager function's
+  /// vector-Jacobian product (so it can be differentiated again).
+  template <class B, class... Rest>
+  Tensor<B> differentiable(const Tensor<B>& x, const Rest&... xs) const {
+    const F f = f_;
+    auto forward_fn = [this](const auto&... ts) { return forward(ts...); };
+    auto backward = [f](const Tensor<B>& g, const Tensor<B>&, const auto&... ts) {
+      auto [y, pullback] =
+          ep::vjp([&f](const auto& args) { return std::apply(f, args); }, std::make_tuple(ts...));
+      (void)y;
+      auto grads = pullback(g);
+      if constexpr (sizeof...(ts) == 1)
+        return std::get<0>(grads);
+      else
+        return grads;
+    };
+    return custom_gradient(forward_fn, backward)(x, xs...);
+  }
+
+  F f_;
+};
+
+/// Stages the element-wise function `f` (a generic lambda over tensors using element-wise
+/// methods, operators, `where`, `maximum`, `minimum`, `clip` and C++ scalars) into one pass:
+/// `ep::fuse(f)(x, y)` equals `f(x, y)` computed eagerly (within a few ulp: the packet functions
+/// of a backend may differ from its scalar ones), with every intermediate in a register.
+template <class F>
+fused_function<F> fuse(F f) {
+  return fused_function<F>(std::move(f));
+}
+
+}  // namespace ep

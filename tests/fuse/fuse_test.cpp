@@ -1,0 +1,171 @@
+// eagerpp - ep::fuse on ep::eigen, ep::xtensor and ep::omp, float and double: every element-wise op
+// and operator inside a fused function against the same function run eagerly, broadcasting,
+// scalars, 0-size and 0-d inputs, sizes around the packet width and the threads' split, errors,
+// and gradients (first and second order) against the eager ones
+// SPDX-License-Identifier: MIT
+#include <cmath>    // std::signbit, std::isnan
+#include <cstdint>  // std::int64_t
+#include <limits>   // std::numeric_limits
+#include <string>   // std::string
+#include <vector>   // std::vector
+
+#include <gtest/gtest.h>
+
+#include <eagerpp/eagerpp.hpp>
+#include <eagerpp/eigen.hpp>
+#include <eagerpp/fuse.hpp>
+#include <eagerpp/omp.hpp>
+#include <eagerpp/xtensor.hpp>
+
+#include "support/support.hpp"
+
+namespace {
+
+template <class B>
+class Fuse : public ::testing::Test {};
+using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::xtensor<float>,
+                                  ep::xtensor<double>, ep::omp<float>, ep::omp<double>>;
+TYPED_TEST_SUITE(Fuse, Backends);
+
+/// Relative tolerance of fused against eager: the packet functions of a backend (pexp, xsimd::exp)
+/// and the C library's, which eager tails use, differ by a few ulp.
+template <class B>
+constexpr double tol() {
+  return std::is_same_v<typename B::value_type, float> ? 4e-6 : 1e-14;
+}
+
+/// Expects a and b of one shape, equal within tol<B>() (NaN where the other has NaN).
+template <class B>
+void expect_same(const ep::Tensor<B>& fused, const ep::Tensor<B>& eager, const std::string& what) {
+  ASSERT_EQ(fused.shape(), eager.shape()) << what;
+  const auto f = fused.to_vector();
+  const auto e = eager.to_vector();
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const double x = f[i], y = e[i];
+    if (std::isnan(y)) {
+      EXPECT_TRUE(std::isnan(x)) << what << " element " << i;
+    } else if (std::isinf(y)) {
+      EXPECT_EQ(x, y) << what << " element " << i;
+    } else {
+      EXPECT_NEAR(x, y, tol<B>() * (1 + std::abs(y))) << what << " element " << i;
+    }
+  }
+}
+
+template <class B>
+ep::Tensor<B> inputs(std::int64_t n, double lo, double hi, std::uint64_t seed = 7) {
+  return ep::test::tensor<B>(ep::test::random_values(static_cast<std::size_t>(n), lo, hi, seed),
+                             {n});
+}
+
+TYPED_TEST(Fuse, ChainEqualsEagerAtEverySize) {
+  using B = TypeParam;
+  const auto chain = [](const auto& x) { return (-x * x).exp() * x.sin() + 1; };
+  // Around the packet widths (1 to 8), past omp's split among threads (32768).
+  for (std::int64_t n : {0, 1, 3, 4, 7, 8, 9, 15, 17, 100, 1000, 40000}) {
+    const auto x = inputs<B>(n, -3, 3);
+    expect_same(ep::fuse(chain)(x), chain(x), "chain n=" + std::to_string(n));
+  }
+  const auto x0 = ep::full<B>(ep::Shape{}, 0.5);  // 0-d
+  expect_same(ep::fuse(chain)(x0), chain(x0), "chain 0-d");
+}
+
+TYPED_TEST(Fuse, EveryUnaryOpEqualsEager) {
+  using B = TypeParam;
+  const auto x = inputs<B>(37, -0.9, 0.9);   // in every op's domain but log's and arccosh's
+  const auto p = inputs<B>(37, 1.1, 20, 3);  // positive, > 1
+#define EAGERPP_CHECK_UNARY(name, dtypes, grad)                                             \
+  {                                                                                         \
+    const auto u = std::string(#name) == "log" || std::string(#name) == "log2" ||           \
+                           std::string(#name) == "log10" || std::string(#name) == "sqrt" || \
+                           std::string(#name) == "arccosh"                                  \
+                       ? p                                                                  \
+                       : x;                                                                 \
+    const auto f = [](const auto& t) { return t.name(); };                                  \
+    expect_same(ep::fuse(f)(u), f(u), #name);                                               \
+    const auto g = [](const auto& t) { return ep::name(t * 2) - 1; };                       \
+    expect_same(ep::fuse(g)(u * 0.25), g(u * 0.25), "ep::" #name);                          \
+  }
+  EAGERPP_UNARY_OPS(EAGERPP_CHECK_UNARY)
+#undef EAGERPP_CHECK_UNARY
+  const auto r = [](const auto& t) { return ep::reciprocal(t) + ep::positive(t) + t.pow(3); };
+  expect_same(ep::fuse(r)(p), r(p), "reciprocal positive pow");
+}
+
+TYPED_TEST(Fuse, OperatorsScalarsAndSelections) {
+  using B = TypeParam;
+  const auto x = inputs<B>(23, -2, 2, 1);
+  const auto y = inputs<B>(23, -2, 2, 2);
+  const auto f = [](const auto& a, const auto& b) {
+    auto c = 2 - a * b / 3 + (a - b) * 0.5;
+    c += 1;
+    return ep::where(a > b, c, -c) + ep::maximum(a, b) - ep::minimum(a, 0.25) + a.clip(-1, 1) +
+           ep::where((a < 0) | (b >= 1), 1.5, b) + ep::where(a != b, a, 0);
+  };
+  expect_same(ep::fuse(f)(x, y), f(x, y), "operators");
+  // NumPy's maximum and minimum: NaN propagates from either side, -0.0 < +0.0.
+  using T = typename B::value_type;
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const auto a = ep::from_vector<B>({nan, 1, 0.0, -0.0, 0.0, -0.0, 2, nan, 3});
+  const auto b = ep::from_vector<B>({1, nan, -0.0, 0.0, 0.0, -0.0, 2, nan, -3});
+  const auto mx = [](const auto& u, const auto& v) { return ep::maximum(u, v); };
+  const auto mn = [](const auto& u, const auto& v) { return ep::minimum(u, v); };
+  for (const auto& [fused, eager] :
+       {std::pair{ep::fuse(mx)(a, b), mx(a, b)}, std::pair{ep::fuse(mn)(a, b), mn(a, b)}}) {
+    const auto u = fused.to_vector(), v = eager.to_vector();
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      EXPECT_EQ(std::isnan(u[i]), std::isnan(v[i])) << i;
+      if (!std::isnan(v[i])) {
+        EXPECT_EQ(u[i], v[i]) << i;
+        EXPECT_EQ(std::signbit(u[i]), std::signbit(v[i])) << i;
+      }
+    }
+  }
+}
+
+TYPED_TEST(Fuse, BroadcastsAndChecksShapes) {
+  using B = TypeParam;
+  const auto col = ep::test::tensor<B>(std::vector<double>{1, -2, 3}, {3, 1});
+  const auto row = ep::test::tensor<B>(std::vector<double>{0.5, 1, 2, -1}, {4});
+  const auto s = ep::full<B>(ep::Shape{}, 2.0);
+  const auto f = [](const auto& a, const auto& b, const auto& c) { return a * b + c.exp(); };
+  expect_same(ep::fuse(f)(col, row, s), f(col, row, s), "broadcast (3, 1), (4,), ()");
+  expect_same(ep::fuse(f)(ep::zeros<B>({0, 4}), row, s), f(ep::zeros<B>({0, 4}), row, s), "0-size");
+  try {
+    (void)ep::fuse(f)(col, ep::zeros<B>({2, 4}), s);
+    ADD_FAILURE() << "no error";
+  } catch (const ep::value_error& e) {
+    EXPECT_NE(std::string(e.what()).find("fuse: cannot broadcast shapes (3, 1) and (2, 4)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TYPED_TEST(Fuse, GradientsEqualTheEagerOnes) {
+  using B = TypeParam;
+  const auto f = [](const auto& a, const auto& b) { return (-a * a).exp() * b.sin() + a * b; };
+  const auto x = inputs<B>(19, -1.5, 1.5, 4);
+  const auto y = inputs<B>(19, -1.5, 1.5, 5);
+  const auto loss_fused = [&](const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& p) {
+    return ep::fuse(f)(std::get<0>(p), std::get<1>(p)).sum();
+  };
+  const auto loss_eager = [&](const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& p) {
+    return f(std::get<0>(p), std::get<1>(p)).sum();
+  };
+  const auto [vf, gf] = ep::value_and_grad(loss_fused, std::tuple{x, y});
+  const auto [ve, ge] = ep::value_and_grad(loss_eager, std::tuple{x, y});
+  expect_same(vf, ve, "value");
+  expect_same(std::get<0>(gf), std::get<0>(ge), "d/da");
+  expect_same(std::get<1>(gf), std::get<1>(ge), "d/db");
+  // Second order: the gradient of the summed gradient (the backward pass is taped too).
+  const auto h = [](const auto& loss) {
+    return [loss](const ep::Tensor<B>& a) {
+      return ep::grad([&](const ep::Tensor<B>& z) { return loss(z); })(a).sum();
+    };
+  };
+  const auto one_fused = [&](const ep::Tensor<B>& a) { return ep::fuse(f)(a, y).sum(); };
+  const auto one_eager = [&](const ep::Tensor<B>& a) { return f(a, y).sum(); };
+  expect_same(ep::grad(h(one_fused))(x), ep::grad(h(one_eager))(x), "second derivative");
+}
+
+}  // namespace
