@@ -6,7 +6,7 @@
 #include <concepts>     // std::same_as
 #include <tuple>        // std::apply, std::make_tuple, std::get
 #include <type_traits>  // std::is_invocable_v, std::invoke_result_t
-#include <utility>      // std::move
+#include <utility>      // std::move, std::index_sequence
 
 #include "eagerpp/autodiff/grad.hpp"
 #include "eagerpp/autodiff/jacobian.hpp"
@@ -75,18 +75,35 @@ class fused_function {
     };
     return Tensor<B>(B::fused_map(f_, shape, full(x).raw(), full(xs).raw()...));
   }
-  /// Under a tape: the fused pass, recorded as one op whose gradient is the eager function's
-  /// vector-Jacobian product (so it can be differentiated again).
+  /// Under a tape: the fused pass, recorded as one op. Its gradient is one more fused pass on dual
+  /// numbers (run_range_grad: g * df/dx_k for every input k, from x and g), summed over the axes
+  /// an input was broadcast along. When that gradient is itself recorded (a higher derivative), it
+  /// is the eager function's vector-Jacobian product instead, which the tape can differentiate.
   template <class B, class... Rest>
   Tensor<B> differentiable(const Tensor<B>& x, const Rest&... xs) const {
     const F f = f_;
     auto forward_fn = [this](const auto&... ts) { return forward(ts...); };
     auto backward = [f](const Tensor<B>& g, const Tensor<B>&, const auto&... ts) {
-      auto [y, pullback] =
-          ep::vjp([&f](const auto& args) { return std::apply(f, args); }, std::make_tuple(ts...));
-      (void)y;
-      auto grads = pullback(g);
-      if constexpr (sizeof...(ts) == 1)
+      constexpr std::size_t n = sizeof...(ts);
+      auto grads = [&] {
+        if (detail::active_tape_count() != 0) {
+          auto [y, pullback] = ep::vjp([&f](const auto& args) { return std::apply(f, args); },
+                                       std::make_tuple(ts...));
+          (void)y;
+          return pullback(g);
+        }
+        const Shape& shape = g.shape();
+        const auto full = [&](const Tensor<B>& t) {
+          return t.shape() == shape ? t : t.broadcast_to(shape);
+        };
+        const auto raws = B::fused_grad(f, shape, g.raw(), full(ts).raw()...);
+        return [&]<std::size_t... K>(std::index_sequence<K...>) {
+          return std::make_tuple(
+              detail::unbroadcast(Tensor<B>(raws[K]), std::get<K>(std::tie(ts...)).shape())...);
+        }
+        (std::make_index_sequence<n>{});
+      }();
+      if constexpr (n == 1)
         return std::get<0>(grads);
       else
         return grads;

@@ -157,6 +157,25 @@ TYPED_TEST(Fuse, GradientsEqualTheEagerOnes) {
   expect_same(vf, ve, "value");
   expect_same(std::get<0>(gf), std::get<0>(ge), "d/da");
   expect_same(std::get<1>(gf), std::get<1>(ge), "d/db");
+  // Every binary rule and a few rows, with broadcasting: (3, 1) against (4,).
+  const auto k = [](const auto& a, const auto& b) {
+    return ep::where(a > b, a / (b * b + 1), ep::maximum(a, b * 0.5)) +
+           (a * a + 1).pow(b) * (b - a).tanh() + ep::minimum(a, 0.1).clip(-0.5, 0.5) +
+           (a * a + b * b + 1).log() - 2 / (a.exp() + 1);
+  };
+  const auto col = inputs<B>(3, -1, 1, 6).reshape({3, 1});
+  const auto row = inputs<B>(4, -1, 1, 8);
+  const auto kf = [&](const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& p) {
+    return ep::fuse(k)(std::get<0>(p), std::get<1>(p)).sum();
+  };
+  const auto ke = [&](const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& p) {
+    return k(std::get<0>(p), std::get<1>(p)).sum();
+  };
+  const auto [kvf, kgf] = ep::value_and_grad(kf, std::tuple{col, row});
+  const auto [kve, kge] = ep::value_and_grad(ke, std::tuple{col, row});
+  expect_same(kvf, kve, "broadcast value");
+  expect_same(std::get<0>(kgf), std::get<0>(kge), "broadcast d/da (3, 1)");
+  expect_same(std::get<1>(kgf), std::get<1>(kge), "broadcast d/db (4,)");
   // Second order: the gradient of the summed gradient (the backward pass is taped too).
   const auto h = [](const auto& loss) {
     return [loss](const ep::Tensor<B>& a) {

@@ -8,6 +8,7 @@
 #include <cmath>        // std::exp, std::sqrt, ...
 #include <concepts>     // std::same_as
 #include <cstdint>      // std::int64_t
+#include <numbers>      // std::numbers::ln2_v, ln10_v (the gradient rows)
 #include <type_traits>  // std::decay_t, std::is_arithmetic_v
 #include <utility>      // std::index_sequence
 
@@ -153,26 +154,67 @@ struct fused_mask {
 /// What a fused function sees in place of a tensor of dtype `Ops::value_type`: a packet of its
 /// elements, with the tensor's element-wise methods and operators (C++ scalars on either side are
 /// converted to the dtype, as for a floating tensor). Ops that are not element-wise (sum, matmul,
-/// reshape, ...) are not members: calling one inside ep::fuse does not compile.
-template <class Ops>
+/// reshape, ...) are not members: calling one inside ep::fuse does not compile. With D > 0 it is
+/// also a forward-mode dual number: `d[k]` holds the derivative of the value with respect to the
+/// k-th input of the fused function, carried through every op by the gradient rule of its row in
+/// ops/unary_list.hpp (evaluated on fused values) or the rules of the binary ops below, so one pass
+/// gives `g * df/dx_k` for every input (ep::fuse's backward pass).
+template <class Ops, std::size_t D = 0>
 struct fused {
   using value_type = typename Ops::value_type;
-  typename Ops::packet v;
+  using packet = typename Ops::packet;
+  packet v;
+  std::array<packet, D> d{};
 
-  static fused splat(value_type s) { return {Ops::set1(s)}; }
+  static fused splat(value_type s) {
+    fused r{Ops::set1(s)};
+    for (auto& t : r.d) t = Ops::set1(value_type(0));
+    return r;
+  }
+  fused zeros_like() const { return splat(0); }
 
-#define EAGERPP_FUSED_METHOD(name, dtypes, grad) \
-  fused name() const { return {detail::fuse::unary<Ops, fused_unary::name>(v)}; }
+#define EAGERPP_FUSED_METHOD(name, dtypes, grad)             \
+  fused name() const {                                       \
+    fused r{detail::fuse::unary<Ops, fused_unary::name>(v)}; \
+    if constexpr (D > 0) {                                   \
+      const fused<Ops> x{v}, y{r.v};                         \
+      for (std::size_t k = 0; k < D; ++k) {                  \
+        const fused<Ops> g{d[k]};                            \
+        r.d[k] = (grad).v;                                   \
+      }                                                      \
+    }                                                        \
+    return r;                                                \
+  }
+  // clang-format off
   EAGERPP_UNARY_OPS(EAGERPP_FUSED_METHOD)
+  // clang-format on
 #undef EAGERPP_FUSED_METHOD
-  fused negative() const { return {Ops::neg(v)}; }
-  fused pow(fused e) const { return {Ops::pow(v, e.v)}; }
+  fused negative() const {
+    fused r{Ops::neg(v)};
+    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::neg(d[k]);
+    return r;
+  }
+  /// x^e; d/dx = e x^(e-1), d/de = x^e log x, taken as 0 where x == 0 (the eager rule's).
+  fused pow(const fused& e) const {
+    fused r{Ops::pow(v, e.v)};
+    if constexpr (D > 0) {
+      const packet zero = Ops::set1(value_type(0));
+      const packet dx = Ops::mul(e.v, Ops::pow(v, Ops::sub(e.v, Ops::set1(value_type(1)))));
+      const packet de = Ops::select(Ops::eq(v, zero), zero,
+                                    Ops::mul(r.v, detail::fuse::unary<Ops, fused_unary::log>(v)));
+      for (std::size_t k = 0; k < D; ++k)
+        r.d[k] = Ops::add(Ops::mul(dx, d[k]), Ops::mul(de, e.d[k]));
+    }
+    return r;
+  }
   template <detail::fuse::number S>
   fused pow(S e) const {
     return pow(splat(static_cast<value_type>(e)));
   }
-  fused maximum(fused b) const { return {Ops::maximum(v, b.v)}; }
-  fused minimum(fused b) const { return {Ops::minimum(v, b.v)}; }
+  /// NumPy's maximum and minimum; the derivative is the selected operand's, the mean of both on a
+  /// tie (the eager rule's).
+  fused maximum(const fused& b) const { return extremum(b, Ops::maximum(v, b.v)); }
+  fused minimum(const fused& b) const { return extremum(b, Ops::minimum(v, b.v)); }
   template <detail::fuse::number S>
   fused maximum(S b) const {
     return maximum(splat(static_cast<value_type>(b)));
@@ -190,35 +232,57 @@ struct fused {
   fused operator-() const { return negative(); }
   fused operator+() const { return *this; }
 
-#define EAGERPP_FUSED_ARITHMETIC(op, fn)                                     \
-  friend fused operator op(fused a, fused b) { return {Ops::fn(a.v, b.v)}; } \
-  template <detail::fuse::number S>                                          \
-  friend fused operator op(fused a, S b) {                                   \
-    return a op splat(static_cast<value_type>(b));                           \
-  }                                                                          \
-  template <detail::fuse::number S>                                          \
-  friend fused operator op(S a, fused b) {                                   \
-    return splat(static_cast<value_type>(a)) op b;                           \
-  }                                                                          \
-  template <class R>                                                         \
-  fused& operator op##=(R b) {                                               \
-    return *this = *this op b;                                               \
+  friend fused operator+(const fused& a, const fused& b) {
+    fused r{Ops::add(a.v, b.v)};
+    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::add(a.d[k], b.d[k]);
+    return r;
   }
-  EAGERPP_FUSED_ARITHMETIC(+, add)
-  EAGERPP_FUSED_ARITHMETIC(-, sub)
-  EAGERPP_FUSED_ARITHMETIC(*, mul)
-  EAGERPP_FUSED_ARITHMETIC(/, div)
-#undef EAGERPP_FUSED_ARITHMETIC
+  friend fused operator-(const fused& a, const fused& b) {
+    fused r{Ops::sub(a.v, b.v)};
+    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::sub(a.d[k], b.d[k]);
+    return r;
+  }
+  friend fused operator*(const fused& a, const fused& b) {
+    fused r{Ops::mul(a.v, b.v)};
+    for (std::size_t k = 0; k < D; ++k)
+      r.d[k] = Ops::add(Ops::mul(a.d[k], b.v), Ops::mul(a.v, b.d[k]));
+    return r;
+  }
+  friend fused operator/(const fused& a, const fused& b) {
+    fused r{Ops::div(a.v, b.v)};
+    for (std::size_t k = 0; k < D; ++k)
+      r.d[k] = Ops::div(Ops::sub(a.d[k], Ops::mul(r.v, b.d[k])), b.v);
+    return r;
+  }
 
-#define EAGERPP_FUSED_COMPARISON(op, expr)                                \
-  friend fused_mask<Ops> operator op(fused a, fused b) { return {expr}; } \
-  template <detail::fuse::number S>                                       \
-  friend fused_mask<Ops> operator op(fused a, S b) {                      \
-    return a op splat(static_cast<value_type>(b));                        \
-  }                                                                       \
-  template <detail::fuse::number S>                                       \
-  friend fused_mask<Ops> operator op(S a, fused b) {                      \
-    return splat(static_cast<value_type>(a)) op b;                        \
+#define EAGERPP_FUSED_WITH_SCALARS(op)             \
+  template <detail::fuse::number S>                \
+  friend fused operator op(const fused& a, S b) {  \
+    return a op splat(static_cast<value_type>(b)); \
+  }                                                \
+  template <detail::fuse::number S>                \
+  friend fused operator op(S a, const fused& b) {  \
+    return splat(static_cast<value_type>(a)) op b; \
+  }                                                \
+  template <class R>                               \
+  fused& operator op##=(const R& b) {              \
+    return *this = *this op b;                     \
+  }
+  EAGERPP_FUSED_WITH_SCALARS(+)
+  EAGERPP_FUSED_WITH_SCALARS(-)
+  EAGERPP_FUSED_WITH_SCALARS(*)
+  EAGERPP_FUSED_WITH_SCALARS(/)
+#undef EAGERPP_FUSED_WITH_SCALARS
+
+#define EAGERPP_FUSED_COMPARISON(op, expr)                                              \
+  friend fused_mask<Ops> operator op(const fused& a, const fused& b) { return {expr}; } \
+  template <detail::fuse::number S>                                                     \
+  friend fused_mask<Ops> operator op(const fused& a, S b) {                             \
+    return a op splat(static_cast<value_type>(b));                                      \
+  }                                                                                     \
+  template <detail::fuse::number S>                                                     \
+  friend fused_mask<Ops> operator op(S a, const fused& b) {                             \
+    return splat(static_cast<value_type>(a)) op b;                                      \
   }
   EAGERPP_FUSED_COMPARISON(<, Ops::lt(a.v, b.v))
   EAGERPP_FUSED_COMPARISON(<=, Ops::le(a.v, b.v))
@@ -227,44 +291,81 @@ struct fused {
   EAGERPP_FUSED_COMPARISON(==, Ops::eq(a.v, b.v))
   EAGERPP_FUSED_COMPARISON(!=, Ops::ne(a.v, b.v))
 #undef EAGERPP_FUSED_COMPARISON
+
+  /// `c ? a : b` for value and derivatives.
+  static fused select(const typename Ops::mask& c, const fused& a, const fused& b) {
+    fused r{Ops::select(c, a.v, b.v)};
+    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::select(c, a.d[k], b.d[k]);
+    return r;
+  }
+
+ private:
+  fused extremum(const fused& b, const packet& out) const {
+    fused r{out};
+    if constexpr (D > 0) {
+      const auto tie = Ops::eq(v, b.v);
+      const auto from_a = Ops::eq(v, out), from_b = Ops::eq(b.v, out);
+      const packet zero = Ops::set1(value_type(0)), half = Ops::set1(value_type(0.5));
+      for (std::size_t k = 0; k < D; ++k)
+        r.d[k] = Ops::select(tie, Ops::mul(half, Ops::add(d[k], b.d[k])),
+                             Ops::select(from_a, d[k], Ops::select(from_b, b.d[k], zero)));
+    }
+    return r;
+  }
 };
+
+namespace detail::fuse {
+/// x as a fused value of F's policy and derivatives (a C++ scalar: a constant).
+template <class F, class X>
+F as_fused(const X& x) {
+  if constexpr (std::same_as<X, F>)
+    return x;
+  else
+    return F::splat(static_cast<typename F::value_type>(x));
+}
+}  // namespace detail::fuse
 
 /// `where`, `maximum`, `minimum` and `clip` of fused values, spelled as for tensors; either value
 /// of `where` may be a C++ scalar.
-template <class Ops, class A, class B>
-fused<Ops> where(fused_mask<Ops> c, const A& a, const B& b) {
-  const auto as_fused = [](const auto& x) {
-    if constexpr (std::same_as<std::decay_t<decltype(x)>, fused<Ops>>)
-      return x;
-    else
-      return fused<Ops>::splat(static_cast<typename Ops::value_type>(x));
-  };
-  return {Ops::select(c.m, as_fused(a).v, as_fused(b).v)};
+template <class Ops, std::size_t D, class A>
+fused<Ops, D> where(fused_mask<Ops> c, const fused<Ops, D>& a, const A& b) {
+  using F = fused<Ops, D>;
+  return F::select(c.m, a, detail::fuse::as_fused<F>(b));
 }
-template <class Ops, class B>
-fused<Ops> maximum(fused<Ops> a, const B& b) {
+template <class Ops, std::size_t D, detail::fuse::number A>
+fused<Ops, D> where(fused_mask<Ops> c, A a, const fused<Ops, D>& b) {
+  using F = fused<Ops, D>;
+  return F::select(c.m, detail::fuse::as_fused<F>(a), b);
+}
+template <class Ops, detail::fuse::number A, detail::fuse::number B>
+fused<Ops> where(fused_mask<Ops> c, A a, B b) {
+  using F = fused<Ops>;
+  return F::select(c.m, detail::fuse::as_fused<F>(a), detail::fuse::as_fused<F>(b));
+}
+template <class Ops, std::size_t D, class B>
+fused<Ops, D> maximum(const fused<Ops, D>& a, const B& b) {
   return a.maximum(b);
 }
-template <class Ops, class B>
-fused<Ops> minimum(fused<Ops> a, const B& b) {
+template <class Ops, std::size_t D, class B>
+fused<Ops, D> minimum(const fused<Ops, D>& a, const B& b) {
   return a.minimum(b);
 }
-template <class Ops, class L, class H>
-fused<Ops> clip(fused<Ops> x, const L& lo, const H& hi) {
+template <class Ops, std::size_t D, class L, class H>
+fused<Ops, D> clip(const fused<Ops, D>& x, const L& lo, const H& hi) {
   return x.clip(lo, hi);
 }
-/// The array API's reciprocal, positive and trunc, as for tensors.
-template <class Ops>
-fused<Ops> reciprocal(fused<Ops> x) {
+/// The array API's reciprocal and positive, as for tensors.
+template <class Ops, std::size_t D>
+fused<Ops, D> reciprocal(const fused<Ops, D>& x) {
   return 1 / x;
 }
-template <class Ops>
-fused<Ops> positive(fused<Ops> x) {
+template <class Ops, std::size_t D>
+fused<Ops, D> positive(const fused<Ops, D>& x) {
   return x;
 }
 #define EAGERPP_FUSED_FREE(name, dtypes, grad) \
-  template <class Ops>                         \
-  fused<Ops> name(fused<Ops> x) {              \
+  template <class Ops, std::size_t D>          \
+  fused<Ops, D> name(const fused<Ops, D>& x) { \
     return x.name();                           \
   }
 EAGERPP_UNARY_OPS(EAGERPP_FUSED_FREE)
@@ -298,6 +399,33 @@ void run_range(const F& f, T* out, const std::array<const T*, N>& in, std::int64
     out[j] = [&]<std::size_t... K>(std::index_sequence<K...>) { return f(fused<S>{in[K][j]}...); }
     (std::make_index_sequence<N>{}).v;
   }
+}
+
+/// The backward pass of ep::fuse over elements [lo, hi): for each input k, `grads[k] = g * df/dx_k`,
+/// from one evaluation of f on dual numbers (fused<Ops, N>, the k-th input's derivative seeded
+/// with 1), packets then scalars as run_range.
+template <class Ops, class F, class T, std::size_t N>
+void run_range_grad(const F& f, const T* g, const std::array<const T*, N>& in,
+                    const std::array<T*, N>& grads, std::int64_t lo, std::int64_t hi) {
+  const auto step = [&]<class P>(P, std::int64_t at) {
+    using Dual = fused<P, N>;
+    const auto r = [&]<std::size_t... K>(std::index_sequence<K...>) {
+      const auto input = [&](std::size_t k) {
+        Dual x{P::load(in[k] + at)};
+        for (std::size_t j = 0; j < N; ++j) x.d[j] = P::set1(T(j == k ? 1 : 0));
+        return x;
+      };
+      return f(input(K)...);
+    }
+    (std::make_index_sequence<N>{});
+    const auto gp = P::load(g + at);
+    for (std::size_t k = 0; k < N; ++k) P::store(grads[k] + at, P::mul(gp, r.d[k]));
+  };
+  constexpr std::int64_t w = Ops::width;
+  std::int64_t i = lo;
+  if constexpr (w > 1)
+    for (; i + w <= hi; i += w) step(Ops{}, i);
+  for (; i < hi; ++i) step(scalar_ops<T>{}, i);
 }
 
 }  // namespace detail::fuse

@@ -52,6 +52,10 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {
     return detail::fuse::host_fused_map<eigen, detail::eigen_fuse_ops<T>>(f, shape, xs...);
   }
+  template <class F, class... R>
+  static auto fused_grad(const F& f, const Shape& shape, const raw_type& g, const R&... xs) {
+    return detail::fuse::host_fused_grad<eigen, detail::eigen_fuse_ops<T>>(f, shape, g, xs...);
+  }
   template <class U>
   using rebind = eigen<U>;
 

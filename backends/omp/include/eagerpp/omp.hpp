@@ -37,6 +37,10 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {
     return detail::fuse::host_fused_map<omp, detail::fuse::scalar_ops<T>>(f, shape, xs...);
   }
+  template <class F, class... R>
+  static auto fused_grad(const F& f, const Shape& shape, const raw_type& g, const R&... xs) {
+    return detail::fuse::host_fused_grad<omp, detail::fuse::scalar_ops<T>>(f, shape, g, xs...);
+  }
 
   /// sqrt a SIMD packet at a time (detail::omp_system::sqrt_n): the Thrust backend's functor, in
   /// the `omp simd` loop, would call the C library's sqrt one element at a time.

@@ -77,6 +77,10 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
   static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {
     return detail::fuse::host_fused_map<xtensor, detail::xsimd_fuse_ops<T>>(f, shape, xs...);
   }
+  template <class F, class... R>
+  static auto fused_grad(const F& f, const Shape& shape, const raw_type& g, const R&... xs) {
+    return detail::fuse::host_fused_grad<xtensor, detail::xsimd_fuse_ops<T>>(f, shape, g, xs...);
+  }
   template <class U>
   using rebind = xtensor<U>;
   using shape_type = xt::dynamic_shape<std::size_t>;

@@ -7,6 +7,7 @@
 #include <array>    // std::array
 #include <cstdint>  // std::int64_t
 #include <memory>   // std::shared_ptr
+#include <utility>  // std::index_sequence
 
 #include "eagerpp/detail/fused_value.hpp"
 #include "eagerpp/shape.hpp"
@@ -38,6 +39,44 @@ typename B::raw_type host_fused_map(const F& f, const Shape& shape, const Raw&..
   }
   run(0, n);
   return B::from_host_shared(out, shape);
+}
+
+/// What `B::fused_grad(f, shape, g, raw...)` returns: for each input k, g * df/dx_k over `shape`
+/// (every raw tensor of that shape), in one pass (run_range_grad), split among B's threads as
+/// host_fused_map is.
+template <class B, class Ops, class F, class... Raw>
+std::array<typename B::raw_type, sizeof...(Raw)> host_fused_grad(const F& f, const Shape& shape,
+                                                                 const typename B::raw_type& g,
+                                                                 const Raw&... xs) {
+  using T = typename B::value_type;
+  constexpr std::size_t n_in = sizeof...(Raw);
+  constexpr std::int64_t parallel_from = 32768;
+  const std::int64_t n = shape.numel();
+  std::array<std::shared_ptr<T>, n_in> outs;
+  std::array<T*, n_in> out{};
+  for (std::size_t k = 0; k < n_in; ++k) {
+    outs[k] = allocate_storage<T>(static_cast<std::size_t>(n));
+    out[k] = outs[k].get();
+  }
+  const std::shared_ptr<T> gs = B::share_host(g);
+  const std::array<std::shared_ptr<T>, n_in> keep{B::share_host(xs)...};
+  std::array<const T*, n_in> in{};
+  for (std::size_t k = 0; k < n_in; ++k) in[k] = keep[k].get();
+  const auto run = [&](std::int64_t lo, std::int64_t hi) {
+    run_range_grad<Ops>(f, gs.get(), in, out, lo, hi);
+  };
+  bool done = false;
+  if constexpr (requires { B::parallel_blocks(n, run); }) {
+    if (n >= parallel_from) {
+      B::parallel_blocks(n, run);
+      done = true;
+    }
+  }
+  if (!done) run(0, n);
+  return [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return std::array<typename B::raw_type, n_in>{B::from_host_shared(outs[K], shape)...};
+  }
+  (std::make_index_sequence<n_in>{});
 }
 
 }  // namespace ep::detail::fuse
