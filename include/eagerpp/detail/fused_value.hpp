@@ -132,6 +132,9 @@ typename Ops::packet unary(const typename Ops::packet& p) {
   }
 }
 
+template <class...>
+inline constexpr bool always_false = false;
+
 /// A C++ number beside a fused value (converted to its dtype).
 template <class S>
 concept number = std::is_arithmetic_v<S>;
@@ -164,7 +167,7 @@ struct fused {
   using value_type = typename Ops::value_type;
   using packet = typename Ops::packet;
   packet v;
-  std::array<packet, D> d{};
+  packet d[D > 0 ? D : 1]{};  // a plain array: std::array<__m128> drops the type's attributes
 
   static fused splat(value_type s) {
     fused r{Ops::set1(s)};
@@ -231,6 +234,32 @@ struct fused {
 
   fused operator-() const { return negative(); }
   fused operator+() const { return *this; }
+
+  // The tensor methods that are not element-wise: a sentence naming the op, not "no member".
+#define EAGERPP_FUSED_NOT_ELEMENTWISE(name)                                               \
+  template <class... A>                                                                   \
+  fused name(const A&...) const {                                                         \
+    static_assert(detail::fuse::always_false<A...>,                                       \
+                  "ep::fuse: " #name                                                      \
+                  " is not element-wise; a fused function may use element-wise ops only " \
+                  "(compute " #name " on the tensor ep::fuse(f) returns)");               \
+    return *this;                                                                         \
+  }
+  EAGERPP_FUSED_NOT_ELEMENTWISE(sum)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(prod)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(mean)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(max)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(min)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(cumsum)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(logsumexp)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(softmax)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(matmul)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(reshape)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(transpose)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(flip)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(sort)
+  EAGERPP_FUSED_NOT_ELEMENTWISE(pad)
+#undef EAGERPP_FUSED_NOT_ELEMENTWISE
 
   friend fused operator+(const fused& a, const fused& b) {
     fused r{Ops::add(a.v, b.v)};
