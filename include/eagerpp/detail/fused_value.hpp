@@ -59,8 +59,10 @@ struct scalar_ops {
   static bool mask_or(bool a, bool b) { return a || b; }
   static bool mask_not(bool a) { return !a; }
   static T select(bool m, T a, T b) { return m ? a : b; }
-  static T maximum(T a, T b) { return numpy::minmax<true>(a, b); }
-  static T minimum(T a, T b) { return numpy::minmax<false>(a, b); }
+  template <bool Max>
+  static T minmax(T a, T b) {
+    return numpy::minmax<Max>(a, b);
+  }
   static T pow(T a, T b) { return std::pow(a, b); }
   template <fused_unary U>
   static T unary(T x) {
@@ -132,6 +134,37 @@ typename Ops::packet unary(const typename Ops::packet& p) {
   }
 }
 
+/// x^y of two packets: the policy's, or the C library's lane by lane.
+template <class Ops>
+typename Ops::packet pow(const typename Ops::packet& a, const typename Ops::packet& b) {
+  if constexpr (requires { Ops::pow(a, b); }) {
+    return Ops::pow(a, b);
+  } else {
+    using T = typename Ops::value_type;
+    alignas(64) T x[Ops::width], y[Ops::width];
+    Ops::store(x, a);
+    Ops::store(y, b);
+    for (std::int64_t i = 0; i < Ops::width; ++i) x[i] = std::pow(x[i], y[i]);
+    return Ops::load(x);
+  }
+}
+
+/// NumPy's maximum (Max) or minimum of two packets (numpy::minmax): a NaN operand gives that NaN
+/// (a's first); of two equal values the one with the sign bit clear (maximum) or set (minimum),
+/// which the bitwise and (or) of equal values is. The scalar policy has its own.
+template <class Ops, bool Max>
+typename Ops::packet minmax(const typename Ops::packet& a, const typename Ops::packet& b) {
+  if constexpr (requires { Ops::template minmax<Max>(a, b); }) {
+    return Ops::template minmax<Max>(a, b);
+  } else {
+    const auto ordered = Max ? Ops::select(Ops::lt(a, b), b, a) : Ops::select(Ops::lt(b, a), b, a);
+    const auto tie = Max ? Ops::bit_and(a, b) : Ops::bit_or(a, b);
+    const auto r = Ops::select(Ops::eq(a, b), tie, ordered);
+    return Ops::select(Ops::mask_not(Ops::eq(a, a)), a,
+                       Ops::select(Ops::mask_not(Ops::eq(b, b)), b, r));
+  }
+}
+
 template <class...>
 inline constexpr bool always_false = false;
 
@@ -199,10 +232,11 @@ struct fused {
   }
   /// x^e; d/dx = e x^(e-1), d/de = x^e log x, taken as 0 where x == 0 (the eager rule's).
   fused pow(const fused& e) const {
-    fused r{Ops::pow(v, e.v)};
+    fused r{detail::fuse::pow<Ops>(v, e.v)};
     if constexpr (D > 0) {
       const packet zero = Ops::set1(value_type(0));
-      const packet dx = Ops::mul(e.v, Ops::pow(v, Ops::sub(e.v, Ops::set1(value_type(1)))));
+      const packet dx =
+          Ops::mul(e.v, detail::fuse::pow<Ops>(v, Ops::sub(e.v, Ops::set1(value_type(1)))));
       const packet de = Ops::select(Ops::eq(v, zero), zero,
                                     Ops::mul(r.v, detail::fuse::unary<Ops, fused_unary::log>(v)));
       for (std::size_t k = 0; k < D; ++k)
@@ -216,8 +250,12 @@ struct fused {
   }
   /// NumPy's maximum and minimum; the derivative is the selected operand's, the mean of both on a
   /// tie (the eager rule's).
-  fused maximum(const fused& b) const { return extremum(b, Ops::maximum(v, b.v)); }
-  fused minimum(const fused& b) const { return extremum(b, Ops::minimum(v, b.v)); }
+  fused maximum(const fused& b) const {
+    return extremum(b, detail::fuse::minmax<Ops, true>(v, b.v));
+  }
+  fused minimum(const fused& b) const {
+    return extremum(b, detail::fuse::minmax<Ops, false>(v, b.v));
+  }
   template <detail::fuse::number S>
   fused maximum(S b) const {
     return maximum(splat(static_cast<value_type>(b)));

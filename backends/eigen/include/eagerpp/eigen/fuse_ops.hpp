@@ -4,7 +4,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>    // std::pow
 #include <cstdint>  // std::int64_t
 
 #include <Eigen/Core>
@@ -40,18 +39,9 @@ struct eigen_fuse_ops {
   static packet select(const mask& m, const packet& a, const packet& b) {
     return Eigen::internal::pselect(m, a, b);
   }
-  /// NumPy's maximum and minimum (numpy::minmax): a NaN operand gives that NaN; of two equal
-  /// values the one with the sign bit clear (maximum) or set (minimum), as a bitwise and/or of
-  /// equal values gives it.
-  static packet maximum(const packet& a, const packet& b) { return minmax<true>(a, b); }
-  static packet minimum(const packet& a, const packet& b) { return minmax<false>(a, b); }
-  static packet pow(const packet& a, const packet& b) {
-    alignas(64) T x[width], y[width];
-    store(x, a);
-    store(y, b);
-    for (std::int64_t i = 0; i < width; ++i) x[i] = std::pow(x[i], y[i]);
-    return load(x);
-  }
+  /// Bitwise and/or of two packets (detail::fuse::minmax orders equal zeros with them).
+  static packet bit_and(const packet& a, const packet& b) { return Eigen::internal::pand(a, b); }
+  static packet bit_or(const packet& a, const packet& b) { return Eigen::internal::por(a, b); }
 
   /// Whether Eigen vectorizes U for T on this instruction set (packet_traits); the others run
   /// lane by lane through the C library, as Eigen's own expressions then do.
@@ -121,16 +111,6 @@ struct eigen_fuse_ops {
       return in::pceil(p);
     else
       return in::print(p);
-  }
-
- private:
-  template <bool Max>
-  static packet minmax(const packet& a, const packet& b) {
-    namespace in = Eigen::internal;
-    const packet ordered = Max ? select(lt(a, b), b, a) : select(lt(b, a), b, a);
-    const packet tie = Max ? in::pand(a, b) : in::por(a, b);
-    const packet r = select(eq(a, b), tie, ordered);
-    return select(mask_not(eq(a, a)), a, select(mask_not(eq(b, b)), b, r));
   }
 };
 

@@ -15,14 +15,26 @@
 
 namespace ep::detail::fuse {
 
+/// run(lo, hi) over [0, n): on B's threads (`parallel_blocks`, ep::omp) from 32768 elements on,
+/// else on the calling thread.
+template <class B, class Run>
+void split_range(std::int64_t n, const Run& run) {
+  constexpr std::int64_t parallel_from = 32768;
+  if constexpr (requires { B::parallel_blocks(n, run); }) {
+    if (n >= parallel_from) {
+      B::parallel_blocks(n, run);
+      return;
+    }
+  }
+  run(std::int64_t{0}, n);
+}
+
 /// What `B::fused_map(f, shape, raw...)` returns: f over the elements of the raw tensors, each of
 /// `shape` (the facade broadcasts them first), into a new buffer, with packets of Ops and the
-/// scalar policy for the rest. A backend with `parallel_blocks` (ep::omp) splits the elements
-/// among its threads from `parallel_from` elements on.
+/// scalar policy for the rest, split among B's threads by split_range.
 template <class B, class Ops, class F, class... Raw>
 typename B::raw_type host_fused_map(const F& f, const Shape& shape, const Raw&... xs) {
   using T = typename B::value_type;
-  constexpr std::int64_t parallel_from = 32768;
   const std::int64_t n = shape.numel();
   std::shared_ptr<T> out = allocate_storage<T>(static_cast<std::size_t>(n));
   const std::array<std::shared_ptr<T>, sizeof...(Raw)> keep{B::share_host(xs)...};
@@ -31,26 +43,18 @@ typename B::raw_type host_fused_map(const F& f, const Shape& shape, const Raw&..
   const auto run = [&](std::int64_t lo, std::int64_t hi) {
     run_range<Ops>(f, out.get(), in, lo, hi);
   };
-  if constexpr (requires { B::parallel_blocks(n, run); }) {
-    if (n >= parallel_from) {
-      B::parallel_blocks(n, run);
-      return B::from_host_shared(out, shape);
-    }
-  }
-  run(0, n);
+  split_range<B>(n, run);
   return B::from_host_shared(out, shape);
 }
 
 /// What `B::fused_grad(f, shape, g, raw...)` returns: for each input k, g * df/dx_k over `shape`
-/// (every raw tensor of that shape), in one pass (run_range_grad), split among B's threads as
-/// host_fused_map is.
+/// (every raw tensor of that shape), in one pass (run_range_grad), split by split_range.
 template <class B, class Ops, class F, class... Raw>
 std::array<typename B::raw_type, sizeof...(Raw)> host_fused_grad(const F& f, const Shape& shape,
                                                                  const typename B::raw_type& g,
                                                                  const Raw&... xs) {
   using T = typename B::value_type;
   constexpr std::size_t n_in = sizeof...(Raw);
-  constexpr std::int64_t parallel_from = 32768;
   const std::int64_t n = shape.numel();
   std::array<std::shared_ptr<T>, n_in> outs;
   std::array<T*, n_in> out{};
@@ -65,14 +69,7 @@ std::array<typename B::raw_type, sizeof...(Raw)> host_fused_grad(const F& f, con
   const auto run = [&](std::int64_t lo, std::int64_t hi) {
     run_range_grad<Ops>(f, gs.get(), in, out, lo, hi);
   };
-  bool done = false;
-  if constexpr (requires { B::parallel_blocks(n, run); }) {
-    if (n >= parallel_from) {
-      B::parallel_blocks(n, run);
-      done = true;
-    }
-  }
-  if (!done) run(0, n);
+  split_range<B>(n, run);
   return [&]<std::size_t... K>(std::index_sequence<K...>) {
     return std::array<typename B::raw_type, n_in>{B::from_host_shared(outs[K], shape)...};
   }

@@ -4,7 +4,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>    // std::pow
 #include <cstdint>  // std::int64_t
 
 #include <xsimd/xsimd.hpp>
@@ -39,17 +38,9 @@ struct xsimd_fuse_ops {
   static packet select(const mask& m, const packet& a, const packet& b) {
     return xsimd::select(m, a, b);
   }
-  /// NumPy's maximum and minimum (numpy::minmax): a NaN operand gives that NaN; of two equal
-  /// values the one with the sign bit clear (maximum) or set (minimum).
-  static packet maximum(const packet& a, const packet& b) { return minmax<true>(a, b); }
-  static packet minimum(const packet& a, const packet& b) { return minmax<false>(a, b); }
-  static packet pow(const packet& a, const packet& b) {
-    alignas(64) T x[width], y[width];
-    store(x, a);
-    store(y, b);
-    for (std::int64_t i = 0; i < width; ++i) x[i] = std::pow(x[i], y[i]);
-    return load(x);
-  }
+  /// Bitwise and/or of two packets (detail::fuse::minmax orders equal zeros with them).
+  static packet bit_and(const packet& a, const packet& b) { return a & b; }
+  static packet bit_or(const packet& a, const packet& b) { return a | b; }
 
   template <fused_unary U>
   requires(U != fused_unary::sign && U != fused_unary::round) static packet unary(const packet& p) {
@@ -100,15 +91,6 @@ struct xsimd_fuse_ops {
       return xsimd::ceil(p);
     else
       return xsimd::floor(p);
-  }
-
- private:
-  template <bool Max>
-  static packet minmax(const packet& a, const packet& b) {
-    const packet ordered = Max ? select(a < b, b, a) : select(b < a, b, a);
-    const packet tie = Max ? (a & b) : (a | b);
-    const packet r = select(a == b, tie, ordered);
-    return select(xsimd::isnan(a), a, select(xsimd::isnan(b), b, r));
   }
 };
 
