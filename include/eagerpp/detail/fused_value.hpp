@@ -213,9 +213,10 @@ struct fused {
   fused name() const {                                       \
     fused r{detail::fuse::unary<Ops, fused_unary::name>(v)}; \
     if constexpr (D > 0) {                                   \
-      const fused<Ops> x{v}, y{r.v};                         \
+      /* a row's rule reads some of x, y and g */            \
+      [[maybe_unused]] const fused<Ops> x{v}, y{r.v};        \
       for (std::size_t k = 0; k < D; ++k) {                  \
-        const fused<Ops> g{d[k]};                            \
+        [[maybe_unused]] const fused<Ops> g{d[k]};           \
         r.d[k] = (grad).v;                                   \
       }                                                      \
     }                                                        \
