@@ -30,10 +30,15 @@ function(eagerpp_warnings target)
   # bool, enum, return and unreachable check stays. Leaving out these five takes back much of what
   # the sanitizers add to the test suites' compile time.
   # The .npy libFuzzer target keeps all of UBSan (tests/fuzz).
+  # ASan checks each access by a call into its runtime (asan-instrumentation-with-call-threshold=0)
+  # rather than by inline shadow-memory code: the same checks, in smaller code that GCC generates
+  # 10-20% faster at -O0, which is what the test suites' build time is made of.
   if(EAGERPP_SANITIZE AND NOT _cuda AND NOT _opt_NO_SANITIZE)
     set(_san -fsanitize=address,undefined -fno-sanitize=alignment,vptr,null,object-size,pointer-overflow
              -fno-omit-frame-pointer -fno-sanitize-recover=all)
-    target_compile_options(${target} PRIVATE ${_san})
+    target_compile_options(${target} PRIVATE ${_san}
+      "$<$<CXX_COMPILER_ID:GNU>:--param=asan-instrumentation-with-call-threshold=0>"
+      "$<$<CXX_COMPILER_ID:Clang>:SHELL:-mllvm -asan-instrumentation-with-call-threshold=0>")
     target_link_options(${target} PRIVATE ${_san})
   endif()
 endfunction()

@@ -9,10 +9,12 @@
 #include "suites/elementwise.hpp"
 #include "suites/errors.hpp"
 #include "suites/extras.hpp"
+#include "suites/fuse.hpp"
 #include "suites/fusion.hpp"
 #include "suites/indexing.hpp"
 #include "suites/jacobian.hpp"
 #include "suites/linalg.hpp"
+#include "suites/linalg_extension.hpp"
 #include "suites/reductions.hpp"
 #include "suites/shape.hpp"
 
@@ -34,8 +36,11 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Autodiff, DoubleTypes);   \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Jacobian, DoubleTypes)
 
-/// EAGERPP_INSTANTIATE_ALL_SUITES and the Fusion suite, for the backends that evaluate element-wise
-/// ops in blocks (Eigen, xtensor, omp; on ep::cuda every op is eager and the other suites cover it).
+/// EAGERPP_INSTANTIATE_ALL_SUITES and the suites of what only the host backends have: the Fusion
+/// suite (element-wise ops evaluated in blocks), Fuse (ep::fuse in one loop) and LinalgExtension
+/// (ep::linalg's decompositions; ep::cuda has neither, and every op on it is eager).
 #define EAGERPP_INSTANTIATE_HOST_SUITES(Prefix, Types, DoubleTypes) \
   EAGERPP_INSTANTIATE_ALL_SUITES(Prefix, Types, DoubleTypes);       \
-  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Fusion, Types)
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Fusion, Types);            \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Fuse, Types);              \
+  INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, LinalgExtension, Types)

@@ -1,5 +1,6 @@
-// eagerpp - the typed suite of ep::linalg: every function against NumPy's values, the
-// decompositions by reconstruction, bad input by its message, gradients by finite differences
+// eagerpp - typed tests of ep::linalg (the LinalgExtension suite; the Linalg suite is matmul and
+// the facade's products): every function against NumPy's values, the decompositions by
+// reconstruction, bad input by its message, gradients by finite differences
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -18,7 +19,7 @@
 // Oracles: numpy.linalg (NumPy 1.24, LAPACK) on the matrices below, printed with repr; the
 // decompositions whose signs LAPACK leaves free (qr, svd, eigh) are checked by reconstruction,
 // orthogonality and their sign-free parts (|R|, S, w).
-namespace linalg_suite {
+namespace linalg_extension {
 
 using ep::test::tensor;
 using ep::test::values;
@@ -57,12 +58,12 @@ ep::Tensor<B> sym(const ep::Tensor<B>& x) {
   return (x + ep::matrix_transpose(x)) * typename B::value_type(0.5);
 }
 
-}  // namespace linalg_suite
+}  // namespace linalg_extension
 
-EAGERPP_TYPED_SUITE(Linalg);
+EAGERPP_TYPED_SUITE(LinalgExtension);
 
-TYPED_TEST_P(Linalg, Cholesky) {
-  using namespace linalg_suite;
+TYPED_TEST_P(LinalgExtension, Cholesky) {
+  using namespace linalg_extension;
   const auto a = spd<TypeParam>();
   const auto l = ep::linalg::cholesky(a);
   ep::test::expect_near(
@@ -86,8 +87,8 @@ TYPED_TEST_P(Linalg, Cholesky) {
       [&] { (void)ep::linalg::cholesky(m42<TypeParam>()); }, {"cholesky", "(4, 2)", "square"});
 }
 
-TYPED_TEST_P(Linalg, SolveInvDet) {
-  using namespace linalg_suite;
+TYPED_TEST_P(LinalgExtension, SolveInvDet) {
+  using namespace linalg_extension;
   const double t = tol<TypeParam>() * 100;  // G's condition number is about 100
   const auto g = g3<TypeParam>();
   const auto b = tensor<TypeParam>(values{1, -2, 0.5}, {3});
@@ -130,8 +131,8 @@ TYPED_TEST_P(Linalg, SolveInvDet) {
       (ep::Shape{0, 2}));
 }
 
-TYPED_TEST_P(Linalg, SolveTriangular) {
-  using namespace linalg_suite;
+TYPED_TEST_P(LinalgExtension, SolveTriangular) {
+  using namespace linalg_extension;
   using T = typename TypeParam::value_type;
   const double t = tol<TypeParam>() * 10;
   // Oracles: scipy.linalg.solve_triangular and cho_solve (SciPy 1.10). A's upper triangle and U's
@@ -198,8 +199,8 @@ TYPED_TEST_P(Linalg, SolveTriangular) {
       {"cho_solve", "(2, 1)", "(3, 3)"});
 }
 
-TYPED_TEST_P(Linalg, Qr) {
-  using namespace linalg_suite;
+TYPED_TEST_P(LinalgExtension, Qr) {
+  using namespace linalg_extension;
   const double t = tol<TypeParam>() * 10;
   const auto m = m42<TypeParam>();
   const auto [q, r] = ep::linalg::qr(m);
@@ -223,8 +224,8 @@ TYPED_TEST_P(Linalg, Qr) {
                                                 {"qr", "\"r\"", "reduced"});
 }
 
-TYPED_TEST_P(Linalg, SvdEigh) {
-  using namespace linalg_suite;
+TYPED_TEST_P(LinalgExtension, SvdEigh) {
+  using namespace linalg_extension;
   const double t = tol<TypeParam>() * 10;
   const auto m = m42<TypeParam>();
   const auto [u, s, vh] = ep::linalg::svd(m);
@@ -255,8 +256,8 @@ TYPED_TEST_P(Linalg, SvdEigh) {
   EXPECT_EQ(ep::linalg::svdvals(tensor<TypeParam>(values{}, {0, 3})).shape(), (ep::Shape{0}));
 }
 
-TYPED_TEST_P(Linalg, Compositions) {
-  using namespace linalg_suite;
+TYPED_TEST_P(LinalgExtension, Compositions) {
+  using namespace linalg_extension;
   using T = typename TypeParam::value_type;
   const double t = tol<TypeParam>() * 100;
   const double inf = std::numeric_limits<double>::infinity();
@@ -323,8 +324,8 @@ TYPED_TEST_P(Linalg, Compositions) {
   EXPECT_EQ(static_cast<double>(ep::linalg::vecdot(v, v).item()), T(3 * 3 + 4 * 4 + 1.5 * 1.5));
 }
 
-TYPED_TEST_P(Linalg, Gradients) {
-  using namespace linalg_suite;
+TYPED_TEST_P(LinalgExtension, Gradients) {
+  using namespace linalg_extension;
   if constexpr (std::is_same_v<typename TypeParam::value_type, double>) {
     using Tn = ep::Tensor<TypeParam>;
     using F = std::function<Tn(const Tn&)>;
@@ -440,5 +441,5 @@ TYPED_TEST_P(Linalg, Gradients) {
   }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(Linalg, Cholesky, SolveInvDet, SolveTriangular, Qr, SvdEigh,
+REGISTER_TYPED_TEST_SUITE_P(LinalgExtension, Cholesky, SolveInvDet, SolveTriangular, Qr, SvdEigh,
                             Compositions, Gradients);

@@ -1,31 +1,27 @@
-// eagerpp - ep::fuse on ep::eigen, ep::xtensor and ep::omp, float and double: every element-wise op
-// and operator inside a fused function against the same function run eagerly, broadcasting,
-// scalars, 0-size and 0-d inputs, sizes around the packet width and the threads' split, errors,
-// and gradients (first and second order) against the eager ones
+// eagerpp - typed tests of ep::fuse on the backends with a fused loop (Eigen, xtensor, omp), float
+// and double: every element-wise op and operator inside a fused function against the same function
+// run eagerly, broadcasting, scalars, 0-size and 0-d inputs, sizes around the packet width and the
+// threads' split, errors, and gradients (first and second order) against the eager ones
 // SPDX-License-Identifier: MIT
+#pragma once
+
 #include <cmath>    // std::signbit, std::isnan
 #include <cstdint>  // std::int64_t
 #include <limits>   // std::numeric_limits
 #include <string>   // std::string
+#include <tuple>    // std::tuple
+#include <utility>  // std::pair
 #include <vector>   // std::vector
 
 #include <gtest/gtest.h>
 
-#include <eagerpp/eagerpp.hpp>
-#include <eagerpp/eigen.hpp>
 #include <eagerpp/fuse.hpp>
-#include <eagerpp/omp.hpp>
-#include <eagerpp/xtensor.hpp>
 
 #include "support/support.hpp"
 
-namespace {
+EAGERPP_TYPED_SUITE(Fuse);
 
-template <class B>
-class Fuse : public ::testing::Test {};
-using Backends = ::testing::Types<ep::eigen<float>, ep::eigen<double>, ep::xtensor<float>,
-                                  ep::xtensor<double>, ep::omp<float>, ep::omp<double>>;
-TYPED_TEST_SUITE(Fuse, Backends);
+namespace fuse_test {
 
 /// Relative tolerance of fused against eager: the packet functions of a backend (pexp, xsimd::exp)
 /// and the C library's, which eager tails use, differ by a few ulp.
@@ -58,22 +54,25 @@ ep::Tensor<B> inputs(std::int64_t n, double lo, double hi, std::uint64_t seed = 
                              {n});
 }
 
-TYPED_TEST(Fuse, ChainEqualsEagerAtEverySize) {
+}  // namespace fuse_test
+
+TYPED_TEST_P(Fuse, ChainEqualsEagerAtEverySize) {
   using B = TypeParam;
   const auto chain = [](const auto& x) { return (-x * x).exp() * x.sin() + 1; };
   // Around the packet widths (1 to 8), past omp's split among threads (32768).
   for (std::int64_t n : {0, 1, 3, 4, 7, 8, 9, 15, 17, 100, 1000, 40000}) {
-    const auto x = inputs<B>(n, -3, 3);
-    expect_same(ep::fuse(chain)(x), chain(x), "chain n=" + std::to_string(n));
+    const auto x = fuse_test::inputs<B>(n, -3, 3);
+    fuse_test::expect_same(ep::fuse(chain)(x), chain(x), "chain n=" + std::to_string(n));
   }
   const auto x0 = ep::full<B>(ep::Shape{}, 0.5);  // 0-d
-  expect_same(ep::fuse(chain)(x0), chain(x0), "chain 0-d");
+  fuse_test::expect_same(ep::fuse(chain)(x0), chain(x0), "chain 0-d");
 }
 
-TYPED_TEST(Fuse, EveryUnaryOpEqualsEager) {
+TYPED_TEST_P(Fuse, EveryUnaryOpEqualsEager) {
   using B = TypeParam;
-  const auto x = inputs<B>(37, -0.9, 0.9);   // in every op's domain but log's and arccosh's
-  const auto p = inputs<B>(37, 1.1, 20, 3);  // positive, > 1
+  const auto x =
+      fuse_test::inputs<B>(37, -0.9, 0.9);  // in every op's domain but log's and arccosh's
+  const auto p = fuse_test::inputs<B>(37, 1.1, 20, 3);  // positive, > 1
 #define EAGERPP_CHECK_UNARY(name, dtypes, grad)                                             \
   {                                                                                         \
     const auto u = std::string(#name) == "log" || std::string(#name) == "log2" ||           \
@@ -82,27 +81,27 @@ TYPED_TEST(Fuse, EveryUnaryOpEqualsEager) {
                        ? p                                                                  \
                        : x;                                                                 \
     const auto f = [](const auto& t) { return t.name(); };                                  \
-    expect_same(ep::fuse(f)(u), f(u), #name);                                               \
+    fuse_test::expect_same(ep::fuse(f)(u), f(u), #name);                                    \
     const auto g = [](const auto& t) { return ep::name(t * 2) - 1; };                       \
-    expect_same(ep::fuse(g)(u * 0.25), g(u * 0.25), "ep::" #name);                          \
+    fuse_test::expect_same(ep::fuse(g)(u * 0.25), g(u * 0.25), "ep::" #name);               \
   }
   EAGERPP_UNARY_OPS(EAGERPP_CHECK_UNARY)
 #undef EAGERPP_CHECK_UNARY
   const auto r = [](const auto& t) { return ep::reciprocal(t) + ep::positive(t) + t.pow(3); };
-  expect_same(ep::fuse(r)(p), r(p), "reciprocal positive pow");
+  fuse_test::expect_same(ep::fuse(r)(p), r(p), "reciprocal positive pow");
 }
 
-TYPED_TEST(Fuse, OperatorsScalarsAndSelections) {
+TYPED_TEST_P(Fuse, OperatorsScalarsAndSelections) {
   using B = TypeParam;
-  const auto x = inputs<B>(23, -2, 2, 1);
-  const auto y = inputs<B>(23, -2, 2, 2);
+  const auto x = fuse_test::inputs<B>(23, -2, 2, 1);
+  const auto y = fuse_test::inputs<B>(23, -2, 2, 2);
   const auto f = [](const auto& a, const auto& b) {
     auto c = 2 - a * b / 3 + (a - b) * 0.5;
     c += 1;
     return ep::where(a > b, c, -c) + ep::maximum(a, b) - ep::minimum(a, 0.25) + a.clip(-1, 1) +
            ep::where((a < 0) | (b >= 1), 1.5, b) + ep::where(a != b, a, 0);
   };
-  expect_same(ep::fuse(f)(x, y), f(x, y), "operators");
+  fuse_test::expect_same(ep::fuse(f)(x, y), f(x, y), "operators");
   // NumPy's maximum and minimum: NaN propagates from either side, -0.0 < +0.0.
   using T = typename B::value_type;
   const T nan = std::numeric_limits<T>::quiet_NaN();
@@ -123,14 +122,15 @@ TYPED_TEST(Fuse, OperatorsScalarsAndSelections) {
   }
 }
 
-TYPED_TEST(Fuse, BroadcastsAndChecksShapes) {
+TYPED_TEST_P(Fuse, BroadcastsAndChecksShapes) {
   using B = TypeParam;
   const auto col = ep::test::tensor<B>(std::vector<double>{1, -2, 3}, {3, 1});
   const auto row = ep::test::tensor<B>(std::vector<double>{0.5, 1, 2, -1}, {4});
   const auto s = ep::full<B>(ep::Shape{}, 2.0);
   const auto f = [](const auto& a, const auto& b, const auto& c) { return a * b + c.exp(); };
-  expect_same(ep::fuse(f)(col, row, s), f(col, row, s), "broadcast (3, 1), (4,), ()");
-  expect_same(ep::fuse(f)(ep::zeros<B>({0, 4}), row, s), f(ep::zeros<B>({0, 4}), row, s), "0-size");
+  fuse_test::expect_same(ep::fuse(f)(col, row, s), f(col, row, s), "broadcast (3, 1), (4,), ()");
+  fuse_test::expect_same(ep::fuse(f)(ep::zeros<B>({0, 4}), row, s), f(ep::zeros<B>({0, 4}), row, s),
+                         "0-size");
   try {
     (void)ep::fuse(f)(col, ep::zeros<B>({2, 4}), s);
     ADD_FAILURE() << "no error";
@@ -141,11 +141,11 @@ TYPED_TEST(Fuse, BroadcastsAndChecksShapes) {
   }
 }
 
-TYPED_TEST(Fuse, GradientsEqualTheEagerOnes) {
+TYPED_TEST_P(Fuse, GradientsEqualTheEagerOnes) {
   using B = TypeParam;
   const auto f = [](const auto& a, const auto& b) { return (-a * a).exp() * b.sin() + a * b; };
-  const auto x = inputs<B>(19, -1.5, 1.5, 4);
-  const auto y = inputs<B>(19, -1.5, 1.5, 5);
+  const auto x = fuse_test::inputs<B>(19, -1.5, 1.5, 4);
+  const auto y = fuse_test::inputs<B>(19, -1.5, 1.5, 5);
   const auto loss_fused = [&](const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& p) {
     return ep::fuse(f)(std::get<0>(p), std::get<1>(p)).sum();
   };
@@ -154,17 +154,17 @@ TYPED_TEST(Fuse, GradientsEqualTheEagerOnes) {
   };
   const auto [vf, gf] = ep::value_and_grad(loss_fused, std::tuple{x, y});
   const auto [ve, ge] = ep::value_and_grad(loss_eager, std::tuple{x, y});
-  expect_same(vf, ve, "value");
-  expect_same(std::get<0>(gf), std::get<0>(ge), "d/da");
-  expect_same(std::get<1>(gf), std::get<1>(ge), "d/db");
+  fuse_test::expect_same(vf, ve, "value");
+  fuse_test::expect_same(std::get<0>(gf), std::get<0>(ge), "d/da");
+  fuse_test::expect_same(std::get<1>(gf), std::get<1>(ge), "d/db");
   // Every binary rule and a few rows, with broadcasting: (3, 1) against (4,).
   const auto k = [](const auto& a, const auto& b) {
     return ep::where(a > b, a / (b * b + 1), ep::maximum(a, b * 0.5)) +
            (a * a + 1).pow(b) * (b - a).tanh() + ep::minimum(a, 0.1).clip(-0.5, 0.5) +
            (a * a + b * b + 1).log() - 2 / (a.exp() + 1);
   };
-  const auto col = inputs<B>(3, -1, 1, 6).reshape({3, 1});
-  const auto row = inputs<B>(4, -1, 1, 8);
+  const auto col = fuse_test::inputs<B>(3, -1, 1, 6).reshape({3, 1});
+  const auto row = fuse_test::inputs<B>(4, -1, 1, 8);
   const auto kf = [&](const std::tuple<ep::Tensor<B>, ep::Tensor<B>>& p) {
     return ep::fuse(k)(std::get<0>(p), std::get<1>(p)).sum();
   };
@@ -173,9 +173,9 @@ TYPED_TEST(Fuse, GradientsEqualTheEagerOnes) {
   };
   const auto [kvf, kgf] = ep::value_and_grad(kf, std::tuple{col, row});
   const auto [kve, kge] = ep::value_and_grad(ke, std::tuple{col, row});
-  expect_same(kvf, kve, "broadcast value");
-  expect_same(std::get<0>(kgf), std::get<0>(kge), "broadcast d/da (3, 1)");
-  expect_same(std::get<1>(kgf), std::get<1>(kge), "broadcast d/db (4,)");
+  fuse_test::expect_same(kvf, kve, "broadcast value");
+  fuse_test::expect_same(std::get<0>(kgf), std::get<0>(kge), "broadcast d/da (3, 1)");
+  fuse_test::expect_same(std::get<1>(kgf), std::get<1>(kge), "broadcast d/db (4,)");
   // Second order: the gradient of the summed gradient (the backward pass is taped too).
   const auto h = [](const auto& loss) {
     return [loss](const ep::Tensor<B>& a) {
@@ -184,7 +184,9 @@ TYPED_TEST(Fuse, GradientsEqualTheEagerOnes) {
   };
   const auto one_fused = [&](const ep::Tensor<B>& a) { return ep::fuse(f)(a, y).sum(); };
   const auto one_eager = [&](const ep::Tensor<B>& a) { return f(a, y).sum(); };
-  expect_same(ep::grad(h(one_fused))(x), ep::grad(h(one_eager))(x), "second derivative");
+  fuse_test::expect_same(ep::grad(h(one_fused))(x), ep::grad(h(one_eager))(x), "second derivative");
 }
 
-}  // namespace
+REGISTER_TYPED_TEST_SUITE_P(Fuse, ChainEqualsEagerAtEverySize, EveryUnaryOpEqualsEager,
+                            OperatorsScalarsAndSelections, BroadcastsAndChecksShapes,
+                            GradientsEqualTheEagerOnes);
