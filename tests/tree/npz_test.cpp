@@ -43,7 +43,7 @@ EAGERPP_TREE(Model<B>, w, layers)
 
 }  // namespace npz_test
 
-namespace {
+namespace npz_suite {
 
 using npz_test::Layer;
 using npz_test::Model;
@@ -155,4 +155,4 @@ TYPED_TEST(Npz, CorruptOrMismatchedArchivesNameTheMember) {
                                    {"load_npz", "cannot open"});
 }
 
-}  // namespace
+}  // namespace npz_suite

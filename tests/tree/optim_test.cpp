@@ -31,7 +31,7 @@ EAGERPP_TREE(Params<B>, w, b)
 
 }  // namespace optim_test
 
-namespace {
+namespace optim_suite {
 
 using optim_test::Params;
 
@@ -180,4 +180,4 @@ TYPED_TEST(Optim, LbfgsSolvesRosenbrockInScipysIterationCount) {
   expect_values(r2.params.w, {1}, 1e-4);
 }
 
-}  // namespace
+}  // namespace optim_suite

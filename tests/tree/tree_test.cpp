@@ -34,7 +34,7 @@ EAGERPP_TREE(Params<B>, w, b)
 
 }  // namespace tree_test
 
-namespace {
+namespace tree_suite {
 
 using tree_test::Params;
 
@@ -249,4 +249,4 @@ TYPED_TEST(Tree, CheckpointTakesTrees) {
   EXPECT_EQ(ep::checkpoint(layer)(x, p).to_vector(), layer(x, p).to_vector());
 }
 
-}  // namespace
+}  // namespace tree_suite
