@@ -8,7 +8,7 @@
 #include <concepts>     // std::invocable
 #include <cstdint>      // std::int64_t
 #include <deque>        // std::deque
-#include <functional>   // std::function
+#include <functional>   // std::function, std::ref
 #include <limits>       // std::numeric_limits
 #include <numbers>      // std::numbers::pi
 #include <optional>     // std::optional
@@ -17,6 +17,7 @@
 #include <vector>       // std::vector
 
 #include "eagerpp/autodiff/grad.hpp"
+#include "eagerpp/fuse.hpp"
 #include "eagerpp/tree.hpp"
 
 /// Optimizers written once over the facade, so that they run on every backend (libtorch:
@@ -101,12 +102,20 @@ Tree computed(Tree t) {
 }
 
 /// The tree of `f(leaves...)` at the tensor leaves; other leaves are taken from the first tree.
-template <class F, class Tree, class... Rest>
+/// With `Fused`, `f` is an element-wise update of its leaves and C++ scalars (the optimizers'
+/// steps): on floating tensors it runs as `ep::fuse(f)`, one pass over the leaves with no
+/// intermediate tensor, where the backend has a fused loop (the eager ops where it has none).
+/// Without, `f` is called on the tensors (it may use other tensors).
+template <bool Fused = true, class F, class Tree, class... Rest>
 Tree map_tensors(F f, const Tree& t, const Rest&... rest) {
   return Tree(tree_map(
       [&f](const auto& leaf, const auto&... others) {
         if constexpr (istensor<decltype(leaf)>) {
-          return std::decay_t<decltype(leaf)>(f(leaf, others...));
+          using Leaf = std::decay_t<decltype(leaf)>;
+          if constexpr (Fused && floating_dtype<typename Leaf::value_type>)
+            return Leaf(ep::fuse(std::ref(f))(leaf, others...));
+          else
+            return Leaf(f(leaf, others...));
         } else {
           return leaf;
         }
@@ -167,7 +176,7 @@ template <class Tree>
 Tree clip_by_global_norm(const Tree& tree, double max_norm) {
   if (tree_size(tree) == 0) return tree;
   const auto scale = (max_norm / (global_norm(tree) + 1e-6)).minimum(1);
-  return detail::map_tensors([&](const auto& g) { return g * scale; }, tree);
+  return detail::map_tensors<false>([&](const auto& g) { return g * scale; }, tree);
 }
 
 /// Options of sgd (PyTorch's `torch.optim.SGD`, without dampening).
