@@ -14,6 +14,7 @@
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/detail/fuse_host.hpp"
+#include "eagerpp/omp/fuse_ops.hpp"
 #include "eagerpp/omp/lapack.hpp"
 #include "eagerpp/thrust/backend.hpp"
 
@@ -31,15 +32,16 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
   /// same functions (detail/blocks.hpp), the blocks spread over the OpenMP threads.
   static constexpr bool blocked_evaluation = true;
-  /// ep::fuse runs its functions here in one pass, one element at a time in `omp simd` loops (libmvec's vector math), on the OpenMP threads (detail/fuse_host.hpp).
+  /// ep::fuse runs its functions here in one pass of generic-vector packets (omp/fuse_ops.hpp) on
+  /// the OpenMP threads (detail/fuse_host.hpp).
   static constexpr bool fused_loops = true;
   template <class F, class... R>
   static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {
-    return detail::fuse::host_fused_map<omp, detail::fuse::scalar_ops<T>>(f, shape, xs...);
+    return detail::fuse::host_fused_map<omp, detail::vector_fuse_ops<T>>(f, shape, xs...);
   }
   template <class F, class... R>
   static auto fused_grad(const F& f, const Shape& shape, const raw_type& g, const R&... xs) {
-    return detail::fuse::host_fused_grad<omp, detail::fuse::scalar_ops<T>>(f, shape, g, xs...);
+    return detail::fuse::host_fused_grad<omp, detail::vector_fuse_ops<T>>(f, shape, g, xs...);
   }
 
   /// sqrt a SIMD packet at a time (detail::omp_system::sqrt_n): the Thrust backend's functor, in
