@@ -20,10 +20,11 @@ namespace ep {
 // How it works. `ep::fuse(f)(x, y)` calls the generic function f once per packet of elements with
 // proxies, `ep::fused<Ops>`, in place of tensors: their operators and element-wise methods are
 // the operations of a packet policy Ops (Eigen's packet math on ep::eigen, xsimd batches on
-// ep::xtensor, generic vectors on ep::omp: backends/omp's omp/fuse_ops.hpp), so the compiler inlines
-// the whole body of f into one loop that reads each input once and writes the result once. A
-// backend offers this with the optional hook `fused_map` (backends/host's detail/fuse_host.hpp);
-// elsewhere (ep::cuda) the fused function runs f eagerly, with the same result.
+// ep::xtensor, generic vectors on ep::omp: backends/omp's omp/fuse_ops.hpp), so the compiler
+// inlines the whole body of f into one loop that reads each input once and writes the result
+// once. A backend offers this with the optional hook `fused_map` (backends/host's
+// detail/fuse_host.hpp); elsewhere (ep::cuda) the fused function runs f eagerly, with the same
+// result.
 
 /// The unary element-wise ops a fused function may call, one per row of ops/unary_list.hpp.
 enum class fused_unary {
@@ -34,9 +35,9 @@ enum class fused_unary {
 
 namespace detail::fuse {
 
-/// One element of dtype T at a time: the packet policy of tails (in an `omp simd` loop) and of
-/// the backends with no packets of their own. Its functions are the C library's, as the scalar paths of the
-/// eager ops use them.
+/// One element of dtype T at a time: the policy of the elements after the last whole packet (in
+/// an `omp simd` loop). Its functions are the C library's, as the scalar paths of the eager ops
+/// use them.
 template <class T>
 struct scalar_ops {
   using value_type = T;

@@ -27,7 +27,7 @@ inline constexpr int vector_fuse_bytes = 16;
 
 /// Packets of float or double as generic vectors. Element-wise arithmetic and comparisons are the
 /// compiler's vector operators, so a fused function is vectorized whatever the compiler flags
-/// (the scalar `omp simd` loop is not where a call such as sqrt keeps errno); sqrt is correctly
+/// (g++ vectorizes no `omp simd` loop that calls sqrt, which sets errno); sqrt is correctly
 /// rounded either way, so packets and the scalar tail give the same values.
 template <class T>
 struct vector_fuse_ops {
