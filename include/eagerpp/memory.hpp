@@ -3,9 +3,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>    // std::max
 #include <atomic>       // std::atomic
 #include <cstddef>      // std::size_t
+#include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
+#include <mutex>        // std::mutex, std::lock_guard
 #include <string>       // std::string, std::to_string
 #include <string_view>  // std::string_view
 #include <utility>      // std::exchange
@@ -26,42 +29,135 @@ struct memory_statistics {
 
 namespace detail {
 
-/// The counters behind ep::memory_stats(): two relaxed atomics, updated once per buffer handed out
-/// or taken back (an uncontended add; the peak is written only when it grows).
-struct memory_counters {
-  static std::atomic<std::size_t>& live() noexcept {
-    static constinit std::atomic<std::size_t> bytes{0};
-    return bytes;
+/// One thread's part of the counters behind ep::memory_stats(): written only by its own thread,
+/// with relaxed loads and stores (no read-modify-write, so no locked instruction per buffer), and
+/// read by memory_stats() from any thread. `live` is the bytes this thread handed out minus the
+/// bytes it took back (negative in a thread that frees buffers another thread allocated); `peak`
+/// is the most `live` has been since the last reset.
+struct thread_memory {
+  std::atomic<std::int64_t> live{0};
+  std::atomic<std::int64_t> peak{0};
+  thread_memory* prev = nullptr;  // the registry's list of running threads
+  thread_memory* next = nullptr;
+  unsigned char state = 0;  // 0: not yet registered, 1: registered, 2: the thread is ending
+};
+
+/// The threads that have counted buffers, and what ended threads left: memory_stats() sums over
+/// them. Never destroyed: threads may end, and buffers may be freed, during static destruction.
+struct memory_registry {
+  std::mutex mutex;
+  thread_memory* first = nullptr;
+  std::int64_t retired_live = 0;  // the live bytes counted by threads that have ended
+  std::int64_t peak_floor = 0;    // the peak as it stood when a thread ended or at the last reset
+
+  static memory_registry& get() {
+    static memory_registry* r = new memory_registry;  // NOLINT(cppcoreguidelines-owning-memory)
+    return *r;
   }
-  static std::atomic<std::size_t>& peak() noexcept {
-    static constinit std::atomic<std::size_t> bytes{0};
-    return bytes;
+  /// retired_live plus the sum of one of each running thread's counters (mutex held).
+  std::int64_t sum(std::atomic<std::int64_t> thread_memory::*counter) const noexcept {
+    std::int64_t s = retired_live;
+    for (const thread_memory* t = first; t != nullptr; t = t->next)
+      s += (t->*counter).load(std::memory_order_relaxed);
+    return s;
+  }
+};
+
+/// The counters behind ep::memory_stats(), updated once per buffer handed out or taken back. Each
+/// thread counts its own buffers (thread_memory), so the hot path is a few plain instructions; the
+/// totals are summed when they are asked for. Live bytes are exact. The peak is the sum of each
+/// thread's own peak: exact when one thread allocates and frees (as eager code on one thread
+/// does), and an upper bound when several threads do at once.
+struct memory_counters {
+  static thread_memory& mine() noexcept {
+    thread_local constinit thread_memory m{};  // trivially destructible: no guard on access
+    return m;
   }
   static void allocated(std::size_t bytes) noexcept {
-    const std::size_t now = live().fetch_add(bytes, std::memory_order_relaxed) + bytes;
-    std::size_t p = peak().load(std::memory_order_relaxed);
-    while (now > p && !peak().compare_exchange_weak(p, now, std::memory_order_relaxed)) {
+    thread_memory& m = mine();
+    if (m.state != 1) [[unlikely]] {
+      slow_update(m, static_cast<std::int64_t>(bytes));
+      return;
     }
+    const std::int64_t now =
+        m.live.load(std::memory_order_relaxed) + static_cast<std::int64_t>(bytes);
+    m.live.store(now, std::memory_order_relaxed);
+    if (now > m.peak.load(std::memory_order_relaxed)) m.peak.store(now, std::memory_order_relaxed);
   }
   static void freed(std::size_t bytes) noexcept {
-    live().fetch_sub(bytes, std::memory_order_relaxed);
+    thread_memory& m = mine();
+    if (m.state != 1) [[unlikely]] {
+      slow_update(m, -static_cast<std::int64_t>(bytes));
+      return;
+    }
+    m.live.store(m.live.load(std::memory_order_relaxed) - static_cast<std::int64_t>(bytes),
+                 std::memory_order_relaxed);
+  }
+
+ private:
+  /// Unlinks the thread's counters when it ends, folding its live bytes and its peak into the
+  /// registry's totals.
+  struct registration {
+    registration() = default;
+    registration(const registration&) = delete;
+    registration& operator=(const registration&) = delete;
+    ~registration() {
+      thread_memory& m = mine();
+      memory_registry& r = memory_registry::get();
+      const std::lock_guard<std::mutex> lock(r.mutex);
+      r.peak_floor = std::max(r.peak_floor, r.sum(&thread_memory::peak));
+      r.retired_live += m.live.load(std::memory_order_relaxed);
+      (m.prev != nullptr ? m.prev->next : r.first) = m.next;
+      if (m.next != nullptr) m.next->prev = m.prev;
+      m.state = 2;
+    }
+  };
+
+  /// The first update on a thread registers its counters; an update after the thread's counters
+  /// were unlinked (a buffer freed by a later thread-local destructor) goes to the totals.
+  [[gnu::noinline]] static void slow_update(thread_memory& m, std::int64_t delta) noexcept {
+    memory_registry& r = memory_registry::get();
+    if (m.state == 0) {
+      thread_local registration unlink_at_exit;  // its destructor is registered once per thread
+      (void)&unlink_at_exit;
+      const std::lock_guard<std::mutex> lock(r.mutex);
+      m.next = r.first;
+      if (r.first != nullptr) r.first->prev = &m;
+      r.first = &m;
+      m.live.store(delta, std::memory_order_relaxed);
+      m.peak.store(std::max<std::int64_t>(delta, 0), std::memory_order_relaxed);
+      m.state = 1;
+      return;
+    }
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    r.retired_live += delta;
+    r.peak_floor = std::max(r.peak_floor, r.sum(&thread_memory::peak));
   }
 };
 
 }  // namespace detail
 
 /// Live and peak bytes of the host storage that eagerpp's allocator has handed to tensors (the
-/// Eigen and xtensor backends' results, shared by copies; not device memory, and not memory that a
-/// native library allocated itself). Thread-safe; the peak counts every thread together.
+/// Eigen, xtensor and omp backends' results, shared by copies; not device memory, and not memory
+/// that a native library allocated itself). Thread-safe. Live bytes count every thread; the peak is
+/// exact when one thread allocates at a time and an upper bound (the sum of each thread's own
+/// peak) when several do.
 inline memory_statistics memory_stats() noexcept {
-  return {detail::memory_counters::live().load(std::memory_order_relaxed),
-          detail::memory_counters::peak().load(std::memory_order_relaxed)};
+  detail::memory_registry& r = detail::memory_registry::get();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  const std::int64_t live = r.sum(&detail::thread_memory::live);
+  const std::int64_t peak = std::max({r.peak_floor, r.sum(&detail::thread_memory::peak), live});
+  return {static_cast<std::size_t>(std::max<std::int64_t>(live, 0)),
+          static_cast<std::size_t>(std::max<std::int64_t>(peak, 0))};
 }
 
 /// Restarts the peak of ep::memory_stats() from the bytes live now.
 inline void reset_peak_memory() noexcept {
-  detail::memory_counters::peak().store(
-      detail::memory_counters::live().load(std::memory_order_relaxed), std::memory_order_relaxed);
+  detail::memory_registry& r = detail::memory_registry::get();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (detail::thread_memory* t = r.first; t != nullptr; t = t->next)
+    t->peak.store(t->live.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  r.peak_floor = r.sum(&detail::thread_memory::live);
 }
 
 namespace detail {
@@ -97,6 +193,17 @@ inline std::string_view current_allocation_op() noexcept {
 /// and keeps AddressSanitizer, which aborts on requests past its own limit, out of it.
 inline constexpr std::size_t max_storage_bytes = std::size_t{1} << 56;
 
+/// The memory_error of storage_bytes, out of line: every allocation inlines the check.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_too_large(std::size_t n, std::size_t size,
+                                                                   bool overflow,
+                                                                   std::size_t bytes) {
+  throw memory_error(fmt::format(
+      "{}: cannot allocate {} elements of {} bytes: {} bytes, more than the {} one buffer may "
+      "have; expected a smaller tensor",
+      current_allocation_op(), n, size, overflow ? std::string("over 2^64") : std::to_string(bytes),
+      max_storage_bytes));
+}
+
 /// `n * size + extra` bytes, or ep::memory_error naming the op when that passes max_storage_bytes
 /// (the byte count of a huge shape may not even fit in a size_t).
 inline std::size_t storage_bytes(std::size_t n, std::size_t size, std::size_t extra = 0) {
@@ -104,11 +211,7 @@ inline std::size_t storage_bytes(std::size_t n, std::size_t size, std::size_t ex
   const bool overflow =
       __builtin_mul_overflow(n, size, &bytes) || __builtin_add_overflow(bytes, extra, &bytes);
   if (overflow || bytes > max_storage_bytes) [[unlikely]]
-    throw memory_error(fmt::format(
-        "{}: cannot allocate {} elements of {} bytes: {} bytes, more than the {} one buffer "
-        "may have; expected a smaller tensor",
-        current_allocation_op(), n, size,
-        overflow ? std::string("over 2^64") : std::to_string(bytes), max_storage_bytes));
+    throw_too_large(n, size, overflow, bytes);
   return bytes;
 }
 

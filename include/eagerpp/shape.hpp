@@ -58,7 +58,10 @@ class Shape {
     copy_extents(other);
     return *this;
   }
-  Shape(std::initializer_list<std::int64_t> dims) { assign(dims.begin(), dims.end()); }
+  Shape(std::initializer_list<std::int64_t> dims) {
+    if (dims.size() > max_rank) too_many_extents();
+    for (const std::int64_t d : dims) dims_[static_cast<std::size_t>(rank_++)] = d;
+  }
   /// A 1-D shape from one extent, so that `ep::zeros<B>(3)` reads as NumPy's `zeros(3)`.
   template <std::integral I>
   requires(!std::same_as<I, bool>) Shape(I extent)
@@ -100,8 +103,8 @@ class Shape {
   }
 
   void push_back(std::int64_t d) {
-    if (rank_ == max_rank)
-      throw value_error(fmt::format("Shape: rank exceeds the maximum of {}", max_rank));
+    if (rank_ == max_rank) [[unlikely]]
+      too_many_extents();
     dims_[static_cast<std::size_t>(rank_++)] = d;
   }
   void insert(int pos, std::int64_t d) {
@@ -132,35 +135,47 @@ class Shape {
   friend std::ostream& operator<<(std::ostream& os, const Shape& s) { return os << s.str(); }
 
  private:
+  [[noreturn, gnu::cold, gnu::noinline]] static void too_many_extents() {
+    throw value_error(fmt::format("Shape: rank exceeds the maximum of {}", max_rank));
+  }
   // A switch, not a loop: GCC turns a loop of `rank_` copies into a call to memmove, a cost that
-  // shows in every small op's profile, since every result copies a shape.
+  // shows in every small op's profile, since every result copies a shape. Each extent is loaded on
+  // its own (`scalar`): a shape is mostly written extent by extent, just before it is copied, and a
+  // 16-byte load of two extents written that way waits for both stores to reach the cache (a store
+  // forwarding stall, most of a 4 x 4 matmul's result allocation).
+  static std::int64_t scalar(std::int64_t v) noexcept {
+#if defined(__GNUC__)
+    __asm__("" : "+r"(v));  // v must sit in a general register: no vector load of two extents
+#endif
+    return v;
+  }
   void copy_extents(const Shape& other) noexcept {
     const std::int64_t* from = other.dims_.data();
     std::int64_t* to = dims_.data();
     switch (rank_) {
       case 8:
-        to[7] = from[7];
+        to[7] = scalar(from[7]);
         [[fallthrough]];
       case 7:
-        to[6] = from[6];
+        to[6] = scalar(from[6]);
         [[fallthrough]];
       case 6:
-        to[5] = from[5];
+        to[5] = scalar(from[5]);
         [[fallthrough]];
       case 5:
-        to[4] = from[4];
+        to[4] = scalar(from[4]);
         [[fallthrough]];
       case 4:
-        to[3] = from[3];
+        to[3] = scalar(from[3]);
         [[fallthrough]];
       case 3:
-        to[2] = from[2];
+        to[2] = scalar(from[2]);
         [[fallthrough]];
       case 2:
-        to[1] = from[1];
+        to[1] = scalar(from[1]);
         [[fallthrough]];
       case 1:
-        to[0] = from[0];
+        to[0] = scalar(from[0]);
         [[fallthrough]];
       default:
         break;

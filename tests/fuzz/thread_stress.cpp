@@ -7,7 +7,9 @@
 //   Generates P random gradient programs (the differential fuzzer's generator), computes each one's
 //   loss and gradient on one thread, then runs T threads that each make N value_and_grad calls,
 //   cycling through the programs from a different start, on every backend linked in, and checks
-//   every result bit for bit against the single-thread one. Exits with 1 on any difference.
+//   every result bit for bit against the single-thread one, and that ep::memory_stats()'s live
+//   bytes are back where they were once the threads have ended (each thread counts its own
+//   buffers). Exits with 1 on any difference.
 #include <atomic>   // std::atomic
 #include <cstdio>   // std::printf
 #include <cstdlib>  // std::strtoull
@@ -15,6 +17,8 @@
 #include <string>   // std::string
 #include <thread>   // std::thread
 #include <vector>   // std::vector
+
+#include <eagerpp/memory.hpp>
 
 #include "fuzz/generate.hpp"
 
@@ -55,6 +59,7 @@ int main(int argc, char** argv) {
     std::vector<outcome> expected;
     for (const auto& p : programs) expected.push_back(b.run(p));
     std::atomic<unsigned long long> differing{0}, total{0};
+    const std::size_t live_before = ep::memory_stats().live_bytes;
     std::vector<std::thread> pool;
     for (unsigned long long t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
@@ -77,6 +82,16 @@ int main(int argc, char** argv) {
         "differ from one thread\n",
         b.label().c_str(), threads, calls, programs.size(), differing.load(), total.load());
     failed |= differing.load() != 0;
+    // Every thread counted its buffers in counters of its own, folded into the totals when it
+    // ended: with every result released, the live bytes are what they were before.
+    const std::size_t live_after = ep::memory_stats().live_bytes;
+    if (live_after != live_before) {
+      std::printf(
+          "eagerpp_thread_stress: %s: memory_stats().live_bytes is %zu after the threads ended, "
+          "%zu before them\n",
+          b.label().c_str(), live_after, live_before);
+      failed = 1;
+    }
   }
   return failed;
 }

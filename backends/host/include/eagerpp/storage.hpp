@@ -61,6 +61,8 @@ class host_cache {
 
   // The fast paths touch only this thread's stash: not the shared cache's instance (a guarded
   // static), so that a small tensor's buffer costs a few instructions (per-op cost at n = 100).
+  // The shared lists' paths are out of line, so that the stash's are inlined where a buffer is
+  // made or released.
   static void* allocate_class(std::size_t c) {
     if (c < local_classes) {
       if (void* p = local_stash::pop(c)) {
@@ -68,15 +70,13 @@ class host_cache {
         return p;
       }
     }
-    void* p = instance().allocate_from_lists(c);
-    memory_counters::allocated(class_size(c));
-    return p;
+    return allocate_shared(c);
   }
 
   static void deallocate_class(void* p, std::size_t c) noexcept {
     memory_counters::freed(class_size(c));
     if (c < local_classes && local_stash::push(c, p)) return;
-    instance().give_back(p, c, class_size(c));
+    give_back_shared(p, c);
   }
 
   /// Frees every cached buffer.
@@ -96,6 +96,15 @@ class host_cache {
   }
 
  private:
+  [[gnu::noinline]] static void* allocate_shared(std::size_t c) {
+    void* p = instance().allocate_from_lists(c);
+    memory_counters::allocated(class_size(c));
+    return p;
+  }
+  [[gnu::noinline]] static void give_back_shared(void* p, std::size_t c) noexcept {
+    instance().give_back(p, c, class_size(c));
+  }
+
   void* allocate_from_lists(std::size_t c) {
     {
       std::lock_guard<spin_lock> lock(mutex_);

@@ -514,9 +514,23 @@ eigen_array<T> eigen_cumsum(const eigen_array<T>& x, int axis) {
 
 // --- shape and indexing ---------------------------------------------------------------------
 
+/// The transpose of a row-major (rows, cols) matrix, in a result of its own (constructed in the
+/// caller's place, not moved there).
+template <class T>
+eigen_array<T> eigen_small_matrix_transpose(const T* from, std::int64_t rows, std::int64_t cols) {
+  eigen_array<T> result(Shape{cols, rows});
+  T* to = result.mutable_data();
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) to[j * rows + i] = from[i * cols + j];
+  return result;
+}
+
 template <class T>
 eigen_array<T> eigen_transpose(const eigen_array<T>& x, std::span<const int> perm) {
   const Shape& in = x.shape();
+  // A small matrix (perm is (1, 0)): a plain loop, which fits in L1 whatever its order.
+  if (in.size() == 2 && x.size() <= 256 && in[0] > 1 && in[1] > 1)
+    return eigen_small_matrix_transpose(x.data(), in[0], in[1]);
   Shape out_shape;
   for (int p : perm) out_shape.push_back(in[p]);
   if (x.size() == 0) return eigen_array<T>(out_shape);
@@ -775,26 +789,44 @@ void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, 
     // of c accumulates whole rows of b, so that the inner loop vectorizes.
     const Index ai = ta ? 1 : k, ap = ta ? n : 1, bp = tb ? 1 : m, bj = tb ? k : 1;
     if (!tb) {
-      // Rows of up to four elements are held in registers: the row length is a template argument.
-      const auto rows = [&]<Index M>(std::integral_constant<Index, M>) {
+      // Rows of up to four elements are held in registers: the row length M is a template
+      // argument, and so is the inner extent K up to 4 (0: k at run time), so that the loops unroll
+      // into K multiply-adds of whole rows instead of a loop the compiler vectorizes across p.
+      const auto rows = [&]<Index K, Index M>(std::integral_constant<Index, K>,
+                                              std::integral_constant<Index, M>) {
+        const Index kk = K == 0 ? k : K;
         for (Index i = 0; i < n; ++i) {
           T row[M]{};
-          for (Index p = 0; p < k; ++p) {
+          for (Index p = 0; p < kk; ++p) {
             const T aip = a[i * ai + p * ap];
             for (Index j = 0; j < M; ++j) row[j] += aip * b[p * M + j];
           }
           std::copy_n(row, M, c + i * M);
         }
       };
+      const auto with_k = [&]<Index M>(std::integral_constant<Index, M> row_length) {
+        switch (k) {
+          case 1:
+            return rows(std::integral_constant<Index, 1>{}, row_length);
+          case 2:
+            return rows(std::integral_constant<Index, 2>{}, row_length);
+          case 3:
+            return rows(std::integral_constant<Index, 3>{}, row_length);
+          case 4:
+            return rows(std::integral_constant<Index, 4>{}, row_length);
+          default:
+            return rows(std::integral_constant<Index, 0>{}, row_length);
+        }
+      };
       switch (m) {
         case 1:
-          return rows(std::integral_constant<Index, 1>{});
+          return with_k(std::integral_constant<Index, 1>{});
         case 2:
-          return rows(std::integral_constant<Index, 2>{});
+          return with_k(std::integral_constant<Index, 2>{});
         case 3:
-          return rows(std::integral_constant<Index, 3>{});
+          return with_k(std::integral_constant<Index, 3>{});
         case 4:
-          return rows(std::integral_constant<Index, 4>{});
+          return with_k(std::integral_constant<Index, 4>{});
         default:
           break;
       }
@@ -862,6 +894,16 @@ void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, 
   run.template operator()<ColMajor, ColMajor>();
 }
 
+/// op(a) op(b) of one (n, k) by (k, m) product, n, k, m > 0, in a result of its own: a function of
+/// its own so that the result is constructed in the caller's place, not moved there.
+template <class T>
+eigen_array<T> eigen_matrix_product(const T* a, bool ta, const T* b, bool tb, std::int64_t n,
+                                    std::int64_t k, std::int64_t m) {
+  eigen_array<T> result(Shape{n, m});
+  eigen_gemm(a, ta, b, tb, result.mutable_data(), n, k, m);
+  return result;
+}
+
 /// Batched matrix product op(a) op(b) with Eigen's GEMM (eigen_gemm) on each 2-D block; a
 /// transposed operand is read in place.
 template <class T>
@@ -872,6 +914,11 @@ eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b, bo
   const int r = sa.size();
   const std::int64_t n = sa[r - (transpose_a ? 1 : 2)], k = sa[r - (transpose_a ? 2 : 1)];
   const std::int64_t m = sb[r - (transpose_b ? 2 : 1)];
+  if constexpr (!std::is_same_v<T, bool>) {
+    // One matrix: no batch to walk (a small product's fixed cost).
+    if (r == 2 && n * m > 0 && k > 0)
+      return eigen_matrix_product(a.data(), transpose_a, b.data(), transpose_b, n, k, m);
+  }
   Shape out_shape = sa;
   out_shape[r - 2] = n;
   out_shape[r - 1] = m;
