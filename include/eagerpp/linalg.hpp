@@ -359,6 +359,27 @@ std::pair<Tensor<B>, bool> right_hand_side(std::string_view op, const Shape& sa,
   return {vector ? b.reshape({m, 1}) : b, vector};
 }
 
+/// solve(a, b) as the op `op` (solve, inv): its name in the messages of bad shapes and singular
+/// matrices.
+template <backend B>
+Tensor<B> solve_as(std::string_view op, const Tensor<B>& a, const Tensor<B>& b) {
+  const auto [batch_a, mn] = matrix_stack(op, a.shape(), true);
+  const std::int64_t n = mn.first;
+  const auto [bm, vector] = right_hand_side(op, a.shape(), b);
+  const Shape sbm = bm.shape();
+  const Shape batch = broadcast_shapes(batch_a, Shape(sbm.begin(), sbm.end() - 2), op);
+  const Tensor<B> ab = batch == batch_a ? a : a.broadcast_to(with_tail(batch, {n, n}));
+  const Shape bshape = with_tail(batch, {n, sbm.back()});
+  const Tensor<B> bb = sbm == bshape ? bm : bm.broadcast_to(bshape);
+  std::int64_t failed = -1;
+  auto raw = B::solve(ab.raw(), bb.raw(), failed);
+  if (failed >= 0)
+    throw linalg_error(fmt::format("{}: {} of the stack of shape {} is singular", op,
+                                   batch_position(batch, failed), a.shape().str()));
+  const Tensor<B> x = make_result<Tensor<B>>(std::move(raw), solve_rule<Tensor<B>>{}, ab, bb);
+  return vector ? x.reshape(with_tail(batch, {n})) : x;
+}
+
 }  // namespace ep::detail
 
 namespace ep::linalg {
@@ -386,22 +407,7 @@ Tensor<B> cholesky(const Tensor<B>& x, cholesky_options options = {}) {
 template <backend B>
 Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b) {
   detail::require_decompositions<B>();
-  const auto [batch_a, mn] = detail::matrix_stack("solve", a.shape(), true);
-  const std::int64_t n = mn.first;
-  const auto [bm, vector] = detail::right_hand_side("solve", a.shape(), b);
-  const Shape sbm = bm.shape();
-  const Shape batch = broadcast_shapes(batch_a, Shape(sbm.begin(), sbm.end() - 2), "solve");
-  const Tensor<B> ab = batch == batch_a ? a : a.broadcast_to(detail::with_tail(batch, {n, n}));
-  const Shape bshape = detail::with_tail(batch, {n, sbm.back()});
-  const Tensor<B> bb = sbm == bshape ? bm : bm.broadcast_to(bshape);
-  std::int64_t failed = -1;
-  auto raw = B::solve(ab.raw(), bb.raw(), failed);
-  if (failed >= 0)
-    throw linalg_error(fmt::format("solve: {} of a (shape {}) is singular",
-                                   detail::batch_position(batch, failed), a.shape().str()));
-  const Tensor<B> x =
-      detail::make_result<Tensor<B>>(std::move(raw), detail::solve_rule<Tensor<B>>{}, ab, bb);
-  return vector ? x.reshape(detail::with_tail(batch, {n})) : x;
+  return detail::solve_as("solve", a, b);
 }
 
 /// The solution of a x = b (or aᵀ x = b) for each triangular (..., M, M) matrix of `a`, read from
@@ -448,13 +454,13 @@ Tensor<B> cho_solve(const Tensor<B>& c, const Tensor<B>& b, cho_solve_options op
   return solve_triangular(c, y, {.lower = lower, .trans = lower});
 }
 
-/// The inverse of each (..., n, n) matrix, as solve(x, I). Throws ep::linalg_error for a singular
-/// matrix.
+/// The inverse of each (..., n, n) matrix, as solve(x, I). Throws ep::linalg_error naming `inv`
+/// and the first singular matrix.
 template <backend B>
 Tensor<B> inv(const Tensor<B>& x) {
   detail::require_decompositions<B>();
   const std::int64_t n = detail::matrix_stack("inv", x.shape(), true).second.first;
-  return solve(x, eye<B>(n));
+  return detail::solve_as("inv", x, eye<B>(n));
 }
 
 /// The QR factorization of each (..., M, N) matrix: mode "reduced" gives Q (..., M, K) and R

@@ -23,11 +23,12 @@
 #include <cblas.h>  // cblas_sgemm, cblas_dgemm (OpenBLAS)
 #include <omp.h>    // omp_get_max_threads, omp_get_thread_num, omp_get_num_threads
 #if defined(__SSE2__)
-#include <immintrin.h>  // _mm_stream_si128, _mm256_stream_si256, _mm_sfence, _mm*_sqrt_p*
+#include <immintrin.h>  // _mm_stream_si128, _mm256_stream_si256, _mm_sfence
 #endif
 
 #include <thrust/system/omp/execution_policy.h>  // thrust::omp::par
 
+#include "eagerpp/omp/fuse_ops.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
 #include "eagerpp/thrust/array.hpp"
@@ -226,29 +227,18 @@ struct omp_system {
   }
 #endif
 
-  /// out[i] = sqrt(in[i]) for every i < n, a SIMD packet at a time (x86's SSE2 or AVX sqrt
-  /// instructions), threaded as for_n. g++ vectorizes no `omp simd` loop that calls sqrt
-  /// unless -fno-math-errno (each negative input must set errno through the C library's call), and
-  /// glibc's vector library has no sqrt to declare `simd` as the other math functions above. The
-  /// instruction is correctly rounded, so packets and the scalar tail give the C library's values.
+  /// out[i] = sqrt(in[i]) for every i < n, a packet of ep::fuse's policy at a time (omp/fuse_ops.hpp:
+  /// the CPU's vector sqrt instruction), threaded as for_n. g++ vectorizes no `omp simd` loop that
+  /// calls sqrt unless -fno-math-errno (each negative input must set errno through the C library's
+  /// call), and glibc's vector library has no sqrt to declare `simd` as the other math functions
+  /// above. The instruction is correctly rounded, so packets and the scalar tail give the C
+  /// library's values.
   template <class T>
   static void sqrt_n(std::int64_t n, const T* in, T* out) {
     const auto range = [in, out](std::int64_t i, std::int64_t end) {
-#if defined(__AVX__)
-      if constexpr (std::is_same_v<T, float>) {
-        for (; i + 8 <= end; i += 8)
-          _mm256_storeu_ps(out + i, _mm256_sqrt_ps(_mm256_loadu_ps(in + i)));
-      } else {
-        for (; i + 4 <= end; i += 4)
-          _mm256_storeu_pd(out + i, _mm256_sqrt_pd(_mm256_loadu_pd(in + i)));
-      }
-#elif defined(__SSE2__)
-      if constexpr (std::is_same_v<T, float>) {
-        for (; i + 4 <= end; i += 4) _mm_storeu_ps(out + i, _mm_sqrt_ps(_mm_loadu_ps(in + i)));
-      } else {
-        for (; i + 2 <= end; i += 2) _mm_storeu_pd(out + i, _mm_sqrt_pd(_mm_loadu_pd(in + i)));
-      }
-#endif
+      using ops = detail::vector_fuse_ops<T>;
+      for (; i + ops::width <= end; i += ops::width)
+        ops::store(out + i, ops::template unary<fused_unary::sqrt>(ops::load(in + i)));
       for (; i < end; ++i) out[i] = std::sqrt(in[i]);
     };
     if (n < parallel_cutoff || omp_get_max_threads() == 1) {
