@@ -194,6 +194,17 @@ TYPED_TEST_P(Indexing, IndexUpdate) {
   // The input is unchanged.
   ep::test::expect_equal(x, {3, 4}, values{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
   EXPECT_THROW((void)x.index_update(ep::index(5), 0), ep::index_error);
+  // Boxes of a 3-D tensor (only the elements outside the box are copied from x): rows inside and
+  // outside the box, a box reaching the end of its rows.
+  const auto z = iota<TypeParam>({2, 3, 4});
+  ep::test::expect_equal(
+      z.index_update(ep::index(ep::slice(), ep::slice(1, 3), ep::slice(1, 3)),
+                     tensor<TypeParam>(values{-1, -2, -3, -4, -5, -6, -7, -8}, {2, 2, 2})),
+      {2, 3, 4}, values{0,  1,  2,  3,  4,  -1, -2, 7,  8,  -3, -4, 11,
+                        12, 13, 14, 15, 16, -5, -6, 19, 20, -7, -8, 23});
+  ep::test::expect_equal(
+      z.index_update(ep::index(1, ep::slice(0, 2), ep::slice(1, 4)), 0), {2, 3, 4},
+      values{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 0, 0, 16, 0, 0, 0, 20, 21, 22, 23});
 }
 
 TYPED_TEST_P(Indexing, IterationAndLen) {

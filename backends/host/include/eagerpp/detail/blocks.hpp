@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>  // std::min, std::max
+#include <algorithm>  // std::min, std::max, std::all_of, std::copy_n
 #include <any>        // std::any, std::any_cast
 #include <atomic>     // std::atomic
 #include <concepts>   // std::convertible_to
@@ -587,6 +587,34 @@ std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::
   return B::from_host_shared(std::move(data), out);
 }
 
+/// Copies the elements of `x` (C order, shape `xs`) that lie outside the box `start[d] <= i_d <
+/// start[d] + out[d]` into `data`, row by row: the rest of the copy is about to be overwritten.
+template <class T>
+void copy_outside_box(const T* x, const Shape& xs, const Shape& start, const Shape& out, T* data) {
+  const int rank = xs.size();
+  const std::int64_t row = xs[rank - 1];
+  const std::int64_t rows = row == 0 ? 0 : xs.numel() / row;
+  const std::int64_t a = start[rank - 1];
+  const std::int64_t b = a + out[rank - 1];
+  for (std::int64_t r = 0; r < rows; ++r) {
+    bool inside = true;
+    std::int64_t rest = r;
+    for (int d = rank - 2; d >= 0; --d) {
+      const std::int64_t i = rest % xs[d];
+      rest /= xs[d];
+      inside = inside && i >= start[d] && i < start[d] + out[d];
+    }
+    const T* from = x + r * row;
+    T* to = data + r * row;
+    if (!inside) {
+      std::copy_n(from, row, to);
+    } else {
+      std::copy_n(from, a, to);
+      std::copy_n(from + b, row - b, to + b);
+    }
+  }
+}
+
 template <class Tn>
 typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const Shape& step,
                                           const Shape& out, const Tn& v) {
@@ -595,7 +623,15 @@ typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const
   const Shape& xs = x.shape();
   const int rank = xs.size();
   std::shared_ptr<T> data = allocate_storage<T>(static_cast<std::size_t>(xs.numel()));
-  B::to_data(x.raw(), data.get());
+  // Every element of the region is written below: a box region (steps of 1) copies only what lies
+  // outside it, so that updating a grid's interior reads and writes the grid once, as pad does.
+  if (out.numel() == 0 || rank == 0 ||
+      !std::all_of(step.begin(), step.end(), [](std::int64_t s) { return s == 1; })) {
+    B::to_data(x.raw(), data.get());
+  } else {
+    const std::shared_ptr<T> elements = B::share_host(x.raw());
+    copy_outside_box(elements.get(), xs, start, out, data.get());
+  }
   if (out.numel() == 0) return B::from_host_shared(std::move(data), xs);
   const Shape x_strides = strides_of(xs);
   Shape strides = x_strides;  // of the region, in the copy
