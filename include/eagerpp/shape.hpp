@@ -141,8 +141,7 @@ class Shape {
   // A switch, not a loop: GCC turns a loop of `rank_` copies into a call to memmove, a cost that
   // shows in every small op's profile, since every result copies a shape. Each extent is loaded on
   // its own (`scalar`): a shape is mostly written extent by extent, just before it is copied, and a
-  // 16-byte load of two extents written that way waits for both stores to reach the cache (a store
-  // forwarding stall, most of a 4 x 4 matmul's result allocation).
+  // 16-byte load of two extents written that way cannot be forwarded from those two stores.
   static std::int64_t scalar(std::int64_t v) noexcept {
 #if defined(__GNUC__)
     __asm__("" : "+r"(v));  // v must sit in a general register: no vector load of two extents
