@@ -9,8 +9,10 @@
 // (mlp_torch.cpp). Targets: eigen at least 1.4x faster than libtorch, xtensor and omp at least as
 // fast.
 //   mlp_grad/<backend>/tuple, mlp_grad/<backend>/struct  value_and_grad alone, the parameters a
-//                          std::tuple or a struct made a tree by EAGERPP_TREE (target: the struct
-//                          within 1.02x of the tuple).
+//                          std::tuple or a struct made a tree by EAGERPP_TREE.
+//   mlp_grad_paired/<backend>  both in each iteration, in turn first, each timed: their ratio
+//                          (target: the struct within 1.02x of the tuple), which two benchmarks
+//                          run apart measure only to the machine's drift between them.
 //   adam_step/<backend>    one ep::optim::adam step over the four parameters with a fixed gradient
 //                          tree, against torch::optim::Adam's step (target: within 1.2x).
 //   matmul_1024/<backend>  a (1024, 1024) float product through the facade, against the GEMM that
@@ -22,6 +24,7 @@
 //                          256), called directly: most of each step is two products of that cost.
 // Everything runs on one thread: Eigen, OpenBLAS, OpenMP and libtorch are all set to 1.
 #include <algorithm>  // std::max
+#include <chrono>     // std::chrono::steady_clock
 #include <cmath>      // std::abs
 #include <cstdint>    // std::int64_t
 #include <string>     // std::string
@@ -136,6 +139,42 @@ void mlp_grad_struct(benchmark::State& st) {
         ep::value_and_grad(mlp_loss_struct<B, typename mlp_problem<B>::I>, p, d.x, d.labels));
 }
 
+/// The struct and the tuple versions paired: each iteration runs both, in turn first, timing each;
+/// counter "struct_over_tuple" is their ratio, free of the drift between two benchmarks run apart.
+template <class B>
+void mlp_grad_paired(benchmark::State& st) {
+  using clock = std::chrono::steady_clock;
+  using I = typename mlp_problem<B>::I;
+  const mlp_problem<B> d;
+  const auto& [w1, b1, w2, b2] = d.params;
+  const mlp_params::mlp<B> p{w1, b1, w2, b2};
+  clock::duration as_struct{}, as_tuple{};
+  const auto timed = [](clock::duration& total, auto&& run) {
+    const auto start = clock::now();
+    benchmark::DoNotOptimize(run());
+    total += clock::now() - start;
+  };
+  bool struct_first = false;
+  for (auto _ : st) {
+    const auto run_struct = [&] {
+      return ep::value_and_grad(mlp_loss_struct<B, I>, p, d.x, d.labels);
+    };
+    const auto run_tuple = [&] {
+      return ep::value_and_grad(mlp_loss<B, I>, d.params, d.x, d.labels);
+    };
+    if (struct_first) {
+      timed(as_struct, run_struct);
+      timed(as_tuple, run_tuple);
+    } else {
+      timed(as_tuple, run_tuple);
+      timed(as_struct, run_struct);
+    }
+    struct_first = !struct_first;
+  }
+  st.counters["struct_over_tuple"] =
+      std::chrono::duration<double>(as_struct) / std::chrono::duration<double>(as_tuple);
+}
+
 template <class B>
 void adam_step(benchmark::State& st) {
   mlp_problem<B> d;
@@ -197,6 +236,7 @@ void register_backend(const std::string& name) {
   benchmark::RegisterBenchmark(("mlp_step/" + name).c_str(), mlp_step<B>);
   benchmark::RegisterBenchmark(("mlp_grad/" + name + "/tuple").c_str(), mlp_grad_tuple<B>);
   benchmark::RegisterBenchmark(("mlp_grad/" + name + "/struct").c_str(), mlp_grad_struct<B>);
+  benchmark::RegisterBenchmark(("mlp_grad_paired/" + name).c_str(), mlp_grad_paired<B>);
   benchmark::RegisterBenchmark(("adam_step/" + name).c_str(), adam_step<B>);
   benchmark::RegisterBenchmark(("matmul_1024/" + name).c_str(), matmul_facade<B>)
       ->Unit(benchmark::kMillisecond);
@@ -288,8 +328,12 @@ int main(int argc, char** argv) {
   for (const auto& b : backends)
     print_info(rep, fmt::format("MLP {}: step / forward", b), "mlp_step/" + b, "mlp_forward/" + b);
   for (const auto& b : backends)
-    ok &= ep::bench::print_ratio(rep, fmt::format("MLP value_and_grad {}: struct / tuple", b),
-                                 "mlp_grad/" + b + "/struct", "mlp_grad/" + b + "/tuple", 1.02);
+    ok &= ep::bench::print_paired_ratio(
+        rep, fmt::format("MLP value_and_grad {}: struct / tuple, paired", b),
+        "mlp_grad_paired/" + b, "struct_over_tuple", 1.02);
+  for (const auto& b : backends)
+    print_info(rep, fmt::format("MLP value_and_grad {}: struct / tuple, apart", b),
+               "mlp_grad/" + b + "/struct", "mlp_grad/" + b + "/tuple");
   print_info(rep, "GEMM (128, 784) x (784, 256): Eigen's / OpenBLAS's", "gemm_mlp/eigen_gemm",
              "gemm_mlp/openblas_sgemm");
   if (rep.time("mlp_step/torch") > 0) {

@@ -21,10 +21,12 @@ class ratio_reporter : public benchmark::ConsoleReporter {
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const auto& r : runs) {
       if (r.error_occurred) continue;
-      if (r.run_type == Run::RT_Iteration && r.repetitions <= 1)
+      if ((r.run_type == Run::RT_Iteration && r.repetitions <= 1) ||
+          (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")) {
         times_[r.run_name.str()] = r.GetAdjustedRealTime();
-      if (r.run_type == Run::RT_Aggregate && r.aggregate_name == "median")
-        times_[r.run_name.str()] = r.GetAdjustedRealTime();
+        for (const auto& [counter, value] : r.counters)
+          counters_[r.run_name.str() + ":" + counter] = value.value;
+      }
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -34,6 +36,13 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     if (ia == times_.end() || ib == times_.end() || ib->second == 0) return -1;
     return ia->second / ib->second;
   }
+  /// Counter `counter` of benchmark `name` (the median over repetitions), or a negative number if
+  /// it was not run. A paired benchmark times two variants alternately in each iteration and
+  /// reports their ratio as a counter: drift between two separately run benchmarks cancels out.
+  [[nodiscard]] double counter(const std::string& name, const std::string& counter) const {
+    auto it = counters_.find(name + ":" + counter);
+    return it == counters_.end() ? -1 : it->second;
+  }
   /// The real time per iteration of `name` in ns, or a negative number if it was not run.
   [[nodiscard]] double time(const std::string& name) const {
     auto it = times_.find(name);
@@ -42,16 +51,29 @@ class ratio_reporter : public benchmark::ConsoleReporter {
 
  private:
   std::map<std::string, double> times_;
+  std::map<std::string, double> counters_;
 };
 
-/// Prints one line of a ratio table and whether it meets `target` (ratio <= target).
-inline bool print_ratio(const ratio_reporter& rep, const std::string& label, const std::string& a,
-                        const std::string& b, double target) {
-  const double r = rep.ratio(a, b);
+/// Prints one line of a ratio table, ratio `r` (negative: not measured, nothing printed), and
+/// whether it meets `target` (r <= target).
+inline bool print_ratio_line(const std::string& label, double r, double target) {
   if (r < 0) return true;
   const bool ok = r <= target;
   fmt::print("  {:<58} {:>7.3f}   (target <= {:.2f}) {}\n", label, r, target, ok ? "ok" : "MISSED");
   return ok;
+}
+
+/// Prints one line of a ratio table, time(a) / time(b), and whether it meets `target`.
+inline bool print_ratio(const ratio_reporter& rep, const std::string& label, const std::string& a,
+                        const std::string& b, double target) {
+  return print_ratio_line(label, rep.ratio(a, b), target);
+}
+
+/// Prints one line of a ratio table from a paired benchmark's ratio counter
+/// (ratio_reporter::counter), and whether it meets `target`.
+inline bool print_paired_ratio(const ratio_reporter& rep, const std::string& label,
+                               const std::string& name, const std::string& counter, double target) {
+  return print_ratio_line(label, rep.counter(name, counter), target);
 }
 
 /// Runs the registered benchmarks into `rep`, 5 times each in random order with only the

@@ -246,7 +246,8 @@ def mlp_table(t, ratios, infos):
     if g is not None:
         rows.append(f"| GEMM (128, 784) x (784, 256): Eigen's / OpenBLAS's | "
                     f"{fmt_time(t.get('gemm_mlp/eigen_gemm'))} | {g:.2f} | | |")
-    measures = {"MLP value_and_grad, a struct / a tuple": "MLP value_and_grad {}: struct / tuple",
+    measures = {"MLP value_and_grad, a struct / a tuple (paired)":
+                    "MLP value_and_grad {}: struct / tuple, paired",
                 "Adam step / torch::optim::Adam": "Adam step {} / torch::optim::Adam"}
     by_label = {r["label"]: r for r in ratios}
     if any(m.format(b) in by_label for m in measures.values() for b in backends):
