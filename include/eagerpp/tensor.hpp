@@ -580,6 +580,23 @@ auto with_scalar(const Tensor<B>& a, S value, F&& f) {
     return f(x, s);
   }
 }
+
+/// A backend that batches another one (ep::batched<B>, ep::vmap): its native tensor holds B's with
+/// the batch axis in front, as `.data`.
+template <class B>
+concept batching_backend = requires { typename B::unbatched_backend; };
+
+/// Every value `t` holds in any example, as a tensor of the backend underneath ep::vmap's batching
+/// (`t` itself outside vmap): what a check of all of an index's values reads, since under vmap
+/// `t.min().item()` would be one minimum per example.
+template <backend B>
+auto all_examples(const Tensor<B>& t) {
+  if constexpr (batching_backend<B>) {
+    return all_examples(Tensor<typename B::unbatched_backend>(t.raw().data));
+  } else {
+    return t;
+  }
+}
 }  // namespace detail
 
 }  // namespace ep

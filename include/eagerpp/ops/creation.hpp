@@ -124,8 +124,9 @@ namespace detail {
 template <class I>
 void check_labels(std::string_view op, const I& labels, std::int64_t classes) {
   if (labels.size() == 0) return;
-  if (labels.min().item() >= 0 && labels.max().item() < classes) return;
-  const auto v = labels.to_vector();
+  const auto all = all_examples(labels);
+  if (all.min().item() >= 0 && all.max().item() < classes) return;
+  const auto v = all.to_vector();
   for (std::size_t i = 0; i < v.size(); ++i)
     if (v[i] < 0 || v[i] >= classes)
       throw index_error(fmt::format(

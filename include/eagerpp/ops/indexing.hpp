@@ -20,8 +20,9 @@ namespace detail {
 template <class I>
 I wrap_indices(std::string_view op, const I& index, std::int64_t n, std::string_view what) {
   if (index.size() == 0) return index;
-  const auto lo = index.min().item();
-  const auto hi = index.max().item();
+  const auto all = all_examples(index);
+  const auto lo = all.min().item();
+  const auto hi = all.max().item();
   if (lo < -n || hi >= n)
     throw index_error(
         fmt::format("{}: index {} is out of bounds for {} with size {}; expected {} <= index < {}",
