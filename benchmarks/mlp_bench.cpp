@@ -242,13 +242,6 @@ void register_backend(const std::string& name) {
       ->Unit(benchmark::kMillisecond);
 }
 
-/// One ratio line without a target.
-void print_info(const ep::bench::ratio_reporter& rep, const std::string& label,
-                const std::string& a, const std::string& b) {
-  const double r = rep.ratio(a, b);
-  if (r > 0) fmt::print("  {:<58} {:>7.3f}\n", label, r);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -326,16 +319,17 @@ int main(int argc, char** argv) {
   ok &= ep::bench::print_ratio(rep, "matmul 1024^2 omp / cblas_sgemm", "matmul_1024/omp",
                                "matmul_1024/openblas_sgemm", 1 / 0.9);
   for (const auto& b : backends)
-    print_info(rep, fmt::format("MLP {}: step / forward", b), "mlp_step/" + b, "mlp_forward/" + b);
+    ep::bench::print_info(rep, fmt::format("MLP {}: step / forward", b), "mlp_step/" + b,
+                          "mlp_forward/" + b);
   for (const auto& b : backends)
     ok &= ep::bench::print_paired_ratio(
         rep, fmt::format("MLP value_and_grad {}: struct / tuple, paired", b),
         "mlp_grad_paired/" + b, "struct_over_tuple", 1.02);
   for (const auto& b : backends)
-    print_info(rep, fmt::format("MLP value_and_grad {}: struct / tuple, apart", b),
-               "mlp_grad/" + b + "/struct", "mlp_grad/" + b + "/tuple");
-  print_info(rep, "GEMM (128, 784) x (784, 256): Eigen's / OpenBLAS's", "gemm_mlp/eigen_gemm",
-             "gemm_mlp/openblas_sgemm");
+    ep::bench::print_info(rep, fmt::format("MLP value_and_grad {}: struct / tuple, apart", b),
+                          "mlp_grad/" + b + "/struct", "mlp_grad/" + b + "/tuple");
+  ep::bench::print_info(rep, "GEMM (128, 784) x (784, 256): Eigen's / OpenBLAS's",
+                        "gemm_mlp/eigen_gemm", "gemm_mlp/openblas_sgemm");
   if (rep.time("mlp_step/torch") > 0) {
     fmt::print("\nAgainst libtorch (time / libtorch's time; 0.714 = 1.4x faster):\n");
     ok &= ep::bench::print_ratio(rep, "MLP step eigen / libtorch", "mlp_step/eigen",
@@ -346,8 +340,8 @@ int main(int argc, char** argv) {
       ok &= ep::bench::print_ratio(rep, "MLP step omp / libtorch", "mlp_step/omp", "mlp_step/torch",
                                    1.0);
     for (const auto& b : backends)
-      print_info(rep, fmt::format("MLP forward {} / libtorch", b), "mlp_forward/" + b,
-                 "mlp_forward/torch");
+      ep::bench::print_info(rep, fmt::format("MLP forward {} / libtorch", b), "mlp_forward/" + b,
+                            "mlp_forward/torch");
     for (const auto& b : backends)
       ok &= ep::bench::print_ratio(rep, fmt::format("Adam step {} / torch::optim::Adam", b),
                                    "adam_step/" + b, "adam_step/torch", 1.2);

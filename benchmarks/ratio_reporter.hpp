@@ -63,6 +63,13 @@ inline bool print_ratio_line(const std::string& label, double r, double target) 
   return ok;
 }
 
+/// Prints one line of a ratio table without a target, time(a) / time(b), where both ran.
+inline void print_info(const ratio_reporter& rep, const std::string& label, const std::string& a,
+                       const std::string& b) {
+  const double r = rep.ratio(a, b);
+  if (r > 0) fmt::print("  {:<58} {:>7.3f}\n", label, r);
+}
+
 /// Prints one line of a ratio table, time(a) / time(b), and whether it meets `target`.
 inline bool print_ratio(const ratio_reporter& rep, const std::string& label, const std::string& a,
                         const std::string& b, double target) {

@@ -517,7 +517,7 @@ def main():
     res = {"machine": machine, "benchmarks": {}}
     for name in ("facade_bench", "fusion_bench", "autodiff_bench", "mlp_bench", "stencil_bench",
                  "small_bench", "threads_bench", "any_bench", "checkpoint_bench", "linalg_bench",
-                 "array_api_bench"):
+                 "array_api_bench", "vmap_bench"):
         ratios, infos = load_lines(a.results / f"{name}.txt")
         res["benchmarks"][name] = {"times": load_times(a.results / f"{name}.json"),
                                    "ratios": ratios, "info": infos}
@@ -540,6 +540,7 @@ def main():
         "linalg": linalg_table(b["linalg_bench"]["times"], b["linalg_bench"]["ratios"],
                                b["linalg_bench"]["info"]),
         "array_api": generic_table(b["array_api_bench"]["ratios"], b["array_api_bench"]["info"]),
+        "vmap": generic_table(b["vmap_bench"]["ratios"], b["vmap_bench"]["info"]),
     }
     head = machine_line(machine)
     for k in tables:

@@ -205,14 +205,22 @@ EAGERPP_FREE_BINARY(logical_or, y.logical_or(x))
 
 // Two tensors of different backends or dtypes in a free function: one sentence naming the function,
 // as the operators give (ops/elementwise.hpp), instead of "deduced conflicting types for 'B'".
-#define EAGERPP_MIXED_FUNCTION(name)                                                       \
-  template <backend B1, backend B2>                                                        \
-  requires(!std::same_as<B1, B2>) auto name(const Tensor<B1>& a, const Tensor<B2>&) {      \
-    static_assert(detail::always_false<B1, B2>,                                            \
-                  "ep::" #name                                                             \
-                  ": the two tensors have different backends or dtypes; convert one with " \
-                  "ep::to<Backend>(t) or t.astype<U>() first");                            \
-    return a;                                                                              \
+// Under ep::vmap, a tensor the function captured meets a batched one: it is lifted, shared by
+// every example.
+#define EAGERPP_MIXED_FUNCTION(name)                                                         \
+  template <backend B1, backend B2>                                                          \
+  requires(!std::same_as<B1, B2>) auto name(const Tensor<B1>& a, const Tensor<B2>& b) {      \
+    if constexpr (detail::lifts_to<B1, B2>) {                                                \
+      return name(Tensor<B2>(a), b);                                                         \
+    } else if constexpr (detail::lifts_to<B2, B1>) {                                         \
+      return name(a, Tensor<B1>(b));                                                         \
+    } else {                                                                                 \
+      static_assert(detail::always_false<B1, B2>,                                            \
+                    "ep::" #name                                                             \
+                    ": the two tensors have different backends or dtypes; convert one with " \
+                    "ep::to<Backend>(t) or t.astype<U>() first");                            \
+      return a;                                                                              \
+    }                                                                                        \
   }
 EAGERPP_MIXED_FUNCTION(pow)
 EAGERPP_MIXED_FUNCTION(floordiv)

@@ -3,13 +3,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <array>    // std::array
-#include <cmath>    // std::log1p, std::sqrt, std::cos, std::sin, std::nextafter
-#include <cstdint>  // std::uint32_t, std::uint64_t
-#include <limits>   // std::numeric_limits
-#include <numbers>  // std::numbers::pi
-#include <utility>  // std::swap
-#include <vector>   // std::vector
+#include <array>        // std::array
+#include <cmath>        // std::log1p, std::sqrt, std::cos, std::sin, std::nextafter
+#include <cstdint>      // std::uint32_t, std::uint64_t
+#include <limits>       // std::numeric_limits
+#include <numbers>      // std::numbers::pi
+#include <string_view>  // std::string_view
+#include <utility>      // std::swap
+#include <vector>       // std::vector
 
 #include <fmt/format.h>
 
@@ -91,8 +92,32 @@ Tensor<B> from_doubles(const std::vector<double>& v, const Shape& shape) {
 }  // namespace detail
 
 /// Uniform samples in [low, high) of backend B (NumPy: `Generator.uniform`); floating B only.
+namespace detail {
+/// Under ep::vmap (B batched): `draw(s)` of the backend underneath for s = (n, shape...), n the
+/// batch size, so that every example draws its own values from the generator's stream (the same
+/// ones on every run and backend).
+template <backend B, class Draw>
+Tensor<B> draw_per_example(std::string_view op, const Shape& shape, Draw draw) {
+  const auto depth = static_cast<std::size_t>(batch_depth<B>() - 1);
+  const auto& sizes = vmap_batch_sizes();
+  if (depth >= sizes.size() || sizes[depth] < 0)
+    throw value_error(fmt::format(
+        "{}: a batched tensor of shape {} was drawn outside ep::vmap; expected the draw inside "
+        "the function that vmap runs",
+        op, shape.str()));
+  Shape s = shape;
+  s.insert(0, sizes[depth]);
+  return Tensor<B>(typename B::raw_type{draw(s).raw()});
+}
+}  // namespace detail
+
 template <backend B>
 Tensor<B> uniform(generator& gen, const Shape& shape, double low = 0, double high = 1) {
+  if constexpr (detail::batching_backend<B>) {
+    return detail::draw_per_example<B>("uniform", shape, [&](const Shape& s) {
+      return uniform<typename B::unbatched_backend>(gen, s, low, high);
+    });
+  }
   static_assert(floating_dtype<typename B::value_type>,
                 "ep::uniform: needs a floating backend, e.g. ep::eigen<float>");
   if (!(low <= high))
@@ -117,6 +142,11 @@ template <backend B>
 Tensor<B> normal(generator& gen, const Shape& shape, double mean = 0, double stddev = 1) {
   static_assert(floating_dtype<typename B::value_type>,
                 "ep::normal: needs a floating backend, e.g. ep::eigen<float>");
+  if constexpr (detail::batching_backend<B>) {
+    return detail::draw_per_example<B>("normal", shape, [&](const Shape& s) {
+      return normal<typename B::unbatched_backend>(gen, s, mean, stddev);
+    });
+  }
   if (stddev < 0)
     throw value_error(fmt::format("normal: stddev {} is negative; expected stddev >= 0", stddev));
   const std::int64_t n = shape.numel();
@@ -151,6 +181,11 @@ Tensor<B> randint(generator& gen, std::int64_t low, std::int64_t high, const Sha
   static_assert(integer_dtype<typename B::value_type>,
                 "ep::randint: needs an integer backend, e.g. ep::eigen<std::int64_t>; use "
                 "ep::uniform for floats");
+  if constexpr (detail::batching_backend<B>) {
+    return detail::draw_per_example<B>("randint", shape, [&](const Shape& s) {
+      return randint<typename B::unbatched_backend>(gen, low, high, s);
+    });
+  }
   using T = typename B::value_type;
   if (!(low < high))
     throw value_error(

@@ -41,18 +41,64 @@ constexpr bool same_backend_op() {
       "implicit)");
   return true;
 }
+
+/// A backend that batches another one (ep::batched<B>, ep::vmap): its native tensor holds B's with
+/// the batch axis in front, as `.data`.
+template <class B>
+concept batching_backend = requires {
+  typename B::unbatched_backend;
+};
+
+template <class From, class To>
+constexpr bool lifts() {
+  if constexpr (batching_backend<To>) {
+    using U = typename To::unbatched_backend;
+    return std::same_as<U, From> || lifts<From, U>();
+  } else {
+    return false;
+  }
+}
+/// How many ep::batched layers backend B has: 0 for a backend of its own, 1 inside one vmap.
+template <class B>
+constexpr int batch_depth() {
+  if constexpr (batching_backend<B>) {
+    return 1 + batch_depth<typename B::unbatched_backend>();
+  } else {
+    return 0;
+  }
+}
+
+/// The batch size of each vmap running on this thread, by depth (index 0: the outermost): what a
+/// tensor captured by the function under vmap is lifted with.
+inline std::vector<std::int64_t>& vmap_batch_sizes() {
+  thread_local std::vector<std::int64_t> sizes;
+  return sizes;
+}
+
+/// Whether a tensor of backend `From` enters the batched backend `To` of ep::vmap (once or through
+/// nested vmaps) as a value every example shares: a tensor that the function under vmap captured.
+template <class From, class To>
+inline constexpr bool lifts_to = lifts<From, To>();
 }  // namespace detail
 
 /// In the class: `x.name(y)` with `y` of another backend or dtype names the method in one sentence,
-/// as the free function `ep::name(x, y)` does, instead of "cannot convert 'ep::Tensor<...>'".
-#define EAGERPP_MIXED_METHOD(name)                                                         \
-  template <backend B2>                                                                    \
-  requires(!std::same_as<B2, Backend>) auto name(const Tensor<B2>&) const {                \
-    static_assert(detail::always_false<B2>,                                                \
-                  "ep::" #name                                                             \
-                  ": the two tensors have different backends or dtypes; convert one with " \
-                  "ep::to<Backend>(t) or t.astype<U>() first");                            \
-    return *this;                                                                          \
+/// as the free function `ep::name(x, y)` does, instead of "cannot convert 'ep::Tensor<...>'". Under
+/// ep::vmap, a tensor the function captured (of the backend underneath) is lifted to the batched
+/// backend instead: every example shares it.
+#define EAGERPP_MIXED_METHOD(name)                                                           \
+  template <backend B2>                                                                      \
+  requires(!std::same_as<B2, Backend>) auto name(const Tensor<B2>& other) const {            \
+    if constexpr (detail::lifts_to<B2, Backend>) {                                           \
+      return name(Tensor(other));                                                            \
+    } else if constexpr (detail::lifts_to<Backend, B2>) {                                    \
+      return Tensor<B2>(*this).name(other);                                                  \
+    } else {                                                                                 \
+      static_assert(detail::always_false<B2>,                                                \
+                    "ep::" #name                                                             \
+                    ": the two tensors have different backends or dtypes; convert one with " \
+                    "ep::to<Backend>(t) or t.astype<U>() first");                            \
+      return *this;                                                                          \
+    }                                                                                        \
   }
 
 /// The paddings of `pad`: one (before, after) pair per axis.
@@ -78,6 +124,10 @@ class [[nodiscard]] Tensor {
 
   /// Wraps a native tensor; no data is copied.
   explicit Tensor(const raw_type& raw) : raw_(raw) {}
+  /// Under ep::vmap, a tensor of the backend underneath (one the function captured), as a value
+  /// every example shares; implicit, as JAX treats a closed-over array (defined in vmap.hpp).
+  template <backend B2>
+  requires detail::lifts_to<B2, Backend> Tensor(const Tensor<B2>& x);  // NOLINT: implicit
   explicit Tensor(raw_type&& raw) : raw_(std::move(raw)) {}
   /// Holds the native tensor that `compute()` returns, constructed in place (detail::make_output).
   template <detail::computes<raw_type> F>
@@ -580,11 +630,6 @@ auto with_scalar(const Tensor<B>& a, S value, F&& f) {
     return f(x, s);
   }
 }
-
-/// A backend that batches another one (ep::batched<B>, ep::vmap): its native tensor holds B's with
-/// the batch axis in front, as `.data`.
-template <class B>
-concept batching_backend = requires { typename B::unbatched_backend; };
 
 /// Every value `t` holds in any example, as a tensor of the backend underneath ep::vmap's batching
 /// (`t` itself outside vmap): what a check of all of an index's values reads, since under vmap

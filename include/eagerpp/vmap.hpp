@@ -13,7 +13,7 @@
 #include <string_view>  // std::string_view
 #include <tuple>        // std::tuple, std::tuple_size
 #include <type_traits>  // std::decay_t
-#include <utility>      // std::pair, std::index_sequence
+#include <utility>      // std::pair, std::index_sequence, std::exchange
 #include <vector>       // std::vector
 
 #include <fmt/format.h>
@@ -402,8 +402,44 @@ inline constexpr std::nullopt_t unmapped = std::nullopt;
 
 namespace detail {
 
+/// Sets the batch size of depth `depth` for its lifetime (RAII; also when the function throws).
+class vmap_level {
+ public:
+  vmap_level(int depth, std::int64_t n) : depth_(static_cast<std::size_t>(depth)) {
+    auto& sizes = vmap_batch_sizes();
+    if (sizes.size() <= depth_) sizes.resize(depth_ + 1, -1);
+    saved_ = std::exchange(sizes[depth_], n);
+  }
+  ~vmap_level() { vmap_batch_sizes()[depth_] = saved_; }
+  vmap_level(const vmap_level&) = delete;
+  vmap_level& operator=(const vmap_level&) = delete;
+
+ private:
+  std::size_t depth_;
+  std::int64_t saved_;
+};
+
 template <class B>
 Tensor<batched<B>> to_batched(const Tensor<B>& x, vmap_axis axis, std::int64_t n);
+
+/// x, a tensor of a backend underneath `Target`, as a value every example of each vmap between
+/// them shares (recorded: its gradient is the sum over the examples).
+template <class Target, class B>
+Tensor<Target> lift(const Tensor<B>& x) {
+  using U = typename Target::unbatched_backend;
+  const auto depth = static_cast<std::size_t>(batch_depth<Target>() - 1);
+  const auto& sizes = vmap_batch_sizes();
+  if (depth >= sizes.size() || sizes[depth] < 0)
+    throw value_error(fmt::format(
+        "vmap: a tensor of shape {} was converted to a batched tensor outside ep::vmap; "
+        "expected the conversion inside the function that vmap runs",
+        x.shape().str()));
+  if constexpr (std::same_as<U, B>) {
+    return to_batched(x, unmapped, sizes[depth]);
+  } else {
+    return to_batched(lift<U>(x), unmapped, sizes[depth]);
+  }
+}
 template <class B>
 Tensor<B> from_batched(const Tensor<batched<B>>& y, vmap_axis axis, std::int64_t n);
 
@@ -478,6 +514,7 @@ struct vmap_batch {
   std::int64_t n = -1;
   std::size_t arg = 0;
   std::string where;
+  int depth = 0;  // of the mapped tensors' backend: this vmap's batched tensors are one deeper
 };
 
 template <class X>
@@ -491,7 +528,8 @@ void find_batch(vmap_batch& batch, const X& x, vmap_axis axis, std::size_t arg) 
           const std::string here =
               fmt::format("argument {}{} (shape {}, axis {})", arg, p.str(), s.str(), a);
           if (batch.n < 0) {
-            batch = {s[a], arg, here};
+            batch = {s[a], arg, here,
+                     batch_depth<typename std::decay_t<decltype(leaf)>::backend_type>()};
           } else if (s[a] != batch.n) {
             throw value_error(
                 fmt::format("vmap: the mapped axes have different sizes: {} along {}, {} along {}; "
@@ -559,6 +597,7 @@ auto vmap_call(const F& f, const std::vector<vmap_axis>& in_axes, const std::vec
         "arguments hold no tensor); expected at least one mapped tensor, which gives the batch "
         "size");
   const std::int64_t n = batch.n;
+  const vmap_level level(batch.depth, n);
   auto result = [&]<std::size_t... K>(std::index_sequence<K...>) {
     return f(batch_argument(args, axis_of(K), n)...);
   }
@@ -586,6 +625,11 @@ auto vmap_call(const F& f, const std::vector<vmap_axis>& in_axes, const std::vec
 }
 
 }  // namespace detail
+
+template <backend Backend>
+template <backend B2>
+requires detail::lifts_to<B2, Backend> Tensor<Backend>::Tensor(const Tensor<B2>& x)
+    : Tensor(detail::lift<Backend>(x)) {}
 
 /// JAX's `vmap`: the function `f`, written for one example, applied to a batch of them in one
 /// call of each op (the batching backend ep::batched<B>). The callable returned takes `f`'s

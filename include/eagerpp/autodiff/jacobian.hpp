@@ -1,4 +1,5 @@
-// eagerpp - autodiff beyond gradients: vjp (a reusable pullback), jvp, jacobian and hessian
+// eagerpp - autodiff beyond gradients: vjp (a reusable pullback), jvp, jacobian (jacrev, jacfwd)
+// and hessian
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -21,6 +22,7 @@
 #include "eagerpp/functions.hpp"
 #include "eagerpp/tensor.hpp"
 #include "eagerpp/tree.hpp"
+#include "eagerpp/vmap.hpp"
 
 namespace ep {
 
@@ -186,28 +188,125 @@ auto jvp(F&& f, const X& x, const X& v) {
   }
 }
 
+namespace detail {
+
+/// Whether `f` can run under ep::vmap with the tensor x and args (tensors or values that are not
+/// trees): it is generic (a generic lambda or a template), callable with the batched tensors that
+/// ep::vmap passes.
+template <class F, class X, class... Args>
+concept vmappable =
+    istensor<X> &&((istensor<Args> || !is_tree_node<std::decay_t<Args>>)&&...) &&
+    std::is_invocable_v<
+        F&, decltype(batch_argument(std::declval<const X&>(), vmap_axis{}, std::int64_t{})),
+        decltype(batch_argument(std::declval<const std::decay_t<Args>&>(), vmap_axis{},
+                                std::int64_t{}))...>;
+
+/// The Jacobian as one batched backward pass: f recorded once under vmap with x shared, and its
+/// pullback run on the n basis cotangents of f(x) at once (JAX's jacrev: vmap of a vjp).
+template <class F, class X, class... Args>
+auto batched_jacobian(F& f, const X& x, const Shape& y_shape, const Args&... args) {
+  using Y = std::decay_t<std::invoke_result_t<F&, const X&, const Args&...>>;
+  using YB = typename Y::backend_type;
+  const std::int64_t n = y_shape.numel();
+  Shape basis_shape = y_shape;
+  basis_shape.insert(0, n);
+  const auto basis = eye<YB>(n).reshape(basis_shape);
+  std::vector<vmap_axis> axes{unmapped, 0};
+  axes.resize(2 + sizeof...(Args), unmapped);
+  const auto rows = vmap(
+      [&f](const auto& xb, const auto& e, const auto&... a) { return vjp(f, xb, a...).second(e); },
+      std::move(axes))(x, basis, args...);
+  return X(tree_map(
+      [&](const auto& leaf) {
+        using L = std::decay_t<decltype(leaf)>;
+        if constexpr (istensor<L>) {
+          Shape s = y_shape;
+          for (int i = 1; i < leaf.ndim(); ++i) s.push_back(leaf.shape()[i]);
+          return leaf.reshape(s);
+        } else {
+          return leaf;
+        }
+      },
+      rows));
+}
+
+}  // namespace detail
+
 /// The Jacobian d f / d x (JAX: `jacobian`, i.e. `jacrev`) of a tensor-valued `f`, of shape
 /// f(x).shape + x.shape: element [i..., j...] is d f(x)[i...] / d x[j...]. `x` may be a tensor, a
 /// std::tuple or a std::vector of tensors: the result then has that structure, one Jacobian per
-/// parameter. Cost: one forward pass (recorded once) and one vjp per element of f(x). Throws
-/// ep::value_error if the Jacobian's rank exceeds ep::max_rank.
+/// parameter. Cost, for a tensor x and a generic `f` (a generic lambda or a template): one forward
+/// pass for f(x)'s shape, then f recorded once under ep::vmap and one batched backward pass for
+/// every element of f(x) at once; otherwise (a tree x, or an `f` that takes only its own tensor
+/// type): one forward pass and one vjp per element of f(x). Throws ep::value_error if the Jacobian's rank exceeds ep::max_rank.
 template <class F, class X, class... Args>
 auto jacobian(F&& f, const X& x, Args&&... args) {
-  auto [y, pb] = vjp(std::forward<F>(f), x, std::forward<Args>(args)...);
-  using Y = std::decay_t<decltype(y)>;
-  static_assert(istensor<Y>, "ep::jacobian: f must return one ep::Tensor");
-  using T = typename Y::value_type;
-  const Shape y_shape = y.shape();
-  const auto n = static_cast<std::size_t>(y_shape.numel());
-  std::vector<X> rows;
-  rows.reserve(n);
-  std::vector<T> e(n, T(0));
-  for (std::size_t i = 0; i < n; ++i) {
-    e[i] = T(1);
-    rows.push_back(pb(from_vector<typename Y::backend_type>(e, y_shape)));
-    e[i] = T(0);
+  if constexpr (detail::vmappable<F, X, Args...>) {
+    const auto y = [&] {
+      detail::no_record_scope quiet;
+      return std::invoke(f, x, std::as_const(args)...);
+    }();
+    static_assert(istensor<decltype(y)>, "ep::jacobian: f must return one ep::Tensor");
+    const Shape y_shape = y.shape();
+    if (y_shape.numel() == 0 || y_shape.size() + x.ndim() > max_rank)
+      return detail::join_rows(std::vector<X>{}, y_shape, x);  // zeros, or the rank's error
+    return detail::batched_jacobian(f, x, y_shape, std::as_const(args)...);
+  } else {
+    auto [y, pb] = vjp(std::forward<F>(f), x, std::forward<Args>(args)...);
+    using Y = std::decay_t<decltype(y)>;
+    static_assert(istensor<Y>, "ep::jacobian: f must return one ep::Tensor");
+    using T = typename Y::value_type;
+    const Shape y_shape = y.shape();
+    const auto n = static_cast<std::size_t>(y_shape.numel());
+    std::vector<X> rows;
+    rows.reserve(n);
+    std::vector<T> e(n, T(0));
+    for (std::size_t i = 0; i < n; ++i) {
+      e[i] = T(1);
+      rows.push_back(pb(from_vector<typename Y::backend_type>(e, y_shape)));
+      e[i] = T(0);
+    }
+    return detail::join_rows(rows, y_shape, x);
   }
-  return detail::join_rows(rows, y_shape, x);
+}
+
+/// JAX's `jacrev`: the Jacobian by reverse mode, ep::jacobian.
+template <class F, class X, class... Args>
+auto jacrev(F&& f, const X& x, Args&&... args) {
+  return jacobian(std::forward<F>(f), x, std::forward<Args>(args)...);
+}
+
+/// JAX's `jacfwd`: the Jacobian column by column, J e_j for each element j of x, as one batched
+/// jvp under ep::vmap (f generic); of the same shape as ep::jacobian's. Cheaper than jacrev where
+/// x has fewer elements than f(x).
+template <backend B, class F, class... Args>
+Tensor<B> jacfwd(F&& f, const Tensor<B>& x, const Args&... args) {
+  static_assert(detail::vmappable<F, Tensor<B>, Args...>,
+                "ep::jacfwd: f must be generic (a generic lambda or a template), so that ep::vmap "
+                "can run it on every tangent at once");
+  const std::int64_t n = x.size();
+  Shape basis_shape = x.shape();
+  basis_shape.insert(0, n);
+  const auto tangents = eye<B>(n).reshape(basis_shape);
+  std::vector<vmap_axis> axes{unmapped, 0};
+  axes.resize(2 + sizeof...(Args), unmapped);
+  const auto columns = vmap(
+      [&f](const auto& xb, const auto& t, const auto&... a) {
+        return jvp([&](const auto& v) { return f(v, a...); }, xb, t).second;
+      },
+      std::move(axes))(x, tangents, args...);  // (n, f(x).shape...)
+  const int out_rank = columns.ndim() - 1;
+  if (out_rank + x.ndim() > max_rank)
+    throw value_error(fmt::format(
+        "jacfwd: f(x) of rank {} and x of shape {} give a Jacobian of rank {}; expected at most {}",
+        out_rank, x.shape().str(), out_rank + x.ndim(), max_rank));
+  std::vector<int> perm;
+  for (int i = 1; i <= out_rank; ++i) perm.push_back(i);
+  perm.push_back(0);
+  Shape s = columns.shape();
+  s.erase(0);
+  for (const auto d : x.shape()) s.push_back(d);
+  return columns.transpose(perm).reshape(s);
 }
 
 namespace detail {
@@ -236,8 +335,16 @@ auto scalar_value(F& f, const X& w, Args&... args) {
 /// x.shape + x.shape. Throws ep::value_error when f returns more than one element, or as jacobian.
 template <class F, backend B, class... Args>
 Tensor<B> hessian(F&& f, const Tensor<B>& x, Args&&... args) {
-  auto scalar_f = [&](const Tensor<B>& w) { return detail::scalar_value(f, w, args...); };
-  return jacobian([&](const Tensor<B>& w) { return value_and_grad(scalar_f, w).second; }, x);
+  if constexpr (detail::vmappable<F, Tensor<B>, Args...>) {
+    auto gradient = [&f](const auto& w, const auto&... a) {
+      return value_and_grad([&](const auto& v) { return detail::scalar_value(f, v, a...); }, w)
+          .second;
+    };
+    return jacobian(gradient, x, std::as_const(args)...);
+  } else {
+    auto scalar_f = [&](const Tensor<B>& w) { return detail::scalar_value(f, w, args...); };
+    return jacobian([&](const Tensor<B>& w) { return value_and_grad(scalar_f, w).second; }, x);
+  }
 }
 
 /// The Hessian of a scalar-valued `f` of a tree of parameters (tensors of one type, ep::tree.hpp),

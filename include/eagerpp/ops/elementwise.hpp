@@ -441,16 +441,22 @@ using promoted_t = decltype(promote_tag<T1, T2>());
 // to the promoted dtype (the array API's `int8 + uint8` is int16, NumPy's `int32 + float32`
 // float64), then the op runs. Other mixes (two backend libraries, uint64 with a signed integer)
 // are one readable sentence, the first error the user sees (the `auto` return keeps
-// `auto y = a + b;` from adding a second one about a `void` variable).
+// `auto y = a + b;` from adding a second one about a `void` variable). Under ep::vmap, a tensor
+// the function captured meets a batched one: it is lifted, as a value every example shares.
 #define EAGERPP_MIXED(op, name)                                                                \
   template <backend B1, backend B2>                                                            \
   requires(!std::same_as<B1, B2>) auto operator op(const Tensor<B1>& a, const Tensor<B2>& b) { \
-    static_assert(detail::promotable_backends<B1, B2>,                                         \
+    static_assert(detail::promotable_backends<B1, B2> || detail::lifts_to<B1, B2> ||           \
+                      detail::lifts_to<B2, B1>,                                                \
                   "ep::" name                                                                  \
                   ": the two tensors have different backends"                                  \
                   ", or uint64 and a signed integer; convert one with ep::to<Backend>(t) or "  \
                   "t.astype<U>() first");                                                      \
-    if constexpr (detail::promotable_backends<B1, B2>) {                                       \
+    if constexpr (detail::lifts_to<B1, B2>) { /* captured under ep::vmap: shared */            \
+      return Tensor<B2>(a) op b;                                                               \
+    } else if constexpr (detail::lifts_to<B2, B1>) {                                           \
+      return a op Tensor<B1>(b);                                                               \
+    } else if constexpr (detail::promotable_backends<B1, B2>) {                                \
       using P = detail::promoted_t<typename B1::value_type, typename B2::value_type>;          \
       return a.template astype<P>() op b.template astype<P>();                                 \
     } else {                                                                                   \

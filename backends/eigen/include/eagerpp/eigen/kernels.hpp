@@ -783,6 +783,17 @@ void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, 
   using Eigen::ColMajor;
   using Eigen::Index;
   using Eigen::RowMajor;
+  if (k == 1) {
+    // An outer product: each row of c is a[i] times b's one row, written once (the kernels would
+    // zero c, pack both operands and run on a depth of one). Per-example gradients of a dense
+    // layer under ep::vmap are a batch of these.
+    for (Index i = 0; i < n; ++i) {
+      const T ai = a[i];  // op(A) is (n, 1): a's elements in order, stored transposed or not
+      T* crow = c + i * m;
+      for (Index j = 0; j < m; ++j) crow[j] = ai * b[j];  // op(B) is (1, m): b's elements in order
+    }
+    return;
+  }
   if (n + k + m < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
     // A tiny product, a loop (as Eigen's expression does): the kernels' packing would cost more.
     // Each c[i][j] sums a[i][p] b[p][j] over p in order; with b's rows contiguous (not tb), row i

@@ -312,12 +312,15 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
       });
       return out;
     }
-    // One operand of the result's shape, the other of its trailing extents (a bias): row r of the
-    // result reads row r of the one and the whole other, on a system that loops over rows.
+    // One operand of the result's shape, the other of its trailing extents (a bias, (C,) or
+    // (1, C) against (N, C)): row r of the result reads row r of the one and the whole other, on a
+    // system that loops over rows.
     if constexpr (requires(row_operand_fn<F, A, B, false> g) { S::write_rows(n, n, o, g); }) {
       const auto trailing = [&shape](const Shape& s) {
+        int first = 0;  // leading extents of 1 repeat the rest whole
+        while (first < s.size() && s[first] == 1) ++first;
         const int lead = shape.size() - s.size();
-        for (int d = 0; d < s.size(); ++d)
+        for (int d = first; d < s.size(); ++d)
           if (s[d] != shape[lead + d]) return false;
         return true;
       };
