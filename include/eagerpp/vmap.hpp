@@ -90,6 +90,7 @@ struct batched {
   }
   static int example_rank(const raw_type& x) { return full_shape<B>(x.data).size() - 1; }
   static std::int64_t extent(const raw_type& x) { return full_shape<B>(x.data)[0]; }
+  /// A permutation of the example axes as one of the data's axes, the batch axis first.
   static detail::axis_list shifted(std::span<const int> axes) {
     detail::axis_list out;
     out.push_back(0);
@@ -104,10 +105,6 @@ struct batched {
   }
   template <class Raw>
   static batched_raw<Raw> wrap(Raw r) {
-    return {std::move(r)};
-  }
-  template <class BB>
-  static batched_raw<typename BB::raw_type> wrap_of(typename BB::raw_type r) {
     return {std::move(r)};
   }
   static std::vector<std::int64_t> prepend(std::int64_t v, std::span<const std::int64_t> s) {
@@ -289,6 +286,20 @@ struct batched {
     const Shape as = full_shape<B>(a.data), bs = full_shape<B>(b.data);
     const std::int64_t na = as[0], nb = bs[0];
     if (as.size() == 3 && na != nb) {
+      // Each example's op(a) one row (n == 1) or op(b) one column (m == 1): the examples' vectors
+      // are the rows of one matrix, stored so, and one GEMM against the shared operand gives the
+      // examples' results as its rows.
+      const std::int64_t rows_a = transpose_a ? as[2] : as[1], cols_b = transpose_b ? bs[1] : bs[2];
+      if (nb == 1 && rows_a == 1) {  // (na, k) x op(b): row i is example i's (1, m)
+        const R c = B::matmul(B::reshape(a.data, Shape{na, as[1] * as[2]}),
+                              B::reshape(b.data, Shape{bs[1], bs[2]}), false, transpose_b);
+        return {B::reshape(c, Shape{na, 1, cols_b})};
+      }
+      if (na == 1 && cols_b == 1) {  // (nb, k) x op(a)^T: row i is example i's (n, 1) as a row
+        const R c = B::matmul(B::reshape(b.data, Shape{nb, bs[1] * bs[2]}),
+                              B::reshape(a.data, Shape{as[1], as[2]}), false, !transpose_a);
+        return {B::reshape(c, Shape{nb, rows_a, 1})};
+      }
       if (nb == 1 && !transpose_a) {  // (na * n, k) x (k, m)
         const R c = B::matmul(B::reshape(a.data, Shape{na * as[1], as[2]}),
                               B::reshape(b.data, Shape{bs[1], bs[2]}), false, transpose_b);

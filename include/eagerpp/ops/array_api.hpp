@@ -77,7 +77,17 @@ Tensor<B> eye(std::int64_t n_rows, std::optional<std::int64_t> n_cols = std::nul
   if (n_rows < 0 || cols < 0)
     throw value_error(
         fmt::format("eye: got {} rows and {} columns; expected extents >= 0", n_rows, cols));
-  return detail::band_mask<B>(n_rows, cols, k, 0).template astype<typename B::value_type>();
+  // Zeros with ones put at the diagonal's flat positions i * (cols + 1) + k: one fill and one
+  // scatter of its length, no index grid.
+  using T = typename B::value_type;
+  using I = typename B::template rebind<std::int64_t>;
+  const std::int64_t first = std::max<std::int64_t>(0, -k);
+  const std::int64_t length = std::max<std::int64_t>(0, std::min(n_rows, cols - k) - first);
+  auto flat = B::full(Shape{n_rows * cols}, T(0));
+  if (length > 0)
+    flat = B::put(flat, I::arange(first * (cols + 1) + k, cols + 1, length),
+                  B::full(Shape{length}, T(1)));
+  return Tensor<B>(B::reshape(flat, Shape{n_rows, cols}));
 }
 
 /// A tensor of `shape` whose elements the caller overwrites (array API: `empty`). eagerpp gives
