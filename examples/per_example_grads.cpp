@@ -30,7 +30,8 @@
 #include <eagerpp/random.hpp>
 #include <eagerpp/vmap.hpp>
 #include <eagerpp/xtensor.hpp>
-#if __has_include(<eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and BLAS are found
+#if __has_include( \
+    <eagerpp/omp.hpp>)  // eagerpp::omp: built where Thrust, OpenMP and BLAS are found
 #include <eagerpp/omp.hpp>
 #define EAGERPP_PER_EXAMPLE_OMP 1
 #endif
@@ -42,12 +43,12 @@
 namespace {
 
 constexpr std::int64_t pixels = 64, classes = 10, held_out = 360, batch_size = 64;
-constexpr double learning_rate = 0.5, clip = 1.0, noise = 0.5;
+constexpr double learning_rate = 2.0, clip = 1.0, noise = 0.5;
 
 struct options {
   std::string data = EAGERPP_DIGITS_CSV;
-  int epochs = 3;
-  double min_accuracy = 0.85;
+  int epochs = 5;
+  double min_accuracy = 0.85;  // 5 epochs reach 0.872 (0.878 after 10: the noise's price)
 };
 
 options parse(int argc, char** argv) {

@@ -9,6 +9,7 @@
 #include <eagerpp/cuda.hpp>
 #include <eagerpp/optim.hpp>
 #include <eagerpp/tree.hpp>
+#include <eagerpp/vmap.hpp>
 
 #include "suites/all.hpp"
 
@@ -47,4 +48,19 @@ TEST(CudaTrees, GradHessianAndAdamOfAStruct) {
   EXPECT_NEAR(w[0], 0.9, 1e-7);
   EXPECT_NEAR(w[1], -1.9, 1e-7);
   EXPECT_NEAR(next.b.to_vector()[0], 0.4, 1e-7);
+}
+
+// ep::vmap on device tensors: per-example gradients, and a Jacobian as one batched backward pass
+// (tests/tree/vmap_test.cpp runs every op family on the CPU backends).
+TEST(CudaVmap, PerExampleGradientsAndAJacobian) {
+  using B = ep::cuda<double>;
+  const auto x = ep::from_vector<B>({1, 2, 3, 4, 5, 6}, {3, 2});
+  const auto w = ep::from_vector<B>({0.5, -1}, {2});
+  const auto loss = [](const auto& wi, const auto& xi) { return (xi * wi).sum().square(); };
+  // d/dw (x . w)^2 = 2 (x . w) x, one row per example
+  EXPECT_EQ(ep::vmap(ep::grad(loss), {ep::unmapped, 0})(w, x).to_vector(),
+            (std::vector<double>{-3, -6, -15, -20, -35, -42}));
+  // d (v * sum(v)) / dv = diag(sum(v)) + v 1^T
+  EXPECT_EQ(ep::jacobian([](const auto& v) { return v * v.sum(); }, w).to_vector(),
+            (std::vector<double>{0, 0.5, -1, -1.5}));
 }
