@@ -15,6 +15,8 @@
 //                                least 5x faster than one pullback per row)
 //   jacobian/<backend>/rows      the same function as a lambda of its own tensor type only: one
 //                                pullback per row of the Jacobian
+//   jacobian/<backend>/gemm      W^T times the 256 basis cotangents, one (256, 256) GEMM (and the
+//                                scaling of its operand): what a reverse-mode Jacobian costs at least
 //   layer/<backend>/vmap         a dense layer tanh(x W + b) summed, written for one example, run
 //                                on a batch of 256 by vmap (target: within 1.10x of by hand)
 //   layer/<backend>/by_hand      the same on the batch, written by hand
@@ -121,6 +123,15 @@ void jacobian_rows(benchmark::State& st) {
   for (auto _ : st) benchmark::DoNotOptimize(ep::jacobian(f, p.x));
 }
 
+/// The floor of any reverse-mode Jacobian of this f: W^T times the 256 basis cotangents, one GEMM
+/// of (256, 256) x (256, 256).
+template <class B>
+void jacobian_gemm(benchmark::State& st) {
+  const jacobian_problem<B> p;
+  const auto basis = ep::eye<B>(jac_n);
+  for (auto _ : st) benchmark::DoNotOptimize(p.w.transpose().matmul(basis * 0.5F));
+}
+
 template <class B>
 struct layer_problem {
   ep::generator gen{7};
@@ -150,6 +161,7 @@ void register_backend(const std::string& name) {
   benchmark::RegisterBenchmark(("per_example/" + name + "/floor").c_str(), per_example_floor<B>);
   benchmark::RegisterBenchmark(("jacobian/" + name + "/batched").c_str(), jacobian_batched<B>);
   benchmark::RegisterBenchmark(("jacobian/" + name + "/rows").c_str(), jacobian_rows<B>);
+  benchmark::RegisterBenchmark(("jacobian/" + name + "/gemm").c_str(), jacobian_gemm<B>);
   benchmark::RegisterBenchmark(("layer/" + name + "/vmap").c_str(), layer_vmap<B>);
   benchmark::RegisterBenchmark(("layer/" + name + "/by_hand").c_str(), layer_by_hand<B>);
 }
@@ -186,6 +198,8 @@ int main(int argc, char** argv) {
     ep::bench::print_info(
         rep, fmt::format("per-example gradients {}: writing them once / the batch mean's", b),
         pe + "floor", pe + "mean");
+    ep::bench::print_info(rep, fmt::format("jacobian 256 x 256 {}: its GEMM alone / by rows", b),
+                          "jacobian/" + b + "/gemm", "jacobian/" + b + "/rows");
     ok &= ep::bench::print_ratio(rep, fmt::format("jacobian 256 x 256 {}: batched / by rows", b),
                                  "jacobian/" + b + "/batched", "jacobian/" + b + "/rows", 0.2);
     ok &= ep::bench::print_ratio(rep, fmt::format("dense layer {}: vmap / by hand", b),

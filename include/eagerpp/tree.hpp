@@ -226,8 +226,87 @@ void check_node(const tree_names& n, const tree_path& p, const T& a, const Ts&..
   }
 }
 
+template <class T>
+struct struct_argument;
+template <class R>
+struct backend_of;
+/// The backend of the first of R... that is a tensor or a struct over one, or void.
+template <class... R>
+struct first_backend {
+  using type = void;
+};
+template <class R, class... Rest>
+struct first_backend<R, Rest...> {
+  using type =
+      std::conditional_t<!std::is_void_v<typename backend_of<R>::type>,
+                         typename backend_of<R>::type, typename first_backend<Rest...>::type>;
+};
+template <class... R>
+using first_backend_t = typename first_backend<R...>::type;
+
+/// What a struct `S<X>` of a one-type template is over (its backend), and the same struct over
+/// another type; the backend of a tensor, or of a struct over one.
+template <class T>
+struct struct_argument {
+  using type = void;
+};
+template <template <class> class S, class X>
+struct struct_argument<S<X>> {
+  using type = X;
+  template <class Y>
+  using rebind = S<Y>;
+};
+template <class R>
+struct backend_of {  // containers: none of their own
+  using type = void;
+};
+template <tree_struct R>
+struct backend_of<R> {
+  using type = typename struct_argument<R>::type;
+};
+template <class R>
+requires requires { typename R::backend_type; }
+struct backend_of<R> {
+  using type = typename R::backend_type;
+};
+
+/// The members that `map_tree` computed for the struct `a` (fields `fields`, results `r`), as a
+/// struct: `a` with the members replaced where they keep their types; where they changed (a
+/// tensor of another backend, such as ep::vmap's batched one), the struct template over the new
+/// backend, `S<B2>{members...}` in EAGERPP_TREE's order.
+template <class T, class... Field, class... R>
+auto rebuild_struct(const T& a, const std::tuple<Field...>& fields, std::tuple<R...>&& r) {
+  // A member is kept where f returned its own type, or a value (no tensor) it can hold: a tensor
+  // of another backend never converts into it (ep::vmap's batched tensors would, by lifting).
+  if constexpr (((std::is_same_v<std::decay_t<R>, typename Field::member_type> ||
+                  (std::is_void_v<typename backend_of<std::decay_t<R>>::type> &&
+                   std::is_assignable_v<typename Field::member_type&, R>)) &&
+                 ...)) {
+    T out = a;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((out.*std::get<K>(fields).ptr = std::move(std::get<K>(r))), ...);
+    }
+    (std::index_sequence_for<R...>{});
+    return out;
+  } else {
+    using B2 = first_backend_t<R...>;
+    static_assert(!std::is_void_v<B2> && !std::is_void_v<typename struct_argument<T>::type>,
+                  "ep::tree_map: f changed the types of an EAGERPP_TREE struct's members; the "
+                  "struct can then only be rebuilt if it is a template of one type, S<B>, and the "
+                  "new members are tensors of another backend B2");
+    using U = typename struct_argument<T>::template rebind<B2>;
+    static_assert(
+        requires { U{std::declval<R>()...}; },
+        "ep::tree_map: f changed the backend of an EAGERPP_TREE struct's members: the "
+        "struct is rebuilt as S<B2>{members...} in EAGERPP_TREE's order; list its "
+        "members there in declaration order, before any member that is not listed");
+    return std::apply([](auto&&... m) { return U{std::move(m)...}; }, std::move(r));
+  }
+}
+
 /// The tree of `f(path, leaf_a, leaf_bs...)` over trees of one structure, in the structure of `a`
-/// (for a struct: a copy of `a` with its listed members replaced). Leaves are visited in order
+/// (for a struct: a copy of `a` with its listed members replaced, or, where f changed their
+/// backend or dtype, rebuild_struct's `S<B2>`). Leaves are visited in order
 /// (depth first, members and elements in order, map keys sorted).
 template <class F, class T, class... Ts>
 auto map_tree(F& f, const tree_names& n, const tree_path& p, const T& a, const Ts&... bs) {
@@ -236,22 +315,17 @@ auto map_tree(F& f, const tree_names& n, const tree_path& p, const T& a, const T
   if constexpr (kind == node_kind::leaf) {
     return f(p, a, bs...);
   } else if constexpr (kind == node_kind::structure) {
-    T out = a;
     const auto def = eagerpp_tree_fields(tree_tag<T>{});
-    std::apply(
+    return std::apply(
         [&](const auto&... field) {
           auto one = [&](const auto& fd) {
             const tree_path q{&p, tree_path::step_kind::field, 0, fd.name};
-            auto r = map_tree(f, n, q, a.*fd.ptr, bs.*fd.ptr...);
-            static_assert(std::is_assignable_v<decltype(out.*fd.ptr)&, decltype(r)>,
-                          "ep::tree_map: over an EAGERPP_TREE struct, f must return what each "
-                          "member can hold (the struct's type cannot change)");
-            out.*fd.ptr = std::move(r);
+            return map_tree(f, n, q, a.*fd.ptr, bs.*fd.ptr...);
           };
-          (one(field), ...);
+          // braces: the members in order
+          return rebuild_struct(a, def.fields, std::tuple<decltype(one(field))...>{one(field)...});
         },
         def.fields);
-    return out;
   } else if constexpr (kind == node_kind::tuple) {
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
       auto at = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {

@@ -1,13 +1,14 @@
 // eagerpp - parameter trees: tree_map, tree_leaves, tree_flatten/unflatten, tree_structure, the
 // mismatch errors, and trees through every transform, on each CPU backend
 // SPDX-License-Identifier: MIT
-#include <array>     // std::array
-#include <map>       // std::map
-#include <optional>  // std::optional
-#include <string>    // std::string
-#include <tuple>     // std::tuple
-#include <utility>   // std::pair
-#include <vector>    // std::vector
+#include <array>        // std::array
+#include <map>          // std::map
+#include <optional>     // std::optional
+#include <string>       // std::string
+#include <tuple>        // std::tuple
+#include <type_traits>  // std::is_same_v, std::decay_t
+#include <utility>      // std::pair
+#include <vector>       // std::vector
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,20 @@ template <class B>
 ep::Tensor<B> vec(std::vector<double> v) {
   const auto n = static_cast<std::int64_t>(v.size());
   return ep::from_vector<B>(v, ep::Shape{n});
+}
+
+TYPED_TEST(Tree, MapChangingTheBackendRebuildsAStruct) {
+  using B = TypeParam;
+  const Params<B> p{vec<B>({1.5, -2}), vec<B>({3})};
+  // f returns float tensors: Params<B> becomes Params<B::rebind<float>>, the tag its default
+  Params<B> q = p;
+  q.tag = 1;
+  const auto f = ep::tree_map([](const auto& t) { return t.template astype<float>(); }, q);
+  static_assert(
+      std::is_same_v<std::decay_t<decltype(f)>, Params<typename B::template rebind<float>>>);
+  EXPECT_EQ(f.w.to_vector(), (std::vector<float>{1.5F, -2}));
+  EXPECT_EQ(f.b.to_vector(), (std::vector<float>{3}));
+  EXPECT_EQ(f.tag, 7);
 }
 
 TYPED_TEST(Tree, MapLeavesAndStructureOfNestedTrees) {

@@ -1,11 +1,12 @@
 // eagerpp - ep::vmap: each op family batched against a loop of the unbatched function, the
 // compositions with every transform, and the errors, on each CPU backend
 // SPDX-License-Identifier: MIT
-#include <cstdint>   // std::int64_t
-#include <optional>  // std::optional
-#include <tuple>     // std::tuple, std::get
-#include <utility>   // std::pair, std::index_sequence
-#include <vector>    // std::vector
+#include <cstdint>      // std::int64_t
+#include <optional>     // std::optional
+#include <tuple>        // std::tuple, std::get
+#include <type_traits>  // std::is_same_v, std::decay_t
+#include <utility>      // std::pair, std::index_sequence
+#include <vector>       // std::vector
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,16 @@
 #endif
 
 #include "support/support.hpp"
+
+namespace vmap_test {
+template <class B>
+struct Layer {
+  ep::Tensor<B> w, b;
+  int tag = 7;  // not listed: a rebuilt struct takes its default
+};
+template <class B>
+EAGERPP_TREE(Layer<B>, w, b)
+}  // namespace vmap_test
 
 namespace vmap_suite {
 
@@ -262,6 +273,34 @@ TYPED_TEST(Vmap, ComposesWithEveryTransform) {
     })(ww);
   })(w);
   expect_close(ck, through, 1e-12, 1e-12);
+}
+
+TYPED_TEST(Vmap, StructsOfParametersInAndOut) {
+  using B = TypeParam;
+  using Tn = ep::Tensor<B>;
+  const vmap_test::Layer<B> p{random_tensor<B>({3, 2}, -1, 1, 28),
+                              random_tensor<B>({2}, -1, 1, 29)};
+  const auto x = random_tensor<B>({4, 3}, -1, 1, 30);
+  const auto loss = [](const auto& q, const auto& xi) {
+    return (xi.matmul(q.w) + q.b).tanh().square().sum();
+  };
+  // per-example gradients of a struct: a struct of batched gradients
+  const auto g = ep::vmap(ep::grad(loss), {ep::unmapped, 0})(p, x);
+  static_assert(std::is_same_v<std::decay_t<decltype(g)>, vmap_test::Layer<B>>);
+  for (std::int64_t i = 0; i < 4; ++i) {
+    const auto gi = ep::grad(loss)(p, x(i));
+    expect_close(g.w(i), gi.w, 1e-12, 1e-12);
+    expect_close(g.b(i), gi.b, 1e-12, 1e-12);
+  }
+  EXPECT_EQ(g.tag, 7);
+  // a struct mapped along an axis of each member: a batch of models
+  const vmap_test::Layer<B> models{ep::stack(std::vector<Tn>{p.w, p.w * 2}),
+                                   ep::stack(std::vector<Tn>{p.b, -p.b})};
+  const auto per_model = ep::vmap(loss, {0, ep::unmapped})(models, x(0));
+  expect_close(
+      per_model,
+      ep::stack(std::vector<Tn>{loss(p, x(0)), loss(vmap_test::Layer<B>{p.w * 2, -p.b}, x(0))}),
+      1e-12, 1e-12);
 }
 
 TYPED_TEST(Vmap, CapturedTensorsAreSharedByEveryExample) {
