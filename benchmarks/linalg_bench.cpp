@@ -59,6 +59,7 @@
 #include <eagerpp/omp.hpp>
 #endif
 
+#include "cpu_backends.hpp"
 #include "ratio_reporter.hpp"
 
 namespace {
@@ -480,11 +481,7 @@ bool agrees(const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Eigen::setNbThreads(1);
-  openblas_set_num_threads(1);
-#if EAGERPP_BENCHMARK_OMP
-  omp_set_num_threads(1);
-#endif
+  ep::bench::use_one_thread();
   std::vector<std::string> backends{"eigen", "xtensor"};
   bool same = agrees<E>("eigen") && agrees<X>("xtensor");
 #if EAGERPP_BENCHMARK_OMP

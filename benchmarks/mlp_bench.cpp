@@ -46,6 +46,7 @@
 #include <eagerpp/omp.hpp>
 #endif
 
+#include "cpu_backends.hpp"
 #include "ratio_reporter.hpp"
 #if EAGERPP_BENCHMARK_TORCH
 #include "torch_reference.hpp"
@@ -245,18 +246,9 @@ void register_backend(const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Eigen::setNbThreads(1);
-  openblas_set_num_threads(1);
-#if EAGERPP_BENCHMARK_OMP
-  omp_set_num_threads(1);
-#endif
-  std::vector<std::string> backends{"eigen", "xtensor"};
-  register_backend<ep::eigen<float>>("eigen");
-  register_backend<ep::xtensor<float>>("xtensor");
-#if EAGERPP_BENCHMARK_OMP
-  register_backend<ep::omp<float>>("omp");
-  backends.emplace_back("omp");
-#endif
+  ep::bench::use_one_thread();
+  const std::vector<std::string> backends = ep::bench::for_each_cpu_backend<float>(
+      []<class B>(const std::string& name) { register_backend<B>(name); });
   benchmark::RegisterBenchmark("matmul_1024/eigen_gemm", matmul_eigen_native, mm, mm, mm)
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("matmul_1024/openblas_sgemm", matmul_openblas, mm, mm, mm)

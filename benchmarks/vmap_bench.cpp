@@ -26,7 +26,6 @@
 #include <vector>   // std::vector
 
 #include <benchmark/benchmark.h>
-#include <cblas.h>  // openblas_set_num_threads (OpenBLAS)
 #include <fmt/format.h>
 
 #include <eagerpp/eagerpp.hpp>
@@ -34,12 +33,8 @@
 #include <eagerpp/random.hpp>
 #include <eagerpp/vmap.hpp>
 #include <eagerpp/xtensor.hpp>
-#if EAGERPP_BENCHMARK_OMP
-#include <omp.h>  // omp_set_num_threads
 
-#include <eagerpp/omp.hpp>
-#endif
-
+#include "cpu_backends.hpp"
 #include "ratio_reporter.hpp"
 
 namespace {
@@ -169,18 +164,9 @@ void register_backend(const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Eigen::setNbThreads(1);
-  openblas_set_num_threads(1);
-#if EAGERPP_BENCHMARK_OMP
-  omp_set_num_threads(1);
-#endif
-  std::vector<std::string> backends{"eigen", "xtensor"};
-  register_backend<ep::eigen<float>>("eigen");
-  register_backend<ep::xtensor<float>>("xtensor");
-#if EAGERPP_BENCHMARK_OMP
-  register_backend<ep::omp<float>>("omp");
-  backends.emplace_back("omp");
-#endif
+  ep::bench::use_one_thread();
+  const std::vector<std::string> backends = ep::bench::for_each_cpu_backend<float>(
+      []<class B>(const std::string& name) { register_backend<B>(name); });
   ep::bench::ratio_reporter rep;
   ep::bench::run_repeated(argc, argv, rep);
   fmt::print("\nRatios (measured side by side in this run, one thread each):\n");

@@ -98,15 +98,8 @@ namespace detail {
 /// ones on every run and backend).
 template <backend B, class Draw>
 Tensor<B> draw_per_example(std::string_view op, const Shape& shape, Draw draw) {
-  const auto depth = static_cast<std::size_t>(batch_depth<B>() - 1);
-  const auto& sizes = vmap_batch_sizes();
-  if (depth >= sizes.size() || sizes[depth] < 0)
-    throw value_error(fmt::format(
-        "{}: a batched tensor of shape {} was drawn outside ep::vmap; expected the draw inside "
-        "the function that vmap runs",
-        op, shape.str()));
   Shape s = shape;
-  s.insert(0, sizes[depth]);
+  s.insert(0, vmap_batch_size<B>(op, shape));
   return Tensor<B>(typename B::raw_type{draw(s).raw()});
 }
 }  // namespace detail

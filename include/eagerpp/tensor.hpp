@@ -13,10 +13,13 @@
 #include <utility>      // std::pair, std::declval
 #include <vector>       // std::vector
 
+#include <fmt/format.h>
+
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/axes.hpp"
 #include "eagerpp/backend.hpp"
 #include "eagerpp/detail/fusion.hpp"
+#include "eagerpp/error.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -73,6 +76,20 @@ constexpr int batch_depth() {
 inline std::vector<std::int64_t>& vmap_batch_sizes() {
   thread_local std::vector<std::int64_t> sizes;
   return sizes;
+}
+
+/// The batch size of the ep::vmap running on this thread whose batched tensors are of backend B
+/// (a batching_backend); throws ep::value_error naming `op` and the tensor's shape outside it.
+template <class B>
+std::int64_t vmap_batch_size(std::string_view op, const Shape& shape) {
+  const auto depth = static_cast<std::size_t>(batch_depth<B>() - 1);
+  const auto& sizes = vmap_batch_sizes();
+  if (depth >= sizes.size() || sizes[depth] < 0)
+    throw value_error(fmt::format(
+        "{}: a batched tensor of shape {} was made outside ep::vmap; expected it inside the "
+        "function that vmap runs",
+        op, shape.str()));
+  return sizes[depth];
 }
 
 /// Whether a tensor of backend `From` enters the batched backend `To` of ep::vmap (once or through

@@ -438,17 +438,11 @@ Tensor<batched<B>> to_batched(const Tensor<B>& x, vmap_axis axis, std::int64_t n
 template <class Target, class B>
 Tensor<Target> lift(const Tensor<B>& x) {
   using U = typename Target::unbatched_backend;
-  const auto depth = static_cast<std::size_t>(batch_depth<Target>() - 1);
-  const auto& sizes = vmap_batch_sizes();
-  if (depth >= sizes.size() || sizes[depth] < 0)
-    throw value_error(fmt::format(
-        "vmap: a tensor of shape {} was converted to a batched tensor outside ep::vmap; "
-        "expected the conversion inside the function that vmap runs",
-        x.shape().str()));
+  const std::int64_t n = vmap_batch_size<Target>("vmap", x.shape());
   if constexpr (std::same_as<U, B>) {
-    return to_batched(x, unmapped, sizes[depth]);
+    return to_batched(x, unmapped, n);
   } else {
-    return to_batched(lift<U>(x), unmapped, sizes[depth]);
+    return to_batched(lift<U>(x), unmapped, n);
   }
 }
 template <class B>
