@@ -641,7 +641,8 @@ requires detail::lifts_to<B2, Backend> Tensor<Backend>::Tensor(const Tensor<B2>&
 /// arguments with one more axis, `in_axes` (per argument, or one entry for all; `ep::unmapped`:
 /// every example shares that argument; default 0), and returns `f`'s results with the batch axis
 /// at `out_axes` (per result of a tuple, or one for all; default 0). Arguments and results are
-/// tensors or trees of them (tuples, pairs, arrays, vectors, maps, optionals); `f` must be generic
+/// tensors or trees of them (tuples, pairs, arrays, vectors, maps, optionals, EAGERPP_TREE struct
+/// templates `S<B>`, which become `S<batched<B>>`); `f` must be generic
 /// (a generic lambda or a template): inside, its tensors are `ep::Tensor<ep::batched<B>>`. vmap
 /// nests (several batch axes) and composes with value_and_grad, grad, vjp, jvp, jacobian and
 /// checkpoint in either order. Throws ep::value_error naming the argument and the shapes when an
