@@ -52,15 +52,6 @@ concept batching_backend = requires {
   typename B::unbatched_backend;
 };
 
-template <class From, class To>
-constexpr bool lifts() {
-  if constexpr (batching_backend<To>) {
-    using U = typename To::unbatched_backend;
-    return std::same_as<U, From> || lifts<From, U>();
-  } else {
-    return false;
-  }
-}
 /// How many ep::batched layers backend B has: 0 for a backend of its own, 1 inside one vmap.
 template <class B>
 constexpr int batch_depth() {
@@ -92,6 +83,16 @@ std::int64_t vmap_batch_size(std::string_view op, const Shape& shape) {
   return sizes[depth];
 }
 
+/// lifts_to's recursion: To batches From, or batches a backend that batches From.
+template <class From, class To>
+constexpr bool lifts() {
+  if constexpr (batching_backend<To>) {
+    using U = typename To::unbatched_backend;
+    return std::same_as<U, From> || lifts<From, U>();
+  } else {
+    return false;
+  }
+}
 /// Whether a tensor of backend `From` enters the batched backend `To` of ep::vmap (once or through
 /// nested vmaps) as a value every example shares: a tensor that the function under vmap captured.
 template <class From, class To>

@@ -502,7 +502,8 @@ Tensor<B> from_batched(const Tensor<batched<B>>& y, vmap_axis axis, std::int64_t
   return make_result<Tensor<B>>(std::move(data), from_batched_rule<Tensor<B>>{{}, axis, n}, y);
 }
 
-/// The normalized in-axis of tensor `x`, argument `arg`, or a value_error naming both.
+/// In-axis `axis` normalized for a tensor of shape `s` at `path` in argument `arg`, or a
+/// value_error naming the argument and the shape.
 inline int vmap_in_axis(int axis, const Shape& s, std::size_t arg, const std::string& path) {
   const int rank = s.size();
   if (axis < -rank || axis >= rank)
@@ -513,11 +514,10 @@ inline int vmap_in_axis(int axis, const Shape& s, std::size_t arg, const std::st
   return axis < 0 ? axis + rank : axis;
 }
 
-/// What vmap learns of its arguments before it calls the function: the batch size and the
-/// argument that set it.
+/// The batch size of a vmap call, where it was set (an error naming two sizes names both places),
+/// and the depth of the mapped tensors' backend.
 struct vmap_batch {
   std::int64_t n = -1;
-  std::size_t arg = 0;
   std::string where;
   int depth = 0;  // of the mapped tensors' backend: this vmap's batched tensors are one deeper
 };
@@ -533,7 +533,7 @@ void find_batch(vmap_batch& batch, const X& x, vmap_axis axis, std::size_t arg) 
           const std::string here =
               fmt::format("argument {}{} (shape {}, axis {})", arg, p.str(), s.str(), a);
           if (batch.n < 0) {
-            batch = {s[a], arg, here,
+            batch = {s[a], here,
                      batch_depth<typename std::decay_t<decltype(leaf)>::backend_type>()};
           } else if (s[a] != batch.n) {
             throw value_error(
