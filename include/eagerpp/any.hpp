@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>        // std::array
 #include <cstddef>      // std::size_t
 #include <cstdint>      // std::int32_t, std::int64_t
 #include <optional>     // std::optional
@@ -46,9 +47,14 @@ namespace ep {
 template <template <class> class... Families>
 struct any_backends {};
 
-/// How many alternatives an any tensor over `Families` has: one per family and dtype.
-template <template <class> class... Families>
-inline constexpr std::size_t any_alternatives = sizeof...(Families) * 5;
+/// A list of dtypes for ep::basic_any_tensor, each a C++ type (`float`, `std::uint8_t`, `bool`).
+template <class... T>
+struct any_dtypes {};
+
+/// The array API's eleven real dtypes: what ep::AnyTensor holds by default.
+using any_real_dtypes =
+    any_dtypes<float, double, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+               std::uint16_t, std::uint32_t, std::uint64_t, bool>;
 
 namespace detail {
 
@@ -62,9 +68,12 @@ template <class... A, class... B, class... Rest>
 struct any_concat<std::variant<A...>, std::variant<B...>, Rest...>
     : any_concat<std::variant<A..., B...>, Rest...> {};
 
-template <template <class> class F>
-using any_family = std::variant<Tensor<F<float>>, Tensor<F<double>>, Tensor<F<std::int32_t>>,
-                                Tensor<F<std::int64_t>>, Tensor<F<bool>>>;
+template <template <class> class F, class Dtypes>
+struct any_family;
+template <template <class> class F, class... T>
+struct any_family<F, any_dtypes<T...>> {
+  using type = std::variant<Tensor<F<T>>...>;
+};
 
 template <class... Lists>
 struct any_join;
@@ -102,12 +111,12 @@ any_result<std::invoke_result_t<F&>> make_any_result(F& f) {
 /// libstdc++'s std::visit is a function of its own around the same switch, called once per op, with
 /// a prologue saving the registers of its largest case and a valueless check (callgrind, Release,
 /// n = 100: 10 to 40 fewer instructions per op). A valueless variant (left so by a throwing
-/// assignment) throws std::bad_variant_access, as std::visit does. Above 20 alternatives:
+/// assignment) throws std::bad_variant_access, as std::visit does. Above 36 alternatives:
 /// std::visit.
 template <class R, class V, class F>
 [[gnu::always_inline]] inline R any_switch(V& v, F& f) {
   constexpr std::size_t n = std::variant_size_v<std::remove_const_t<V>>;
-  if constexpr (n > 20) {
+  if constexpr (n > 36) {
     return std::visit(f, v);
   } else {
 #define EAGERPP_ANY_CASE(i)          \
@@ -138,6 +147,22 @@ template <class R, class V, class F>
       EAGERPP_ANY_CASE(17)
       EAGERPP_ANY_CASE(18)
       EAGERPP_ANY_CASE(19)
+      EAGERPP_ANY_CASE(20)
+      EAGERPP_ANY_CASE(21)
+      EAGERPP_ANY_CASE(22)
+      EAGERPP_ANY_CASE(23)
+      EAGERPP_ANY_CASE(24)
+      EAGERPP_ANY_CASE(25)
+      EAGERPP_ANY_CASE(26)
+      EAGERPP_ANY_CASE(27)
+      EAGERPP_ANY_CASE(28)
+      EAGERPP_ANY_CASE(29)
+      EAGERPP_ANY_CASE(30)
+      EAGERPP_ANY_CASE(31)
+      EAGERPP_ANY_CASE(32)
+      EAGERPP_ANY_CASE(33)
+      EAGERPP_ANY_CASE(34)
+      EAGERPP_ANY_CASE(35)
       default:
         any_throw_valueless();
     }
@@ -157,7 +182,7 @@ inline constexpr bool any_admits = K == any_kind::every ||
 inline std::string_view any_expected(any_kind k) {
   switch (k) {
     case any_kind::numeric:
-      return "float32, float64, int32 or int64";
+      return "a numeric dtype (an integer or floating one)";
     case any_kind::floating:
       return "float32 or float64";
     case any_kind::boolean:
@@ -169,21 +194,24 @@ inline std::string_view any_expected(any_kind k) {
 
 }  // namespace detail
 
-template <class List>
+template <class Backends, class Dtypes = any_real_dtypes>
 class basic_any_tensor;
 
 /// A tensor whose backend and dtype are chosen at run time: one of `ep::Tensor<F<T>>` for each
-/// family F of `Families` and each dtype T (float32, float64, int32, int64, bool), held in a
-/// std::variant. Methods, free functions and operators have the static tensor's names and
-/// dispatch to it once per call (one switch); an op on two any tensors needs both to hold the
-/// same backend and dtype and throws ep::value_error naming both otherwise, and an op that the
-/// held dtype does not support (`sqrt` of int32, `+` of bool) throws ep::value_error where the
-/// static tensor fails to compile. Members are instantiated only when used: an op costs its static
-/// versions for every alternative that admits it, not more. Usually named `ep::AnyTensor`.
-template <template <class> class... Families>
-class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
+/// family F of `Families` and each dtype T of `Dtypes` (by default the array API's eleven real
+/// dtypes), held in a std::variant. Methods, free functions and operators have the static tensor's
+/// names and dispatch to it once per call (one switch). An op on two any tensors needs both to
+/// hold the same backend; two dtypes promote as between static tensors (`int8 + uint8` holds
+/// int16: both are converted first, at run time), and uint64 with a signed integer, or two
+/// backends, throw ep::value_error naming both. An op that the held dtype does not support (`sqrt`
+/// of int32, `+` of bool) throws ep::value_error where the static tensor fails to compile. Members
+/// are instantiated only when used: an op costs its static versions for every alternative that
+/// admits it, not more. Usually named `ep::AnyTensor`.
+template <template <class> class... Families, class... Dtypes>
+class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtypes...>> {
  public:
-  using variant_type = typename detail::any_concat<detail::any_family<Families>...>::type;
+  using variant_type = typename detail::any_concat<
+      typename detail::any_family<Families, any_dtypes<Dtypes...>>::type...>::type;
 
   /// Holds `t` (any backend of the set, any dtype).
   template <ep::backend B>
@@ -252,7 +280,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     return std::visit(
         [](const auto& t) -> std::string_view { return backend_of<decltype(t)>::name; }, value_);
   }
-  /// NumPy's name of the dtype: "float32", "float64", "int32", "int64", "bool".
+  /// NumPy's name of the dtype: "float32", "uint8", "bool", ...
   [[nodiscard]] std::string_view dtype() const {
     return std::visit([](const auto& t) { return t.dtype(); }, value_);
   }
@@ -507,7 +535,15 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   [[gnu::always_inline]] basic_any_tensor binary(std::string_view op, const basic_any_tensor& other,
                                                  F&& f) const {
     if (value_.index() != other.value_.index()) [[unlikely]]
-      throw_mismatch_error(op, other);
+      return promoted_binary<K>(op, other, f);
+    return same_binary<K>(op, other, f);
+  }
+
+ private:
+  /// binary of two alternatives of one type.
+  template <detail::any_kind K, class F>
+  [[gnu::always_inline]] basic_any_tensor same_binary(std::string_view op,
+                                                      const basic_any_tensor& other, F& f) const {
     auto alt = [&](const auto& a) -> basic_any_tensor {
       using A = std::remove_cvref_t<decltype(a)>;
       if constexpr (detail::any_admits<K, typename A::value_type>) {
@@ -519,8 +555,57 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
     };
     return detail::any_switch<basic_any_tensor>(value_, alt);
   }
+  /// binary of two dtypes of one backend: both converted to their promoted dtype first.
+  template <detail::any_kind K, class F>
+  [[gnu::noinline]] basic_any_tensor promoted_binary(std::string_view op,
+                                                     const basic_any_tensor& other, F& f) const {
+    const auto [a, b] = promote(op, *this, other);
+    return a.template same_binary<K>(op, b, f);
+  }
 
- private:
+  static constexpr std::size_t dtype_count = sizeof...(Dtypes);
+  using promoted_pair = std::pair<basic_any_tensor, basic_any_tensor>;
+  using promote_fn = promoted_pair (*)(std::string_view, const basic_any_tensor&,
+                                       const basic_any_tensor&);
+  /// a and b, holding alternatives I and J of one backend, converted to their promoted dtype
+  /// (detail::promoted_t, the static tensors' rule); uint64 with a signed integer throws.
+  template <std::size_t I, std::size_t J>
+  static promoted_pair promote_both(std::string_view op, const basic_any_tensor& a,
+                                    const basic_any_tensor& b) {
+    using TA = typename std::variant_alternative_t<I, variant_type>::value_type;
+    using TB = typename std::variant_alternative_t<J, variant_type>::value_type;
+    if constexpr (detail::promotable_dtypes<TA, TB>) {
+      using P = detail::promoted_t<TA, TB>;
+      return {basic_any_tensor(std::get<I>(a.value_).template astype<P>()),
+              basic_any_tensor(std::get<J>(b.value_).template astype<P>())};
+    } else {
+      a.throw_mismatch_error(op, b);
+    }
+  }
+  /// promote_both for each pair of alternatives of one backend (nullptr for two backends), by
+  /// I * alternatives + J: the dispatch of a promotion is one table look-up.
+  template <std::size_t K>
+  static constexpr promote_fn promote_entry() {
+    constexpr std::size_t n = std::variant_size_v<variant_type>, i = K / n, j = K % n;
+    if constexpr (i / dtype_count == j / dtype_count)
+      return &promote_both<i, j>;
+    else
+      return nullptr;
+  }
+  [[gnu::cold]] static promoted_pair promote(std::string_view op, const basic_any_tensor& a,
+                                             const basic_any_tensor& b) {
+    constexpr std::size_t n = std::variant_size_v<variant_type>;
+    static constexpr auto table = []<std::size_t... K>(std::index_sequence<K...>) {
+      return std::array<promote_fn, sizeof...(K)>{promote_entry<K>()...};
+    }
+    (std::make_index_sequence<n * n>{});
+    if (a.value_.valueless_by_exception() || b.value_.valueless_by_exception())
+      detail::any_throw_valueless();
+    const promote_fn f = table[a.value_.index() * n + b.value_.index()];
+    if (f == nullptr) a.throw_mismatch_error(op, b);
+    return f(op, a, b);
+  }
+
   template <class Tensor_>
   struct backend_of {
     using type = typename std::remove_cvref_t<Tensor_>::backend_type;
@@ -578,8 +663,9 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>> {
   [[noreturn, gnu::cold, gnu::noinline]] void throw_mismatch_error(
       std::string_view op, const basic_any_tensor& other) const {
     throw value_error(
-        fmt::format("{}: the operands hold {} and {}; expected one backend and dtype (convert with "
-                    "as<B>() and astype, or create both from one spec)",
+        fmt::format("{}: the operands hold {} and {}; expected one backend, and dtypes that "
+                    "promote (not uint64 with a signed integer; convert with as<B>() and astype, "
+                    "or create both from one spec)",
                     op, spec(), other.spec()));
   }
   [[noreturn, gnu::cold, gnu::noinline]] void throw_as_error(const std::string& wanted) const {
@@ -602,17 +688,18 @@ using AnyTensor = basic_any_tensor<EAGERPP_ANY_BACKENDS>;
 // --- operators: the static tensor's, with its dtype rules (an int32 tensor * 0.5 holds float64) --
 
 #define EAGERPP_ANY_OPERATOR(op, name, kind)                                                      \
-  template <class L>                                                                              \
-  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {   \
+  template <class L, class D>                                                                     \
+  basic_any_tensor<L, D> operator op(const basic_any_tensor<L, D>& a,                             \
+                                     const basic_any_tensor<L, D>& b) {                           \
     return a.template binary<kind>(name, b, [](const auto& x, const auto& y) { return x op y; }); \
   }                                                                                               \
-  template <class L, scalar S>                                                                    \
-  basic_any_tensor<L> operator op(const basic_any_tensor<L>& a, S b) {                            \
+  template <class L, class D, scalar S>                                                           \
+  basic_any_tensor<L, D> operator op(const basic_any_tensor<L, D>& a, S b) {                      \
     return a.template unary<kind>(name, [&](const auto& x) { return x op b; });                   \
   }
 #define EAGERPP_ANY_OPERATOR_LEFT(op, name, kind)                               \
-  template <class L, scalar S>                                                  \
-  basic_any_tensor<L> operator op(S a, const basic_any_tensor<L>& b) {          \
+  template <class L, class D, scalar S>                                         \
+  basic_any_tensor<L, D> operator op(S a, const basic_any_tensor<L, D>& b) {    \
     return b.template unary<kind>(name, [&](const auto& y) { return a op y; }); \
   }
 
@@ -641,17 +728,17 @@ EAGERPP_ANY_OPERATOR_LEFT(>=, "greater_equal", detail::any_kind::numeric)
 
 namespace detail {
 /// The free functions that forward to a method, ep::exp(x) ... (functions.hpp), take any tensors.
-template <class L>
-inline constexpr bool is_facade_tensor<basic_any_tensor<L>> = true;
+template <class L, class D>
+inline constexpr bool is_facade_tensor<basic_any_tensor<L, D>> = true;
 }  // namespace detail
 
-template <class L>
-basic_any_tensor<L> where(const basic_any_tensor<L>& c, const basic_any_tensor<L>& x,
-                          const basic_any_tensor<L>& y) {
+template <class L, class D>
+basic_any_tensor<L, D> where(const basic_any_tensor<L, D>& c, const basic_any_tensor<L, D>& x,
+                             const basic_any_tensor<L, D>& y) {
   return c.where(x, y);
 }
-template <class L>
-basic_any_tensor<L> matmul(const basic_any_tensor<L>& a, const basic_any_tensor<L>& b) {
+template <class L, class D>
+basic_any_tensor<L, D> matmul(const basic_any_tensor<L, D>& a, const basic_any_tensor<L, D>& b) {
   return a.matmul(b);
 }
 
@@ -661,16 +748,16 @@ basic_any_tensor<L> matmul(const basic_any_tensor<L>& a, const basic_any_tensor<
 /// JAX: `value_and_grad`): runs the static ep::value_and_grad on the tensor x holds, so `f`'s ops
 /// are recorded on the tape as usual. Throws ep::value_error for a non-floating x, or when f's
 /// result holds another backend or dtype than x.
-template <class F, class L>
-std::pair<basic_any_tensor<L>, basic_any_tensor<L>> value_and_grad(F&& f,
-                                                                   const basic_any_tensor<L>& x) {
-  using Result = std::pair<basic_any_tensor<L>, basic_any_tensor<L>>;
+template <class F, class L, class D>
+std::pair<basic_any_tensor<L, D>, basic_any_tensor<L, D>> value_and_grad(
+    F&& f, const basic_any_tensor<L, D>& x) {
+  using Result = std::pair<basic_any_tensor<L, D>, basic_any_tensor<L, D>>;
   return x.template visit<detail::any_kind::floating, Result>(
       "value_and_grad", [&](const auto& t) -> Result {
         using Static = std::remove_cvref_t<decltype(t)>;
         auto vg = ep::value_and_grad(
             [&](const Static& s) -> Static {
-              return basic_any_tensor<L>(f(basic_any_tensor<L>(s)))
+              return basic_any_tensor<L, D>(f(basic_any_tensor<L, D>(s)))
                   .template as<typename Static::backend_type>();
             },
             t);
@@ -681,10 +768,10 @@ std::pair<basic_any_tensor<L>, basic_any_tensor<L>> value_and_grad(F&& f,
 }  // namespace ep
 
 /// Formats as the tensor it holds.
-template <class L>
-struct fmt::formatter<ep::basic_any_tensor<L>> : fmt::formatter<std::string_view> {
+template <class L, class D>
+struct fmt::formatter<ep::basic_any_tensor<L, D>> : fmt::formatter<std::string_view> {
   template <class Context>
-  auto format(const ep::basic_any_tensor<L>& t, Context& ctx) const {
+  auto format(const ep::basic_any_tensor<L, D>& t, Context& ctx) const {
     return std::visit([&](const auto& s) { return fmt::format_to(ctx.out(), "{}", s); },
                       t.variant());
   }

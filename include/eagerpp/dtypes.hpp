@@ -65,6 +65,23 @@ constexpr auto promote_tag() {
   }
 }
 
+/// Two dtypes whose promotion the array API defines or NumPy does for arrays: every pair but
+/// uint64 with a signed integer (the standard leaves it undefined; NumPy gives float64).
+template <class T1, class T2>
+concept promotable_dtypes = !((std::is_same_v<T1, std::uint64_t> && signed_int<T2>) ||
+                              (std::is_same_v<T2, std::uint64_t> && signed_int<T1>));
+
+/// Backends of one library (`B1::rebind<T2>` is B2) whose dtypes promote: a two-tensor op between
+/// them converts both to `promoted_t` first.
+template <class B1, class B2>
+concept promotable_backends =
+    std::is_same_v<typename B1::template rebind<typename B2::value_type>, B2> &&
+    promotable_dtypes<typename B1::value_type, typename B2::value_type>;
+
+/// The dtype two promotable dtypes give, by the array API's table (`ep::result_type_t`).
+template <class T1, class T2>
+using promoted_t = decltype(promote_tag<T1, T2>());
+
 }  // namespace detail
 
 /// The dtype the array API's type promotion gives two dtypes (`result_type`): within a kind the

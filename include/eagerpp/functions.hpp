@@ -203,24 +203,32 @@ EAGERPP_FREE_BINARY(logical_and, y.logical_and(x))
 EAGERPP_FREE_BINARY(logical_or, y.logical_or(x))
 #undef EAGERPP_FREE_BINARY
 
-// Two tensors of different backends or dtypes in a free function: one sentence naming the function,
-// as the operators give (ops/elementwise.hpp), instead of "deduced conflicting types for 'B'".
-// Under ep::vmap, a tensor the function captured meets a batched one: it is lifted, shared by
-// every example.
-#define EAGERPP_MIXED_FUNCTION(name)                                                         \
-  template <backend B1, backend B2>                                                          \
-  requires(!std::same_as<B1, B2>) auto name(const Tensor<B1>& a, const Tensor<B2>& b) {      \
-    if constexpr (detail::lifts_to<B1, B2>) {                                                \
-      return name(Tensor<B2>(a), b);                                                         \
-    } else if constexpr (detail::lifts_to<B2, B1>) {                                         \
-      return name(a, Tensor<B1>(b));                                                         \
-    } else {                                                                                 \
-      static_assert(detail::always_false<B1, B2>,                                            \
-                    "ep::" #name                                                             \
-                    ": the two tensors have different backends or dtypes; convert one with " \
-                    "ep::to<Backend>(t) or t.astype<U>() first");                            \
-      return a;                                                                              \
-    }                                                                                        \
+// Two tensors of different dtypes of one backend library in a free function: both are promoted,
+// as the operators do (ops/elementwise.hpp); under ep::vmap, a tensor the function captured meets
+// a batched one and is lifted, shared by every example. Other mixes are one sentence naming the
+// function, instead of "deduced conflicting types for 'B'". Trailing arguments (an axis) pass
+// through. The array API's two-tensor functions (ops/array_api.hpp) use it too.
+#define EAGERPP_MIXED_FUNCTION(name)                                                               \
+  template <backend B1, backend B2, class... Args>                                                 \
+  requires(!std::same_as<B1, B2>) auto name(const Tensor<B1>& a, const Tensor<B2>& b,              \
+                                            const Args&... args) {                                 \
+    static_assert(detail::mixable<B1, B2>, EAGERPP_MIXED_SENTENCE(#name));                         \
+    if constexpr (detail::mixable<B1, B2>)                                                         \
+      return detail::mix(a, b, [&](const auto& x, const auto& y) { return name(x, y, args...); }); \
+    else                                                                                           \
+      return a;                                                                                    \
+  }
+// ep::name(x, s) and ep::name(s, x) of a two-tensor function with a C++ scalar on one side (the
+// array API's scalar arguments): the scalar is a 0-d tensor of the dtype of `x op s`
+// (detail::with_scalar, NumPy's rules: `atan2(i, 1.0)` of an int32 `i` is float64).
+#define EAGERPP_SCALAR_FUNCTION(name)                                                          \
+  template <backend B, scalar S>                                                               \
+  auto name(const Tensor<B>& x, S y) {                                                         \
+    return detail::with_scalar(x, y, [](const auto& t, const auto& s) { return name(t, s); }); \
+  }                                                                                            \
+  template <backend B, scalar S>                                                               \
+  auto name(S x, const Tensor<B>& y) {                                                         \
+    return detail::with_scalar(y, x, [](const auto& t, const auto& s) { return name(s, t); }); \
   }
 EAGERPP_MIXED_FUNCTION(pow)
 EAGERPP_MIXED_FUNCTION(floordiv)
@@ -248,15 +256,16 @@ auto where(const Tensor<C>& condition, S x, const Tensor<B>& y) {
   return detail::with_scalar(y, x,
                              [&](const auto& t, const auto& s) { return condition.where(s, t); });
 }
-// x and y of different backends or dtypes: the operators' sentence, naming where.
+// x and y of different dtypes of one backend library: both promoted, as the operators do; a tensor
+// captured under ep::vmap is lifted; other mixes: the operators' sentence, naming where.
 template <backend C, backend B1, backend B2>
-requires(!std::same_as<B1, B2>) auto where(const Tensor<C>&, const Tensor<B1>& x,
-                                           const Tensor<B2>&) {
-  static_assert(
-      detail::always_false<B1, B2>,
-      "ep::where: the two tensors x and y have different backends or dtypes; convert one with "
-      "ep::to<Backend>(t) or t.astype<U>() first");
-  return x;
+requires(!std::same_as<B1, B2>) auto where(const Tensor<C>& condition, const Tensor<B1>& x,
+                                           const Tensor<B2>& y) {
+  static_assert(detail::mixable<B1, B2>, EAGERPP_MIXED_SENTENCE("where"));
+  if constexpr (detail::mixable<B1, B2>)
+    return detail::mix(x, y, [&](const auto& a, const auto& b) { return where(condition, a, b); });
+  else
+    return x;
 }
 
 namespace detail {

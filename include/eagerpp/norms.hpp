@@ -88,15 +88,7 @@ Tensor<B> kl_div_with_logits(const Tensor<B>& logits_p, const Tensor<B>& logits_
   return (log_p.exp() * (log_p - log_q)).sum(axis, keepdims);
 }
 
-// Logits of different backends or dtypes: the operators' sentence, naming kl_div_with_logits.
-template <backend B1, backend B2>
-requires(!std::same_as<B1, B2>) auto kl_div_with_logits(const Tensor<B1>& logits_p,
-                                                        const Tensor<B2>&, int = -1, bool = false) {
-  static_assert(
-      detail::always_false<B1, B2>,
-      "ep::kl_div_with_logits: the two tensors have different backends or dtypes; convert one with "
-      "ep::to<Backend>(t) or t.astype<U>() first");
-  return logits_p;
-}
+// Logits of two dtypes of one backend library: both promoted, as the operators do.
+EAGERPP_MIXED_FUNCTION(kl_div_with_logits)
 
 }  // namespace ep

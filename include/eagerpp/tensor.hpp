@@ -19,6 +19,7 @@
 #include "eagerpp/axes.hpp"
 #include "eagerpp/backend.hpp"
 #include "eagerpp/detail/fusion.hpp"
+#include "eagerpp/dtypes.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
@@ -31,20 +32,6 @@ template <class S>
 concept scalar = std::is_arithmetic_v<S>;
 
 namespace detail {
-/// Names `op` in a readable error when two tensors of different backends or dtypes meet in a
-/// two-tensor op (called by the deleted-in-spirit overloads for mixed operands): the static_assert
-/// is the first error the user sees, and the `auto` return keeps `auto y = a + b;` from adding
-/// another ('void y' has incomplete type).
-template <class B1, class B2>
-constexpr bool same_backend_op() {
-  static_assert(
-      std::same_as<B1, B2>,
-      "ep: the two tensors of this op have different backends or dtypes; convert one with "
-      "ep::to<Backend>(t) or t.astype<U>() first (NumPy's promotion between tensors is not "
-      "implicit)");
-  return true;
-}
-
 /// A backend that batches another one (ep::batched<B>, ep::vmap): its native tensor holds B's with
 /// the batch axis in front, as `.data`.
 template <class B>
@@ -97,26 +84,47 @@ constexpr bool lifts() {
 /// nested vmaps) as a value every example shares: a tensor that the function under vmap captured.
 template <class From, class To>
 inline constexpr bool lifts_to = lifts<From, To>();
+
+/// Whether two tensors of backends B1 and B2 meet in a two-tensor op: their dtypes promote
+/// (`promotable_backends`: one backend library) or one of them is lifted into ep::vmap's batching.
+template <class B1, class B2>
+inline constexpr bool mixable = promotable_backends<B1, B2> || lifts_to<B1, B2> || lifts_to<B2, B1>;
+
+/// `f(a, b)` of two mixable tensors brought to one backend: a tensor the function under ep::vmap
+/// captured is lifted (every example shares it), and two dtypes of one backend library are both
+/// converted to their promoted dtype (`int8` with `uint8`: int16, `int32` with `float32`: float64).
+template <backend B1, backend B2, class F>
+auto mix(const Tensor<B1>& a, const Tensor<B2>& b, F&& f) {
+  if constexpr (lifts_to<B1, B2>) {
+    return f(Tensor<B2>(a), b);
+  } else if constexpr (lifts_to<B2, B1>) {
+    return f(a, Tensor<B1>(b));
+  } else {
+    using P = promoted_t<typename B1::value_type, typename B2::value_type>;
+    return f(a.template astype<P>(), b.template astype<P>());
+  }
+}
 }  // namespace detail
 
-/// In the class: `x.name(y)` with `y` of another backend or dtype names the method in one sentence,
-/// as the free function `ep::name(x, y)` does, instead of "cannot convert 'ep::Tensor<...>'". Under
-/// ep::vmap, a tensor the function captured (of the backend underneath) is lifted to the batched
-/// backend instead: every example shares it.
-#define EAGERPP_MIXED_METHOD(name)                                                           \
-  template <backend B2>                                                                      \
-  requires(!std::same_as<B2, Backend>) auto name(const Tensor<B2>& other) const {            \
-    if constexpr (detail::lifts_to<B2, Backend>) {                                           \
-      return name(Tensor(other));                                                            \
-    } else if constexpr (detail::lifts_to<Backend, B2>) {                                    \
-      return Tensor<B2>(*this).name(other);                                                  \
-    } else {                                                                                 \
-      static_assert(detail::always_false<B2>,                                                \
-                    "ep::" #name                                                             \
-                    ": the two tensors have different backends or dtypes; convert one with " \
-                    "ep::to<Backend>(t) or t.astype<U>() first");                            \
-      return *this;                                                                          \
-    }                                                                                        \
+/// The sentence a two-tensor op `name` gives for operands that do not mix (detail::mixable).
+#define EAGERPP_MIXED_SENTENCE(name)                                                        \
+  "ep::" name                                                                               \
+  ": the two tensors have different backends, or uint64 and a signed integer; convert one " \
+  "with ep::to<Backend>(t) or t.astype<U>() first"
+
+/// In the class: `x.name(y)` with `y` of another dtype of the backend library promotes both (as
+/// the operators do), a tensor captured under ep::vmap is lifted, and other mixes name the method
+/// in one sentence, as the free function `ep::name(x, y)` does, instead of "cannot convert
+/// 'ep::Tensor<...>'".
+#define EAGERPP_MIXED_METHOD(name)                                                              \
+  template <backend B2>                                                                         \
+  requires(!std::same_as<B2, Backend>) auto name(const Tensor<B2>& other) const {               \
+    static_assert(detail::mixable<Backend, B2>, EAGERPP_MIXED_SENTENCE(#name));                 \
+    if constexpr (detail::mixable<Backend, B2>) {                                               \
+      return detail::mix(*this, other, [](const auto& a, const auto& b) { return a.name(b); }); \
+    } else {                                                                                    \
+      return *this;                                                                             \
+    }                                                                                           \
   }
 
 /// The paddings of `pad`: one (before, after) pair per axis.

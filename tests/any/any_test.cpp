@@ -120,18 +120,51 @@ TEST(AnyTensorTypes, ScalarsAndDivisionFollowNumpy) {
   }
 }
 
+TEST(AnyTensorTypes, EveryRealDtypeAndPromotionAsNumpy) {
+  // The array API's eleven real dtypes, and two dtypes of one backend promoted as between static
+  // tensors (NumPy 1.24: int8 + uint8 is int16 [254, 128, -128], np.maximum(int32, float32) is
+  // float64, np.where(c, int8, float32) float32, uint8 * 2 wraps to [254, 2, 0]).
+  for (const char* backend : {"eigen", "xtensor"}) {
+    SCOPED_TRACE(backend);
+    const auto spec = [&](const char* dtype) { return fmt::format("{}:{}", backend, dtype); };
+    const auto i8 = ep::AnyTensor::from_vector(spec("int8"), {-1, 127, -128}, {3});
+    const auto u8 = ep::AnyTensor::from_vector(spec("uint8"), {255, 1, 0}, {3});
+    const auto sum = i8 + u8;
+    EXPECT_EQ(sum.spec(), spec("int16"));
+    EXPECT_EQ(sum.to_vector<int>(), (std::vector<int>{254, 128, -128}));
+    EXPECT_EQ((u8 * 2).spec(), spec("uint8"));
+    EXPECT_EQ((u8 * 2).to_vector<int>(), (std::vector<int>{254, 2, 0}));
+    EXPECT_EQ((i8 < u8).to_vector<bool>(), (std::vector<bool>{true, false, true}));
+    const auto f32 = ep::AnyTensor::from_vector(spec("float32"), {0.5, 0.25, -2}, {3});
+    const auto i32 = ep::AnyTensor::from_vector(spec("int32"), {-1, 2, 3}, {3});
+    const auto m = ep::maximum(i32, f32);
+    EXPECT_EQ(m.spec(), spec("float64"));
+    EXPECT_EQ(m.to_vector(), (std::vector<double>{0.5, 2, 3}));
+    const auto w = ep::where(f32 > 0, i8, f32);
+    EXPECT_EQ(w.spec(), spec("float32"));
+    EXPECT_EQ(w.to_vector(), (std::vector<double>{-1, 127, -2}));
+    EXPECT_EQ(u8.sum().spec(), spec("uint64"));
+    EXPECT_EQ(u8.sum().item<int>(), 256);
+    for (const char* dtype : {"int16", "uint16", "uint32", "uint64"})
+      EXPECT_EQ(ep::AnyTensor::arange(spec(dtype), 3).to_vector<int>(),
+                (std::vector<int>{0, 1, 2}));
+  }
+}
+
 TEST(AnyTensorErrors, NameBothSides) {
   const auto e = ep::AnyTensor::ones("eigen:float32", {2});
   const auto x = ep::AnyTensor::ones("xtensor:float32", {2});
   const auto i = ep::AnyTensor::arange("eigen:int32", 2);
   EXPECT_EQ(error_of([&] { (void)(e + x); }),
-            "add: the operands hold eigen:float32 and xtensor:float32; expected one backend and "
-            "dtype (convert with "
-            "as<B>() and astype, or create both from one spec)");
-  EXPECT_EQ(error_of([&] { (void)e.matmul(i); }),
-            "matmul: the operands hold eigen:float32 and eigen:int32; expected one backend and "
-            "dtype (convert with "
-            "as<B>() and astype, or create both from one spec)");
+            "add: the operands hold eigen:float32 and xtensor:float32; expected one backend, and "
+            "dtypes that promote (not uint64 with a signed integer; convert with as<B>() and "
+            "astype, or create both from one spec)");
+  const auto u = ep::AnyTensor::ones("eigen:uint64", {2});
+  const auto l = ep::AnyTensor::ones("eigen:int64", {2});
+  EXPECT_EQ(error_of([&] { (void)u.matmul(l); }),
+            "matmul: the operands hold eigen:uint64 and eigen:int64; expected one backend, and "
+            "dtypes that promote (not uint64 with a signed integer; convert with as<B>() and "
+            "astype, or create both from one spec)");
   EXPECT_EQ(
       error_of([&] { (void)i.exp(); }),
       "exp: not defined for dtype int32 (this tensor is eigen:int32); expected float32 or float64");
@@ -140,9 +173,10 @@ TEST(AnyTensorErrors, NameBothSides) {
             "dtype it holds");
   EXPECT_EQ(error_of([&] { (void)ep::AnyTensor::zeros("eigen:float16", {1}); }),
             "AnyTensor: unknown spec \"eigen:float16\"; expected one of eigen:float32, "
-            "eigen:float64, eigen:int32, "
-            "eigen:int64, eigen:bool, xtensor:float32, xtensor:float64, xtensor:int32, "
-            "xtensor:int64, xtensor:bool");
+            "eigen:float64, eigen:int8, eigen:int16, eigen:int32, eigen:int64, eigen:uint8, "
+            "eigen:uint16, eigen:uint32, eigen:uint64, eigen:bool, xtensor:float32, "
+            "xtensor:float64, xtensor:int8, xtensor:int16, xtensor:int32, xtensor:int64, "
+            "xtensor:uint8, xtensor:uint16, xtensor:uint32, xtensor:uint64, xtensor:bool");
   EXPECT_EQ(error_of([&] { (void)ep::value_and_grad(x_exp_x_sum, i); }),
             "value_and_grad: not defined for dtype int32 (this tensor is eigen:int32); expected "
             "float32 or float64");

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cmath>        // std::abs
 #include <cstdint>      // std::int8_t ... std::uint64_t
 #include <filesystem>   // std::filesystem::temp_directory_path
 #include <limits>       // std::numeric_limits
@@ -37,6 +38,17 @@ void expect_values(const ep::Tensor<B>& t, const std::vector<U>& want, const cha
     else
       EXPECT_EQ(got[i], want[i]) << what << " element " << i;
   }
+}
+
+/// Expects `t` to have dtype U, shape (n,) and `want` within a relative tolerance.
+template <class U, class B>
+void expect_near(const ep::Tensor<B>& t, const std::vector<U>& want, double rtol,
+                 const char* what) {
+  static_assert(std::is_same_v<typename B::value_type, U>, "the result has another dtype");
+  ASSERT_EQ(t.shape(), ep::Shape{static_cast<std::int64_t>(want.size())}) << what;
+  const auto got = t.to_vector();
+  for (std::size_t i = 0; i < want.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], rtol * std::abs(want[i])) << what << " element " << i;
 }
 
 template <class B>
@@ -196,6 +208,33 @@ void check_promotion() {
   expect_values(i8 == i16, std::vector<bool>{true, false, false}, "int8 == int16");
   // true division of two integer dtypes is float64
   expect_values(u8 / i8, std::vector<double>{-255.0, 1.0 / 127.0, -0.0}, "uint8 / int8");
+  // The two-tensor functions and methods promote alike (NumPy 1.24's values and dtypes).
+  expect_values(ep::maximum(i8, u8), std::vector<std::int16_t>{255, 127, 0},
+                "maximum(int8, uint8)");
+  expect_values(i32.minimum(f32), std::vector<double>{-1.0, 0.25, -2.0}, "int32.minimum(float32)");
+  expect_values(i16.pow(u8), std::vector<std::int16_t>{-1, 300, 1}, "int16.pow(uint8)");
+  expect_values(ep::floordiv(u32, i32), std::vector<std::int64_t>{-4294967295, 0, 0},
+                "floordiv(uint32, int32)");
+  expect_values(u8.mod(i8), std::vector<std::int16_t>{0, 1, 0}, "uint8.mod(int8)");
+  expect_near(ep::atan2(i16, f32), std::vector<float>{-1.1071488f, 1.569963f, 2.3561945f}, 1e-6,
+              "atan2(int16, float32)");
+  expect_values(ep::bitwise_and(i8, u8), std::vector<std::int16_t>{255, 1, 0},
+                "bitwise_and(int8, uint8)");
+  expect_values(ep::where(b, i8, f32), std::vector<float>{-1.0f, 0.25f, -128.0f},
+                "where(bool, int8, float32)");
+  expect_values(ep::matmul(i32, f32).reshape({1}), std::vector<double>{-6.0},
+                "matmul(int32, float32)");
+  // A C++ scalar on either side of the array API's two-tensor functions.
+  expect_near(ep::atan2(i32, 1.0),
+              std::vector<double>{-0.7853981633974483, 1.1071487177940904, 1.2490457723982544},
+              1e-15, "atan2(int32, 1.0)");
+  expect_values(ep::bitwise_left_shift(u8, 1), std::vector<std::uint8_t>{254, 2, 0},
+                "bitwise_left_shift(uint8, 1)");
+  expect_near(ep::hypot(f32, 2.0f), std::vector<float>{2.0615528f, 2.0155644f, 2.828427f}, 1e-6,
+              "hypot(float32, 2.0f)");
+  static_assert(std::is_same_v<decltype(ep::maximum(i8, u8)), Tensor<F<std::int16_t>>>);
+  static_assert(std::is_same_v<decltype(ep::atan2(i16, f32)), Tensor<F<float>>>);
+  static_assert(std::is_same_v<decltype(ep::atan2(i32, 1.0)), Tensor<F<double>>>);
   // The dtype functions agree with what the operators give.
   static_assert(std::is_same_v<ep::result_type_t<std::int8_t, std::uint8_t>, std::int16_t>);
   static_assert(std::is_same_v<decltype(i8 + u8), Tensor<F<std::int16_t>>>);

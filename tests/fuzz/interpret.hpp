@@ -26,7 +26,9 @@ namespace ep::fuzz {
 template <template <class> class F>
 class machine {
  public:
-  using any = basic_any_tensor<any_backends<F>>;
+  /// Over the fuzzer's five dtypes only (program.hpp), so that each op is instantiated for those.
+  using any = basic_any_tensor<any_backends<F>,
+                               any_dtypes<float, double, std::int32_t, std::int64_t, bool>>;
   template <class T>
   using tensor = Tensor<F<T>>;
 

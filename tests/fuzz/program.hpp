@@ -18,7 +18,7 @@
 
 namespace ep::fuzz {
 
-/// The five dtypes, in ep::AnyTensor's order.
+/// The five dtypes the fuzzer generates (its interpreter's any tensor holds these only).
 enum class dtype { float32, float64, int32, int64, boolean };
 
 inline const char* dtype_name(dtype d) {

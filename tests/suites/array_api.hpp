@@ -147,6 +147,9 @@ TYPED_TEST_P(ArrayApi, ElementwiseSpecialCases) {
             (std::vector<bool>{true, false, false, false, true}));
   ep::test::expect_near(ep::reciprocal(tensor<B>({2, -4, 0.5}, {3})), {3}, values{0.5, -0.25, 2});
   ep::test::expect_equal(ep::positive(tensor<B>({-1, 2}, {2})), {2}, values{-1, 2});
+  // real and conj of a real dtype: x itself (array API 2024.12).
+  ep::test::expect_equal(ep::real(tensor<B>({-1.5, 2}, {2})), {2}, values{-1.5, 2});
+  ep::test::expect_equal(ep::conj(tensor<B>({-1.5, 2}, {2})), {2}, values{-1.5, 2});
   // logaddexp: equal infinities, NaN, and no overflow at 1000.
   expect_special(
       ep::logaddexp(tensor<B>({0, 1, -inf, inf, inf, -inf, 1000, qnan}, {8}),
@@ -203,6 +206,10 @@ TYPED_TEST_P(ArrayApi, Atan2CopysignNextafterSignbit) {
   EXPECT_EQ(next, expected);
   EXPECT_EQ(static_cast<double>(expected[0]),
             sizeof(T) == 4 ? 1.0000001192092896 : 1.0000000000000002);  // NumPy's np.nextafter
+  // A C++ scalar on either side (2024.12): np.arctan2(1.0, [1, -1]), np.copysign([2, 3], -1.0).
+  ep::test::expect_near(ep::atan2(1.0, tensor<B>({1, -1}, {2})), {2},
+                        values{0.7853981633974483, 2.356194490192345}, rtol<B>());
+  ep::test::expect_equal(ep::copysign(tensor<B>({2, -3}, {2}), T(-1)), {2}, values{-2, -3});
   EXPECT_THROW((void)ep::atan2(tensor<B>({1, 2}, {2}), tensor<B>({1, 2, 3}, {3})), ep::value_error);
   EXPECT_THROW((void)ep::nextafter(tensor<B>({1, 2}, {2}), tensor<B>({1, 2, 3}, {3})),
                ep::value_error);

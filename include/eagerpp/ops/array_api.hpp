@@ -352,6 +352,37 @@ Tensor<B> operator~(const Tensor<B>& x) {
   return bitwise_invert(x);
 }
 
+// The two-tensor functions above with two dtypes of one backend library (both promoted, as the
+// operators do: `atan2(f32, f64)` is float64, `bitwise_and(i8, u8)` int16) and with a C++ scalar
+// on either side (the standard's scalar arguments: `ep::atan2(y, 1.0)`, `ep::bitwise_and(x, 0xf)`).
+#define EAGERPP_ARRAY_API_BINARY(name) \
+  EAGERPP_MIXED_FUNCTION(name)         \
+  EAGERPP_SCALAR_FUNCTION(name)
+EAGERPP_ARRAY_API_BINARY(atan2)
+EAGERPP_ARRAY_API_BINARY(copysign)
+EAGERPP_ARRAY_API_BINARY(hypot)
+EAGERPP_ARRAY_API_BINARY(logaddexp)
+EAGERPP_ARRAY_API_BINARY(nextafter)
+EAGERPP_ARRAY_API_BINARY(logical_xor)
+EAGERPP_ARRAY_API_BINARY(bitwise_and)
+EAGERPP_ARRAY_API_BINARY(bitwise_or)
+EAGERPP_ARRAY_API_BINARY(bitwise_xor)
+EAGERPP_ARRAY_API_BINARY(bitwise_left_shift)
+EAGERPP_ARRAY_API_BINARY(bitwise_right_shift)
+#undef EAGERPP_ARRAY_API_BINARY
+
+/// The real part (array API: `real`); of a real dtype, x itself, as the standard allows since
+/// 2024.12 (`imag` needs a complex dtype, which tensors do not hold yet).
+template <backend B>
+Tensor<B> real(const Tensor<B>& x) {
+  return x;
+}
+/// The complex conjugate (array API: `conj`); of a real dtype, x itself (2024.12).
+template <backend B>
+Tensor<B> conj(const Tensor<B>& x) {
+  return x;
+}
+
 // --- statistics ----------------------------------------------------------------------------------
 
 /// The variance over `axis` (all axes by default): sum((x - mean)^2) / (N - correction), N the
@@ -470,6 +501,8 @@ Tensor<B> vecdot(const Tensor<B>& a, const Tensor<B>& b, int axis = -1) {
         sa.str(), sb.str(), sa[ia], sb[ib], axis));
   return (a * b).sum(axis);
 }
+
+EAGERPP_MIXED_FUNCTION(vecdot)
 
 /// x clipped to [min_, max_] element by element with tensor bounds that broadcast (array API: `clip`
 /// with array bounds): minimum(maximum(x, min_), max_). The gradient goes to x where it lies
@@ -898,6 +931,7 @@ Tensor<B> tensordot(const Tensor<B>& a, const Tensor<B>& b, const std::vector<in
   return tensordot(order(a, axes_a, true), order(b, axes_b, false),
                    static_cast<int>(axes_a.size()));
 }
+EAGERPP_MIXED_FUNCTION(tensordot)
 
 // The array API's names for ops eagerpp already has under NumPy's (EagerPy's) names.
 #define EAGERPP_ARRAY_API_ALIAS(name, method) \

@@ -417,25 +417,6 @@ auto Tensor<B>::clip(S1 min_, S2 max_) const {
 }
 
 // --- two backends or dtypes in one op ------------------------------------------------------------
-namespace detail {
-/// Two dtypes whose promotion the array API defines or NumPy does for arrays: every pair but
-/// uint64 with a signed integer (the standard leaves it undefined; NumPy gives float64).
-template <class T1, class T2>
-concept promotable_dtypes =
-    !((std::same_as<T1, std::uint64_t> && std::is_signed_v<T2> && std::is_integral_v<T2>) ||
-      (std::same_as<T2, std::uint64_t> && std::is_signed_v<T1> && std::is_integral_v<T1>));
-
-/// Tensors of one backend library with two dtypes that promote (`promotable_dtypes`): arithmetic
-/// and comparisons between them convert both to `result_type_t` first.
-template <class B1, class B2>
-concept promotable_backends =
-    std::same_as<typename B1::template rebind<typename B2::value_type>, B2> &&
-    promotable_dtypes<typename B1::value_type, typename B2::value_type>;
-
-/// The dtype two promotable dtypes give, by the array API's table (`ep::result_type_t`).
-template <class T1, class T2>
-using promoted_t = decltype(promote_tag<T1, T2>());
-}  // namespace detail
 
 // Tensors of two dtypes of one backend library in arithmetic or a comparison: both are converted
 // to the promoted dtype (the array API's `int8 + uint8` is int16, NumPy's `int32 + float32`
@@ -446,22 +427,11 @@ using promoted_t = decltype(promote_tag<T1, T2>());
 #define EAGERPP_MIXED(op, name)                                                                \
   template <backend B1, backend B2>                                                            \
   requires(!std::same_as<B1, B2>) auto operator op(const Tensor<B1>& a, const Tensor<B2>& b) { \
-    static_assert(detail::promotable_backends<B1, B2> || detail::lifts_to<B1, B2> ||           \
-                      detail::lifts_to<B2, B1>,                                                \
-                  "ep::" name                                                                  \
-                  ": the two tensors have different backends"                                  \
-                  ", or uint64 and a signed integer; convert one with ep::to<Backend>(t) or "  \
-                  "t.astype<U>() first");                                                      \
-    if constexpr (detail::lifts_to<B1, B2>) { /* captured under ep::vmap: shared */            \
-      return Tensor<B2>(a) op b;                                                               \
-    } else if constexpr (detail::lifts_to<B2, B1>) {                                           \
-      return a op Tensor<B1>(b);                                                               \
-    } else if constexpr (detail::promotable_backends<B1, B2>) {                                \
-      using P = detail::promoted_t<typename B1::value_type, typename B2::value_type>;          \
-      return a.template astype<P>() op b.template astype<P>();                                 \
-    } else {                                                                                   \
+    static_assert(detail::mixable<B1, B2>, EAGERPP_MIXED_SENTENCE(name));                      \
+    if constexpr (detail::mixable<B1, B2>)                                                     \
+      return detail::mix(a, b, [](const auto& x, const auto& y) { return x op y; });           \
+    else                                                                                       \
       return a;                                                                                \
-    }                                                                                          \
   }
 EAGERPP_MIXED(+, "add")
 EAGERPP_MIXED(-, "subtract")

@@ -3,8 +3,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstdint>      // std::int64_t
-#include <type_traits>  // std::is_floating_point_v, std::is_integral_v, std::make_unsigned_t
+#include <cstdint>  // std::int64_t
+#include <type_traits>  // std::is_floating_point_v, std::is_integral_v, std::is_unsigned_v, std::make_unsigned_t
 
 #include "eagerpp/detail/numpy_math.hpp"
 #include "eagerpp/thrust/cuda_std.hpp"
@@ -38,6 +38,8 @@ struct abs_fn {
   EAGERPP_HOST_DEVICE T operator()(T x) const {
     if constexpr (is_float<T>)
       return ::cuda::std::fabs(x);
+    else if constexpr (std::is_unsigned_v<T>)
+      return x;
     else
       return x < 0 ? wrapping_negate(x) : x;
   }
