@@ -224,6 +224,9 @@ void check_promotion() {
                 "where(bool, int8, float32)");
   expect_values(ep::matmul(i32, f32).reshape({1}), std::vector<double>{-6.0},
                 "matmul(int32, float32)");
+  // vecdot keeps the promoted dtype: sum(int16(i8) * u8) = -255 + 127 + 0.
+  expect_values(ep::vecdot(i8, u8).reshape({1}), std::vector<std::int16_t>{-128},
+                "vecdot(int8, uint8)");
   // A C++ scalar on either side of the array API's two-tensor functions.
   expect_near(ep::atan2(i32, 1.0),
               std::vector<double>{-0.7853981633974483, 1.1071487177940904, 1.2490457723982544},

@@ -150,6 +150,7 @@ TYPED_TEST_P(ArrayApi, ElementwiseSpecialCases) {
   // real and conj of a real dtype: x itself (array API 2024.12).
   ep::test::expect_equal(ep::real(tensor<B>({-1.5, 2}, {2})), {2}, values{-1.5, 2});
   ep::test::expect_equal(ep::conj(tensor<B>({-1.5, 2}, {2})), {2}, values{-1.5, 2});
+  ep::test::expect_equal(ep::imag(tensor<B>({-1.5, 2}, {2})), {2}, values{0, 0});
   // logaddexp: equal infinities, NaN, and no overflow at 1000.
   expect_special(
       ep::logaddexp(tensor<B>({0, 1, -inf, inf, inf, -inf, 1000, qnan}, {8}),
@@ -513,8 +514,46 @@ TYPED_TEST_P(ArrayApi, SortSearchSets) {
   }
 }
 
+// What ep::cuda runs for nonzero and unique_* (the backend's sorts, scans and gathers), checked on
+// each host backend against the host computation, value for value.
+TYPED_TEST_P(ArrayApi, NonzeroAndUniqueByTheBackendsOps) {
+  using namespace array_api_test;
+  using B = TypeParam;
+  const auto check = [](const auto& x) {
+    const auto ops = ep::detail::unique_all_by_ops(x);
+    const auto host = ep::unique_all(x);
+    const auto vo = ops.values.to_vector(), vh = host.values.to_vector();
+    ASSERT_EQ(vo.size(), vh.size());
+    for (std::size_t i = 0; i < vo.size(); ++i) {
+      if constexpr (std::is_floating_point_v<typename decltype(vo)::value_type>)
+        if (std::isnan(vh[i])) {
+          EXPECT_TRUE(std::isnan(vo[i])) << "values " << i;
+          continue;
+        }
+      EXPECT_EQ(vo[i], vh[i]) << "values " << i;
+    }
+    EXPECT_EQ(ops.indices.to_vector(), host.indices.to_vector());
+    EXPECT_EQ(ops.inverse_indices.shape(), x.shape());
+    EXPECT_EQ(ops.inverse_indices.to_vector(), host.inverse_indices.to_vector());
+    EXPECT_EQ(ops.counts.to_vector(), host.counts.to_vector());
+  };
+  // np.unique(..., return_index, return_inverse, return_counts) of these: each NaN on its own, +0
+  // with -0, the first occurrence's index.
+  check(tensor<B>({3, qnan, 1, -0.0, 3, 0.0, qnan, 1}, {2, 4}));
+  check(tensor<B>({2, 2, 2}, {3}));
+  check(tensor<B>({5}, {1}));
+  check(tensor<B>({}, {0}));
+  check(tensor<B>({1, 0, 0, 1, 1}, {5}) > 0.5);
+  const auto distinct = ep::detail::unique_all_by_ops(tensor<B>({3, 1, 3, 0.5}, {4})).values;
+  ep::test::expect_equal(distinct, {3}, values{0.5, 1, 3});
+  // Flat positions of the non-zero elements: np.flatnonzero([[0, 1, 0], [2, 0, 3]]) is [1, 3, 5].
+  EXPECT_EQ(ep::detail::nonzero_flat_by_ops(tensor<B>({0, 1, 0, 2, 0, 3}, {2, 3})).to_vector(),
+            (std::vector<std::int64_t>{1, 3, 5}));
+  EXPECT_EQ(ep::detail::nonzero_flat_by_ops(tensor<B>({0, 0}, {2})).shape(), ep::Shape{0});
+}
+
 REGISTER_TYPED_TEST_SUITE_P(ArrayApi, EyeEmptyTrilTriu, ElementwiseSpecialCases,
                             Atan2CopysignNextafterSignbit, BitwiseOfIntegersAndBools,
                             ExpandDimsOfSeveralAxesBroadcastShapes, VarStddevCountNonzero,
                             DiffRollMoveaxisMatrixTransposeVecdot, GradientsByFiniteDifferences,
-                            SortSearchSets);
+                            SortSearchSets, NonzeroAndUniqueByTheBackendsOps);

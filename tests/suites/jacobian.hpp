@@ -100,6 +100,35 @@ TYPED_TEST_P(Jacobian, JacobiansMatchFiniteDifferences) {
        [](const T& x) { return x.cumsum(0).T().reshape({6}); },
        {2, 3}},
       {"inv(x + 3 I)", [&](const T& x) { return (x + three_i).inv(); }, {2, 2}},
+      // The array API's differentiable functions.
+      {"hypot(x, row) + logaddexp(x, row)",
+       [&](const T& x) { return ep::hypot(x, row) + ep::logaddexp(x, row); },
+       {2, 3}},
+      {"atan2(x, row) * copysign(x, row)",
+       [&](const T& x) { return ep::atan2(x, row) * ep::copysign(x, row); },
+       {2, 3}},
+      {"reciprocal(x + 3), clip(x, row - 0.5, row + 0.5)",
+       [&](const T& x) { return ep::reciprocal(x + 3) + ep::clip(x, row - 0.5, row + 0.5); },
+       {2, 3}},
+      {"var(x, 1, correction 1) + stddev(x, 1)",
+       [](const T& x) { return ep::var(x, 1, 1) + ep::stddev(x, 1); },
+       {2, 3}},
+      {"tril(x, -1) + 2 triu(x, 1), moveaxis",
+       [](const T& x) { return ep::moveaxis(ep::tril(x, -1) + 2 * ep::triu(x, 1), 0, 1); },
+       {3, 3}},
+      {"roll(diff(x), 1), repeat(x, 2, 0)",
+       [](const T& x) {
+         return ep::concatenate(
+             {ep::roll(ep::diff(x), 1).reshape({4}), ep::repeat(x, 2, 0).reshape({12})}, 0);
+       },
+       {2, 3}},
+      {"vecdot(x, row), tensordot(x, row, 1), cumulative_prod(x, 1)",
+       [&](const T& x) {
+         return ep::concatenate(
+             {ep::vecdot(x, row), ep::tensordot(x, row, 1), ep::cumulative_prod(x, 1).reshape({6})},
+             0);
+       },
+       {2, 3}},
   };
   for (const auto& c : cases) {
     const T x = random_tensor<TypeParam>(c.shape, -1, 1, 9);

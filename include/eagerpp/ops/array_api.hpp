@@ -6,7 +6,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>    // std::lower_bound, std::stable_sort, std::find, std::sort, std::unique
+#include <algorithm>    // std::lower_bound, std::stable_sort, std::find, std::sort, std::unique,
+                        // std::reverse
 #include <cmath>        // std::isnan
 #include <concepts>     // std::integral
 #include <cstdint>      // std::int64_t
@@ -372,7 +373,7 @@ EAGERPP_ARRAY_API_BINARY(bitwise_right_shift)
 #undef EAGERPP_ARRAY_API_BINARY
 
 /// The real part (array API: `real`); of a real dtype, x itself, as the standard allows since
-/// 2024.12 (`imag` needs a complex dtype, which tensors do not hold yet).
+/// 2024.12.
 template <backend B>
 Tensor<B> real(const Tensor<B>& x) {
   return x;
@@ -381,6 +382,12 @@ Tensor<B> real(const Tensor<B>& x) {
 template <backend B>
 Tensor<B> conj(const Tensor<B>& x) {
   return x;
+}
+/// The imaginary part (array API: `imag`, which specifies complex input only); of a real dtype,
+/// zeros of x's shape and dtype, as NumPy's and JAX's `imag` give.
+template <backend B>
+Tensor<B> imag(const Tensor<B>& x) {
+  return x.zeros_like();
 }
 
 // --- statistics ----------------------------------------------------------------------------------
@@ -499,7 +506,9 @@ Tensor<B> vecdot(const Tensor<B>& a, const Tensor<B>& b, int axis = -1) {
         "vecdot: the operands of shapes {} and {} have extents {} and {} along axis {}; expected "
         "equal extents",
         sa.str(), sb.str(), sa[ia], sb[ib], axis));
-  return (a * b).sum(axis);
+  // x's dtype, as the standard says: sum widens 8- and 16-bit integers, and the products' sum
+  // taken modulo 2^bits is NumPy's wrapping vecdot.
+  return (a * b).sum(axis).template astype<typename B::value_type>();
 }
 
 EAGERPP_MIXED_FUNCTION(vecdot)
@@ -675,12 +684,80 @@ detail::index_of<B> searchsorted(const Tensor<B>& x1, const Tensor<B>& x2,
   return from_vector<typename B::template rebind<std::int64_t>>(out, x2.shape());
 }
 
+namespace detail {
+
+/// Whether B keeps its elements in host memory (the optional `share_host` hook: Eigen, xtensor,
+/// omp). There the functions whose result's shape depends on the data (nonzero, unique_*) read
+/// the elements once and compute on the host; elsewhere (ep::cuda) they run as the backend's own
+/// sorts, scans and gathers (the *_by_ops functions below), and read back one count.
+template <class B>
+concept host_memory = requires(const typename B::raw_type& r) {
+  B::share_host(r);
+};
+
+/// The flat positions of x's non-zero elements, ascending, as the backend's ops compute them: a
+/// stable argsort of `x == 0` puts them first, in order; their count is read back.
+template <backend B>
+index_of<B> nonzero_flat_by_ops(const Tensor<B>& x) {
+  using I = typename B::template rebind<std::int64_t>;
+  const auto zero = (x.flatten() == typename B::value_type(0)).template astype<std::int64_t>();
+  const std::int64_t n = zero.size(), k = n - zero.sum().item();
+  if (k == 0) return zeros<I>(Shape{0});
+  return zero.argsort(0)(slice(0, k));
+}
+
+/// unique_all as the backend's ops compute it: one stable argsort of flattened x, the heads of its
+/// runs of equal values (a NaN differs from everything, so each is its own run) from one
+/// comparison of neighbours, their ranks by a cumulative sum, and gathers.
+template <backend B>
+auto unique_all_by_ops(const Tensor<B>& x) {
+  using T = typename B::value_type;
+  using I = typename B::template rebind<std::int64_t>;
+  struct result {
+    Tensor<B> values;
+    index_of<B> indices, inverse_indices, counts;
+  };
+  if constexpr (std::is_same_v<T, bool>) {  // as 0 and 1
+    auto r = unique_all_by_ops(x.template astype<std::uint8_t>());
+    return result{r.values.template astype<bool>(), r.indices, r.inverse_indices, r.counts};
+  } else {
+    const auto flat = x.flatten();
+    const std::int64_t n = flat.size();
+    if (n == 0) return result{flat, zeros<I>(Shape{0}), zeros<I>(x.shape()), zeros<I>(Shape{0})};
+    const auto perm = flat.argsort(0);
+    const auto sorted = flat[perm];
+    const auto heads = concatenate(
+        {ones<I>(Shape{1}),
+         (sorted(slice(1, {})) != sorted(slice({}, -1))).template astype<std::int64_t>()},
+        0);
+    const auto rank = heads.cumsum() - 1;
+    const std::int64_t k = rank(slice(-1, {})).item() + 1;
+    const auto starts = (1 - heads).argsort(0)(slice(0, k));
+    return result{sorted[starts], perm[starts], rank[perm.argsort(0)].reshape(x.shape()),
+                  diff(concatenate({starts, full<I>(Shape{1}, n)}, 0))};
+  }
+}
+
+}  // namespace detail
+
 /// The indices of x's non-zero (true) elements, one int64 tensor per axis, in C order (array API:
-/// `nonzero`); x must have at least one axis. Computed on the host: the count is the data's.
+/// `nonzero`); x must have at least one axis. On a host backend computed on the host; on a device
+/// backend by its own ops (detail::nonzero_flat_by_ops), the count read back.
 template <backend B>
 std::vector<detail::index_of<B>> nonzero(const Tensor<B>& x) {
   const Shape s = x.shape();
   if (s.empty()) throw value_error("nonzero: x is 0-d; expected a tensor of at least one axis");
+  if constexpr (!detail::host_memory<B>) {
+    // C order: the last axis varies fastest, so each axis's index is peeled off from the back.
+    auto rest = detail::nonzero_flat_by_ops(x);
+    std::vector<detail::index_of<B>> out;
+    for (std::size_t d = s.size(); d-- > 0;) {
+      out.push_back(rest.mod(s[d]));
+      rest = rest.floordiv(s[d]);
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
   const auto v = x.to_vector();
   std::vector<std::vector<std::int64_t>> idx(s.size());
   for (std::size_t flat = 0; flat < v.size(); ++flat) {
@@ -718,11 +795,16 @@ struct unique_inverse_result {
 /// The distinct elements of x, sorted (array API: `unique_all`), with the index of each one's
 /// first occurrence in flattened x, the index into `values` of every element of x (x's shape),
 /// and each one's count. As the standard says, every NaN is distinct and +0 equals -0.
-/// Computed on the host by one stable sort.
+/// On a host backend computed on the host by one stable sort; on a device backend by its own ops
+/// (detail::unique_all_by_ops).
 template <backend B>
 unique_all_result<B> unique_all(const Tensor<B>& x) {
   using T = typename B::value_type;
   using I = typename B::template rebind<std::int64_t>;
+  if constexpr (!detail::host_memory<B>) {
+    auto r = detail::unique_all_by_ops(x);
+    return {r.values, r.indices, r.inverse_indices, r.counts};
+  }
   const auto v = x.to_vector();
   std::vector<std::int64_t> order(v.size());
   std::iota(order.begin(), order.end(), 0);
@@ -767,7 +849,7 @@ unique_inverse_result<B> unique_inverse(const Tensor<B>& x) {
 template <backend B>
 Tensor<B> unique_values(const Tensor<B>& x) {
   using T = typename B::value_type;
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (std::is_same_v<T, bool> || !detail::host_memory<B>) {
     return unique_all(x).values;
   } else {
     auto v = x.to_vector();
