@@ -311,4 +311,20 @@ TEST(EigenThreads, LinkingOmpKeepsTheUsersChoice) {
 }
 #endif
 
+// The 8- and 16-bit and unsigned integer dtypes cross backends as the others do: the elements are
+// shared, not copied.
+TEST(CrossBackendDtypes, TransfersOfTheIntegerDtypesShareHostMemory) {
+  const auto u = ep::from_vector<ep::eigen<std::uint8_t>>({0, 200, 255, 7}, {2, 2});
+  const auto x = ep::to<ep::xtensor<std::uint8_t>>(u);
+  EXPECT_EQ(x.shape(), u.shape());
+  EXPECT_EQ(x.to_vector(), u.to_vector());
+  EXPECT_EQ(x.raw().data(), u.raw().data());
+  const auto i = ep::from_vector<ep::xtensor<std::int16_t>>({-300, 7, 32767}, {3});
+  EXPECT_EQ(ep::to<ep::eigen<std::int16_t>>(i).to_vector(),
+            (std::vector<std::int16_t>{-300, 7, 32767}));
+  const auto big = ep::from_vector<ep::eigen<std::uint64_t>>({18446744073709551615ULL, 1}, {2});
+  EXPECT_EQ(ep::to<ep::xtensor<std::uint64_t>>(big).to_vector(),
+            (std::vector<std::uint64_t>{18446744073709551615ULL, 1}));
+}
+
 }  // namespace
