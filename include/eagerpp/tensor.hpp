@@ -348,6 +348,51 @@ class [[nodiscard]] Tensor {
   /// log(sum(exp(x))), computed stably (not in EagerPy; NumPy: scipy.special.logsumexp).
   Tensor logsumexp(Axes axis = {}, bool keepdims = false) const;
 
+  // --- the array API's element-wise functions and statistics, chainable (ops/array_api.hpp) -----
+  // `x.name(args...)` is `ep::name(x, args...)`, with the free function's dtype promotion, scalar
+  // operands and errors: `x.atan2(y)`, `x.hypot(2.0)`, `i.bitwise_and(0xff)`, `x.acos()`,
+  // `x.var(0, 1)`, `x.stddev({0, 1})`. Member templates, instantiated only where called.
+#define EAGERPP_ARRAY_API_METHOD(name) \
+  template <class... Args>             \
+  auto name(const Args&... args) const;
+  EAGERPP_ARRAY_API_METHOD(acos)
+  EAGERPP_ARRAY_API_METHOD(asin)
+  EAGERPP_ARRAY_API_METHOD(atan)
+  EAGERPP_ARRAY_API_METHOD(acosh)
+  EAGERPP_ARRAY_API_METHOD(asinh)
+  EAGERPP_ARRAY_API_METHOD(atanh)
+  EAGERPP_ARRAY_API_METHOD(reciprocal)
+  EAGERPP_ARRAY_API_METHOD(positive)
+  EAGERPP_ARRAY_API_METHOD(trunc)
+  EAGERPP_ARRAY_API_METHOD(isfinite)
+  EAGERPP_ARRAY_API_METHOD(signbit)
+  EAGERPP_ARRAY_API_METHOD(real)
+  EAGERPP_ARRAY_API_METHOD(imag)
+  EAGERPP_ARRAY_API_METHOD(conj)
+  EAGERPP_ARRAY_API_METHOD(atan2)
+  EAGERPP_ARRAY_API_METHOD(copysign)
+  EAGERPP_ARRAY_API_METHOD(hypot)
+  EAGERPP_ARRAY_API_METHOD(logaddexp)
+  EAGERPP_ARRAY_API_METHOD(nextafter)
+  EAGERPP_ARRAY_API_METHOD(logical_xor)
+  EAGERPP_ARRAY_API_METHOD(bitwise_and)
+  EAGERPP_ARRAY_API_METHOD(bitwise_or)
+  EAGERPP_ARRAY_API_METHOD(bitwise_xor)
+  EAGERPP_ARRAY_API_METHOD(bitwise_invert)
+  EAGERPP_ARRAY_API_METHOD(bitwise_left_shift)
+  EAGERPP_ARRAY_API_METHOD(bitwise_right_shift)
+  EAGERPP_ARRAY_API_METHOD(cumulative_sum)
+  EAGERPP_ARRAY_API_METHOD(cumulative_prod)
+#undef EAGERPP_ARRAY_API_METHOD
+  /// `ep::var(x, axis, correction, keepdims)`, `ep::stddev(...)` and `ep::count_nonzero(x, axis,
+  /// keepdims)` (the reductions take an axis list in braces, which a forwarding template cannot).
+  template <class V = value_type>
+  auto var(Axes axis = {}, double correction = 0, bool keepdims = false) const;
+  template <class V = value_type>
+  auto stddev(Axes axis = {}, double correction = 0, bool keepdims = false) const;
+  template <class V = value_type>
+  auto count_nonzero(Axes axis = {}, bool keepdims = false) const;
+
   // --- shape --------------------------------------------------------------------------------
   static_assert(detail::shape_contract<Backend>::value);  // names each missing backend function
   /// The same elements in `shape`; one extent may be -1. O(1) where the backend allows.

@@ -552,8 +552,31 @@ TYPED_TEST_P(ArrayApi, NonzeroAndUniqueByTheBackendsOps) {
   EXPECT_EQ(ep::detail::nonzero_flat_by_ops(tensor<B>({0, 0}, {2})).shape(), ep::Shape{0});
 }
 
+// The element-wise functions and statistics chain as methods, giving the free functions' values.
+TYPED_TEST_P(ArrayApi, MethodsAreTheFreeFunctions) {
+  using B = TypeParam;
+  using ep::test::tensor;
+  const auto x = tensor<B>({0.5, -0.25, 0.75, 1}, {2, 2});
+  const auto y = tensor<B>({1, 2, -1, 0.5}, {2, 2});
+  EXPECT_EQ(x.atan2(y).to_vector(), ep::atan2(x, y).to_vector());
+  EXPECT_EQ(x.hypot(2.0).to_vector(), ep::hypot(x, 2.0).to_vector());
+  EXPECT_EQ(x.copysign(y).logaddexp(y).to_vector(),
+            ep::logaddexp(ep::copysign(x, y), y).to_vector());
+  EXPECT_EQ(x.acos().to_vector(), ep::acos(x).to_vector());
+  EXPECT_EQ(x.reciprocal().trunc().to_vector(), ep::trunc(ep::reciprocal(x)).to_vector());
+  EXPECT_EQ(x.isfinite().to_vector(), ep::isfinite(x).to_vector());
+  EXPECT_EQ(x.var(0, 1).to_vector(), ep::var(x, 0, 1).to_vector());
+  EXPECT_EQ(x.stddev({0, 1}).to_vector(), ep::stddev(x, {0, 1}).to_vector());
+  EXPECT_EQ(x.count_nonzero(1).to_vector(), ep::count_nonzero(x, 1).to_vector());
+  EXPECT_EQ(x.cumulative_sum(1, true).to_vector(), ep::cumulative_sum(x, 1, true).to_vector());
+  // np.var([[0.5, -0.25], [0.75, 1]], axis=0, ddof=1) is [0.03125, 0.78125].
+  ep::test::expect_near(x.var(0, 1), {2}, array_api_test::values{0.03125, 0.78125},
+                        array_api_test::rtol<B>());
+}
+
 REGISTER_TYPED_TEST_SUITE_P(ArrayApi, EyeEmptyTrilTriu, ElementwiseSpecialCases,
                             Atan2CopysignNextafterSignbit, BitwiseOfIntegersAndBools,
                             ExpandDimsOfSeveralAxesBroadcastShapes, VarStddevCountNonzero,
                             DiffRollMoveaxisMatrixTransposeVecdot, GradientsByFiniteDifferences,
-                            SortSearchSets, NonzeroAndUniqueByTheBackendsOps);
+                            SortSearchSets, NonzeroAndUniqueByTheBackendsOps,
+                            MethodsAreTheFreeFunctions);

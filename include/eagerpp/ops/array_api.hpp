@@ -1041,4 +1041,56 @@ Tensor<B> permute_dims(const Tensor<B>& x, const std::vector<int>& axes) {
   return x.transpose(axes);
 }
 
+// The methods of the functions above (tensor.hpp): `x.name(args...)` is `ep::name(x, args...)`.
+#define EAGERPP_ARRAY_API_METHOD(name)              \
+  template <backend B>                              \
+  template <class... Args>                          \
+  auto Tensor<B>::name(const Args&... args) const { \
+    return ep::name(*this, args...);                \
+  }
+EAGERPP_ARRAY_API_METHOD(acos)
+EAGERPP_ARRAY_API_METHOD(asin)
+EAGERPP_ARRAY_API_METHOD(atan)
+EAGERPP_ARRAY_API_METHOD(acosh)
+EAGERPP_ARRAY_API_METHOD(asinh)
+EAGERPP_ARRAY_API_METHOD(atanh)
+EAGERPP_ARRAY_API_METHOD(reciprocal)
+EAGERPP_ARRAY_API_METHOD(positive)
+EAGERPP_ARRAY_API_METHOD(trunc)
+EAGERPP_ARRAY_API_METHOD(isfinite)
+EAGERPP_ARRAY_API_METHOD(signbit)
+EAGERPP_ARRAY_API_METHOD(real)
+EAGERPP_ARRAY_API_METHOD(imag)
+EAGERPP_ARRAY_API_METHOD(conj)
+EAGERPP_ARRAY_API_METHOD(atan2)
+EAGERPP_ARRAY_API_METHOD(copysign)
+EAGERPP_ARRAY_API_METHOD(hypot)
+EAGERPP_ARRAY_API_METHOD(logaddexp)
+EAGERPP_ARRAY_API_METHOD(nextafter)
+EAGERPP_ARRAY_API_METHOD(logical_xor)
+EAGERPP_ARRAY_API_METHOD(bitwise_and)
+EAGERPP_ARRAY_API_METHOD(bitwise_or)
+EAGERPP_ARRAY_API_METHOD(bitwise_xor)
+EAGERPP_ARRAY_API_METHOD(bitwise_invert)
+EAGERPP_ARRAY_API_METHOD(bitwise_left_shift)
+EAGERPP_ARRAY_API_METHOD(bitwise_right_shift)
+EAGERPP_ARRAY_API_METHOD(cumulative_sum)
+EAGERPP_ARRAY_API_METHOD(cumulative_prod)
+#undef EAGERPP_ARRAY_API_METHOD
+template <backend B>
+template <class V>
+auto Tensor<B>::var(Axes axis, double correction, bool keepdims) const {
+  return ep::var(*this, std::move(axis), correction, keepdims);
+}
+template <backend B>
+template <class V>
+auto Tensor<B>::stddev(Axes axis, double correction, bool keepdims) const {
+  return ep::stddev(*this, std::move(axis), correction, keepdims);
+}
+template <backend B>
+template <class V>
+auto Tensor<B>::count_nonzero(Axes axis, bool keepdims) const {
+  return ep::count_nonzero(*this, std::move(axis), keepdims);
+}
+
 }  // namespace ep
