@@ -150,7 +150,7 @@ TYPED_TEST_P(Dtypes, NpyReadsNumPysFilesAndRoundTrips) {
   using V = T<B>;
   const std::string name = std::string(ep::dtype_name<V>());
   const auto file = name == "uint8" ? "uint8_2x3.npy" : name + "_4.npy";
-  const auto t = ep::load_npy<B>(std::filesystem::path(EAGERPP_TEST_DATA_DIR) / file);
+  const auto t = ep::load_npy<B>(ep::test::fixture(file));
   std::vector<V> want;  // tests/data/make_fixtures.py
   if constexpr (std::is_same_v<V, std::int8_t>)
     want = {-128, -1, 0, 127};
@@ -172,8 +172,7 @@ TYPED_TEST_P(Dtypes, NpyReadsNumPysFilesAndRoundTrips) {
   EXPECT_EQ(ep::load_npy<B>(path).to_vector(), want);
   std::filesystem::remove(path);
   // Another dtype's file is refused, naming both.
-  EXPECT_THROW((void)ep::load_npy<typename B::template rebind<float>>(
-                   std::filesystem::path(EAGERPP_TEST_DATA_DIR) / file),
+  EXPECT_THROW((void)ep::load_npy<typename B::template rebind<float>>(ep::test::fixture(file)),
                ep::io_error);
 }
 

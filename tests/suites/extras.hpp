@@ -6,7 +6,6 @@
 #include <algorithm>         // std::find
 #include <cmath>             // std::sqrt, std::pow, std::abs
 #include <cstdint>           // std::int32_t, std::int64_t
-#include <cstdlib>           // std::getenv
 #include <filesystem>        // std::filesystem
 #include <fstream>           // std::ifstream, std::ofstream
 #include <initializer_list>  // std::initializer_list
@@ -114,13 +113,7 @@ inline void write_bytes(const std::filesystem::path& p, const std::string& bytes
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-/// tests/data/<name>: the folder compiled in, or $EAGERPP_TEST_DATA_DIR where the binary runs on
-/// another machine (a GPU machine that got the binary and a copy of the repository elsewhere).
-inline std::filesystem::path fixture(const char* name) {
-  const char* dir =
-      std::getenv("EAGERPP_TEST_DATA_DIR");  // NOLINT(concurrency-mt-unsafe): read once per test
-  return std::filesystem::path(dir != nullptr && *dir != '\0' ? dir : EAGERPP_TEST_DATA_DIR) / name;
-}
+using ep::test::fixture;
 
 /// save_npy then load_npy on backend R; expects the same shape and elements.
 template <class R>

@@ -4,6 +4,8 @@
 
 #include <cmath>       // std::abs, std::isnan
 #include <cstdint>     // std::int64_t
+#include <cstdlib>     // std::getenv
+#include <filesystem>  // std::filesystem::path
 #include <functional>  // std::function
 #include <random>      // std::mt19937_64
 #include <string>      // std::string
@@ -21,6 +23,20 @@
   TYPED_TEST_SUITE_P(Name)
 
 namespace ep::test {
+
+/// tests/data/<name>: the folder compiled in (EAGERPP_TEST_DATA_DIR, tests/CMakeLists.txt), or
+/// $EAGERPP_TEST_DATA_DIR where the binary runs on another machine (a GPU machine that got the
+/// binary and a copy of the repository elsewhere, scripts/gpu-check).
+inline std::filesystem::path fixture(const std::string& name) {
+  const char* dir =
+      std::getenv("EAGERPP_TEST_DATA_DIR");  // NOLINT(concurrency-mt-unsafe): read once per test
+#ifdef EAGERPP_TEST_DATA_DIR
+  const char* built_in = EAGERPP_TEST_DATA_DIR;
+#else
+  const char* built_in = "tests/data";
+#endif
+  return std::filesystem::path(dir != nullptr && *dir != '\0' ? dir : built_in) / name;
+}
 
 /// Expects `t` to have `shape` and elements within `rtol` (relative) or `atol` of `expected`.
 template <class B, class V>
