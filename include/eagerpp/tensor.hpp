@@ -127,6 +127,40 @@ auto mix(const Tensor<B1>& a, const Tensor<B2>& b, F&& f) {
     }                                                                                           \
   }
 
+/// The array API's functions that are also methods, `x.name(args...)` for `ep::name(x, args...)`
+/// (declared in Tensor, defined in ops/array_api.hpp): X(name) for each.
+// clang-format off
+#define EAGERPP_ARRAY_API_METHODS(X) \
+  X(acos) \
+  X(asin) \
+  X(atan) \
+  X(acosh) \
+  X(asinh) \
+  X(atanh) \
+  X(reciprocal) \
+  X(positive) \
+  X(trunc) \
+  X(isfinite) \
+  X(signbit) \
+  X(real) \
+  X(imag) \
+  X(conj) \
+  X(atan2) \
+  X(copysign) \
+  X(hypot) \
+  X(logaddexp) \
+  X(nextafter) \
+  X(logical_xor) \
+  X(bitwise_and) \
+  X(bitwise_or) \
+  X(bitwise_xor) \
+  X(bitwise_invert) \
+  X(bitwise_left_shift) \
+  X(bitwise_right_shift) \
+  X(cumulative_sum) \
+  X(cumulative_prod)
+// clang-format on
+
 /// The paddings of `pad`: one (before, after) pair per axis.
 using Paddings = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
@@ -355,34 +389,7 @@ class [[nodiscard]] Tensor {
 #define EAGERPP_ARRAY_API_METHOD(name) \
   template <class... Args>             \
   auto name(const Args&... args) const;
-  EAGERPP_ARRAY_API_METHOD(acos)
-  EAGERPP_ARRAY_API_METHOD(asin)
-  EAGERPP_ARRAY_API_METHOD(atan)
-  EAGERPP_ARRAY_API_METHOD(acosh)
-  EAGERPP_ARRAY_API_METHOD(asinh)
-  EAGERPP_ARRAY_API_METHOD(atanh)
-  EAGERPP_ARRAY_API_METHOD(reciprocal)
-  EAGERPP_ARRAY_API_METHOD(positive)
-  EAGERPP_ARRAY_API_METHOD(trunc)
-  EAGERPP_ARRAY_API_METHOD(isfinite)
-  EAGERPP_ARRAY_API_METHOD(signbit)
-  EAGERPP_ARRAY_API_METHOD(real)
-  EAGERPP_ARRAY_API_METHOD(imag)
-  EAGERPP_ARRAY_API_METHOD(conj)
-  EAGERPP_ARRAY_API_METHOD(atan2)
-  EAGERPP_ARRAY_API_METHOD(copysign)
-  EAGERPP_ARRAY_API_METHOD(hypot)
-  EAGERPP_ARRAY_API_METHOD(logaddexp)
-  EAGERPP_ARRAY_API_METHOD(nextafter)
-  EAGERPP_ARRAY_API_METHOD(logical_xor)
-  EAGERPP_ARRAY_API_METHOD(bitwise_and)
-  EAGERPP_ARRAY_API_METHOD(bitwise_or)
-  EAGERPP_ARRAY_API_METHOD(bitwise_xor)
-  EAGERPP_ARRAY_API_METHOD(bitwise_invert)
-  EAGERPP_ARRAY_API_METHOD(bitwise_left_shift)
-  EAGERPP_ARRAY_API_METHOD(bitwise_right_shift)
-  EAGERPP_ARRAY_API_METHOD(cumulative_sum)
-  EAGERPP_ARRAY_API_METHOD(cumulative_prod)
+  EAGERPP_ARRAY_API_METHODS(EAGERPP_ARRAY_API_METHOD)
 #undef EAGERPP_ARRAY_API_METHOD
   /// `ep::var(x, axis, correction, keepdims)`, `ep::stddev(...)` and `ep::count_nonzero(x, axis,
   /// keepdims)` (the reductions take an axis list in braces, which a forwarding template cannot).

@@ -1048,34 +1048,7 @@ Tensor<B> permute_dims(const Tensor<B>& x, const std::vector<int>& axes) {
   auto Tensor<B>::name(const Args&... args) const { \
     return ep::name(*this, args...);                \
   }
-EAGERPP_ARRAY_API_METHOD(acos)
-EAGERPP_ARRAY_API_METHOD(asin)
-EAGERPP_ARRAY_API_METHOD(atan)
-EAGERPP_ARRAY_API_METHOD(acosh)
-EAGERPP_ARRAY_API_METHOD(asinh)
-EAGERPP_ARRAY_API_METHOD(atanh)
-EAGERPP_ARRAY_API_METHOD(reciprocal)
-EAGERPP_ARRAY_API_METHOD(positive)
-EAGERPP_ARRAY_API_METHOD(trunc)
-EAGERPP_ARRAY_API_METHOD(isfinite)
-EAGERPP_ARRAY_API_METHOD(signbit)
-EAGERPP_ARRAY_API_METHOD(real)
-EAGERPP_ARRAY_API_METHOD(imag)
-EAGERPP_ARRAY_API_METHOD(conj)
-EAGERPP_ARRAY_API_METHOD(atan2)
-EAGERPP_ARRAY_API_METHOD(copysign)
-EAGERPP_ARRAY_API_METHOD(hypot)
-EAGERPP_ARRAY_API_METHOD(logaddexp)
-EAGERPP_ARRAY_API_METHOD(nextafter)
-EAGERPP_ARRAY_API_METHOD(logical_xor)
-EAGERPP_ARRAY_API_METHOD(bitwise_and)
-EAGERPP_ARRAY_API_METHOD(bitwise_or)
-EAGERPP_ARRAY_API_METHOD(bitwise_xor)
-EAGERPP_ARRAY_API_METHOD(bitwise_invert)
-EAGERPP_ARRAY_API_METHOD(bitwise_left_shift)
-EAGERPP_ARRAY_API_METHOD(bitwise_right_shift)
-EAGERPP_ARRAY_API_METHOD(cumulative_sum)
-EAGERPP_ARRAY_API_METHOD(cumulative_prod)
+EAGERPP_ARRAY_API_METHODS(EAGERPP_ARRAY_API_METHOD)
 #undef EAGERPP_ARRAY_API_METHOD
 template <backend B>
 template <class V>
