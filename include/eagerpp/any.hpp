@@ -340,7 +340,7 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
   // The unary ops of ops/unary_list.hpp, for the dtypes each takes.
 #define EAGERPP_ANY_KIND_FLOAT floating
 #define EAGERPP_ANY_KIND_NUMERIC numeric
-#define EAGERPP_ANY_UNARY(name, dtypes, grad)                                               \
+#define EAGERPP_ANY_UNARY(name, dtypes, grad, scalar)                                               \
   basic_any_tensor name() const {                                                           \
     return unary<EAGERPP_ANY_KIND_##dtypes>(#name, [](const auto& t) { return t.name(); }); \
   }

@@ -179,11 +179,11 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
 #define EAGERPP_BACKEND_NEEDS_NUMERIC numeric_dtype<T>
 #define EAGERPP_BACKEND_UNARY(X, name, dtypes) \
   X(name, EAGERPP_BACKEND_NEEDS_##dtypes, #name "(raw)", { B::name(x) } -> std::same_as<R>)
-#define EAGERPP_BACKEND_HAS_UNARY(name, dtypes, grad) \
+#define EAGERPP_BACKEND_HAS_UNARY(name, dtypes, grad, scalar) \
   EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_HAS, name, dtypes)
-#define EAGERPP_BACKEND_AND_UNARY(name, dtypes, grad) \
+#define EAGERPP_BACKEND_AND_UNARY(name, dtypes, grad, scalar) \
   EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_AND, name, dtypes)
-#define EAGERPP_BACKEND_ASSERT_UNARY(name, dtypes, grad) \
+#define EAGERPP_BACKEND_ASSERT_UNARY(name, dtypes, grad, scalar) \
   EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_ASSERT, name, dtypes)
 
 // clang-format off

@@ -266,31 +266,12 @@ class [[nodiscard]] Tensor {
   // --- element-wise, unary ------------------------------------------------------------------
   static_assert(
       detail::elementwise_contract<Backend>::value);  // names each missing backend function
-  Tensor abs() const;                                 ///< |x|; the gradient at 0 is 0.
-  Tensor sign() const;                                ///< -1, 0 or 1.
-  Tensor sqrt() const;                                ///< square root.
-  Tensor square() const;                              ///< x * x.
-  Tensor exp() const;                                 ///< e^x.
-  Tensor expm1() const;                               ///< e^x - 1, accurate near 0.
-  Tensor log() const;                                 ///< natural logarithm.
-  Tensor log2() const;                                ///< base-2 logarithm.
-  Tensor log10() const;                               ///< base-10 logarithm.
-  Tensor log1p() const;                               ///< log(1 + x), accurate near 0.
-  Tensor sin() const;                                 ///< sine.
-  Tensor cos() const;                                 ///< cosine.
-  Tensor tan() const;                                 ///< tangent.
-  Tensor arcsin() const;                              ///< inverse sine.
-  Tensor arccos() const;                              ///< inverse cosine.
-  Tensor arctan() const;                              ///< inverse tangent.
-  Tensor sinh() const;                                ///< hyperbolic sine.
-  Tensor cosh() const;                                ///< hyperbolic cosine.
-  Tensor tanh() const;                                ///< hyperbolic tangent.
-  Tensor arcsinh() const;                             ///< inverse hyperbolic sine.
-  Tensor arccosh() const;                             ///< inverse hyperbolic cosine.
-  Tensor arctanh() const;                             ///< inverse hyperbolic tangent.
-  Tensor round() const;     ///< round half to even (NumPy: `round`, 2.5 -> 2).
-  Tensor ceil() const;      ///< smallest integer >= x.
-  Tensor floor() const;     ///< largest integer <= x.
+  // One method per row of the unary table (ops/unary_list.hpp; docs/api.md describes each):
+  // `abs() sign() sqrt() cbrt() square() exp() exp2() expm1() log() ... round() ceil() floor()`,
+  // each of x's shape and dtype, differentiable by the row's rule.
+#define EAGERPP_DECLARE_UNARY(name, dtypes, grad, scalar) Tensor name() const;
+  EAGERPP_UNARY_OPS(EAGERPP_DECLARE_UNARY)
+#undef EAGERPP_DECLARE_UNARY
   Tensor negative() const;  ///< -x (also `operator-`).
   /// Each element limited to [min_, max_] (NumPy: `clip`); the gradient is 1 inside, 0 outside.
   Tensor clip(value_type min_, value_type max_) const;

@@ -153,7 +153,7 @@ struct batched {
 #define EAGERPP_BATCHED_UNARY_OP(op)                                            \
   static auto op(const raw_type& x) requires requires(const R& r) { B::op(r); } \
   { return wrap(B::op(x.data)); }
-#define EAGERPP_BATCHED_UNARY_ROW(op, dtypes, grad) EAGERPP_BATCHED_UNARY_OP(op)
+#define EAGERPP_BATCHED_UNARY_ROW(op, dtypes, grad, scalar) EAGERPP_BATCHED_UNARY_OP(op)
   EAGERPP_UNARY_OPS(EAGERPP_BATCHED_UNARY_ROW)
   EAGERPP_BATCHED_UNARY_OP(negative)
   EAGERPP_BATCHED_UNARY_OP(logical_not)

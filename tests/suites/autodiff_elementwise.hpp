@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>  // std::int64_t
+#include <string>   // std::string
 #include <tuple>    // std::tuple, std::get
 #include <vector>   // std::vector
 
 #include <gtest/gtest.h>
 
 #include "suites/autodiff_fixture.hpp"
+#include "suites/unary_cases.hpp"
 
 // Against central finite differences at random points, and exactly where noted; registered with the
 // rest of the suite in suites/autodiff.hpp.
@@ -17,37 +19,24 @@
 TYPED_TEST_P(Autodiff, UnaryOpGradients) {
   using namespace autodiff_suite;
   using T = ep::Tensor<TypeParam>;
-  const std::vector<unary_case<TypeParam>> cases = {
-      {"abs", [](const T& x) { return x.abs(); }, -2, 2},
-      {"sign", [](const T& x) { return x.sign(); }, -2, 2},
-      {"sqrt", [](const T& x) { return x.sqrt(); }, 0.5, 3},
-      {"square", [](const T& x) { return x.square(); }, -2, 2},
-      {"exp", [](const T& x) { return x.exp(); }, -2, 2},
-      {"expm1", [](const T& x) { return x.expm1(); }, -2, 2},
-      {"log", [](const T& x) { return x.log(); }, 0.5, 3},
-      {"log2", [](const T& x) { return x.log2(); }, 0.5, 3},
-      {"log10", [](const T& x) { return x.log10(); }, 0.5, 3},
-      {"log1p", [](const T& x) { return x.log1p(); }, -0.5, 2},
-      {"sin", [](const T& x) { return x.sin(); }, -3, 3},
-      {"cos", [](const T& x) { return x.cos(); }, -3, 3},
-      {"tan", [](const T& x) { return x.tan(); }, -1.2, 1.2},
-      {"arcsin", [](const T& x) { return x.arcsin(); }, -0.9, 0.9},
-      {"arccos", [](const T& x) { return x.arccos(); }, -0.9, 0.9},
-      {"arctan", [](const T& x) { return x.arctan(); }, -3, 3},
-      {"sinh", [](const T& x) { return x.sinh(); }, -2, 2},
-      {"cosh", [](const T& x) { return x.cosh(); }, -2, 2},
-      {"tanh", [](const T& x) { return x.tanh(); }, -2, 2},
-      {"arcsinh", [](const T& x) { return x.arcsinh(); }, -3, 3},
-      {"arccosh", [](const T& x) { return x.arccosh(); }, 1.2, 4},
-      {"arctanh", [](const T& x) { return x.arctanh(); }, -0.9, 0.9},
-      {"round", [](const T& x) { return x.round(); }, -3, 3},
-      {"ceil", [](const T& x) { return x.ceil(); }, -3, 3},
-      {"floor", [](const T& x) { return x.floor(); }, -3, 3},
-      {"negative", [](const T& x) { return x.negative(); }, -2, 2},
-      {"operator-", [](const T& x) { return -x; }, -2, 2},
-      {"clip", [](const T& x) { return x.clip(-0.5, 0.7); }, -1.5, 1.5},
-      {"free sqrt", [](const T& x) { return ep::sqrt(x); }, 0.5, 3},
-  };
+  // Every row of the unary table, on the interval of its cases (suites/unary_cases.hpp); an op
+  // without cases fails here.
+  std::vector<unary_case<TypeParam>> cases;
+  std::string missing;
+#define EAGERPP_UNARY_GRADIENT_CASE(name, dtypes, grad, scalar)                  \
+  if (const auto* c = unary_cases::find(#name))                                  \
+    cases.push_back({#name, [](const T& x) { return x.name(); }, c->lo, c->hi}); \
+  else                                                                           \
+    missing += " " #name;
+  EAGERPP_UNARY_OPS(EAGERPP_UNARY_GRADIENT_CASE)
+#undef EAGERPP_UNARY_GRADIENT_CASE
+  EXPECT_EQ(missing, "") << "ops of the unary table without cases in tests/suites/unary_cases.hpp";
+  cases.insert(cases.end(), {
+                                {"negative", [](const T& x) { return x.negative(); }, -2, 2},
+                                {"operator-", [](const T& x) { return -x; }, -2, 2},
+                                {"clip", [](const T& x) { return x.clip(-0.5, 0.7); }, -1.5, 1.5},
+                                {"free sqrt", [](const T& x) { return ep::sqrt(x); }, 0.5, 3},
+                            });
   for (const auto& c : cases) {
     for (const ep::Shape& s : {ep::Shape{2, 3}, ep::Shape{}, ep::Shape{1, 2, 1, 2, 2}}) {
       const T x = random_tensor<TypeParam>(s, c.lo, c.hi, 5);

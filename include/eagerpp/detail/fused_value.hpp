@@ -28,7 +28,7 @@ namespace ep {
 
 /// The unary element-wise ops a fused function may call, one per row of ops/unary_list.hpp.
 enum class fused_unary {
-#define EAGERPP_FUSED_UNARY_ID(name, dtypes, grad) name,
+#define EAGERPP_FUSED_UNARY_ID(name, dtypes, grad, scalar) name,
   EAGERPP_UNARY_OPS(EAGERPP_FUSED_UNARY_ID)
 #undef EAGERPP_FUSED_UNARY_ID
 };
@@ -65,59 +65,16 @@ struct scalar_ops {
     return numpy::minmax<Max>(a, b);
   }
   static T pow(T a, T b) { return std::pow(a, b); }
+  /// The unary table's scalar function of the op (detail::numpy::name_fn).
   template <fused_unary U>
   static T unary(T x) {
-    using enum fused_unary;
-    if constexpr (U == abs)
-      return std::abs(x);
-    else if constexpr (U == sign)
-      return numpy::sign(x);
-    else if constexpr (U == sqrt)
-      return std::sqrt(x);
-    else if constexpr (U == square)
-      return x * x;
-    else if constexpr (U == exp)
-      return std::exp(x);
-    else if constexpr (U == expm1)
-      return std::expm1(x);
-    else if constexpr (U == log)
-      return std::log(x);
-    else if constexpr (U == log2)
-      return std::log2(x);
-    else if constexpr (U == log10)
-      return std::log10(x);
-    else if constexpr (U == log1p)
-      return std::log1p(x);
-    else if constexpr (U == sin)
-      return std::sin(x);
-    else if constexpr (U == cos)
-      return std::cos(x);
-    else if constexpr (U == tan)
-      return std::tan(x);
-    else if constexpr (U == arcsin)
-      return std::asin(x);
-    else if constexpr (U == arccos)
-      return std::acos(x);
-    else if constexpr (U == arctan)
-      return std::atan(x);
-    else if constexpr (U == sinh)
-      return std::sinh(x);
-    else if constexpr (U == cosh)
-      return std::cosh(x);
-    else if constexpr (U == tanh)
-      return std::tanh(x);
-    else if constexpr (U == arcsinh)
-      return std::asinh(x);
-    else if constexpr (U == arccosh)
-      return std::acosh(x);
-    else if constexpr (U == arctanh)
-      return std::atanh(x);
-    else if constexpr (U == round)
-      return std::nearbyint(x);
-    else if constexpr (U == ceil)
-      return std::ceil(x);
-    else
-      return std::floor(x);
+#define EAGERPP_SCALAR_UNARY(name, dtypes, grad, scalar) \
+  if constexpr (U == fused_unary::name)                  \
+    return numpy::name##_fn{}(x);                        \
+  else
+    EAGERPP_UNARY_OPS(EAGERPP_SCALAR_UNARY)
+#undef EAGERPP_SCALAR_UNARY
+    return x;  // not reached: every fused_unary is a row of the table
   }
 };
 
@@ -210,7 +167,7 @@ struct fused {
   }
   fused zeros_like() const { return splat(0); }
 
-#define EAGERPP_FUSED_METHOD(name, dtypes, grad)             \
+#define EAGERPP_FUSED_METHOD(name, dtypes, grad, scalar)     \
   fused name() const {                                       \
     fused r{detail::fuse::unary<Ops, fused_unary::name>(v)}; \
     if constexpr (D > 0) {                                   \
@@ -432,10 +389,10 @@ template <class Ops, std::size_t D>
 fused<Ops, D> positive(const fused<Ops, D>& x) {
   return x;
 }
-#define EAGERPP_FUSED_FREE(name, dtypes, grad) \
-  template <class Ops, std::size_t D>          \
-  fused<Ops, D> name(const fused<Ops, D>& x) { \
-    return x.name();                           \
+#define EAGERPP_FUSED_FREE(name, dtypes, grad, scalar) \
+  template <class Ops, std::size_t D>                  \
+  fused<Ops, D> name(const fused<Ops, D>& x) {         \
+    return x.name();                                   \
   }
 EAGERPP_UNARY_OPS(EAGERPP_FUSED_FREE)
 #undef EAGERPP_FUSED_FREE

@@ -8,6 +8,8 @@
 #include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t,
                         // std::is_floating_point_v, std::is_unsigned_v
 
+#include "eagerpp/ops/unary_list.hpp"
+
 #if defined(__CUDACC__)
 #define EAGERPP_HOST_DEVICE __host__ __device__
 #else
@@ -26,7 +28,8 @@ bool less(T a, T b) {
   return a < b;
 }
 
-// std:: math on the host; CUDA's global overloads in device code (#undef at the end).
+// std:: math on the host; CUDA's global overloads in device code (the unary table's `scalar`
+// column spells the C library's functions with it).
 #if defined(__CUDA_ARCH__)
 #define EAGERPP_MATH(f) ::f
 #else
@@ -184,6 +187,53 @@ EAGERPP_HOST_DEVICE T sign(T x) noexcept {
   }
 }
 
+/// NumPy's absolute value: fabs for floats; integers wrap at the most negative value, as NumPy's.
+template <class T>
+EAGERPP_HOST_DEVICE T absolute(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>)
+    return EAGERPP_MATH(fabs)(x);
+  else if constexpr (std::is_unsigned_v<T>)
+    return x;
+  else
+    return x < T{0} ? wrapping_negate(x) : x;
+}
+
+/// NumPy's round (half to even: rint under the default rounding mode), ceil and floor: the C
+/// library's for floats, the identity on integers.
+template <class T>
+EAGERPP_HOST_DEVICE T rint(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>)
+    return EAGERPP_MATH(rint)(x);
+  else
+    return x;
+}
+template <class T>
+EAGERPP_HOST_DEVICE T ceil(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>)
+    return EAGERPP_MATH(ceil)(x);
+  else
+    return x;
+}
+template <class T>
+EAGERPP_HOST_DEVICE T floor(T x) noexcept {
+  if constexpr (std::is_floating_point_v<T>)
+    return EAGERPP_MATH(floor)(x);
+  else
+    return x;
+}
+
+// One functor per row of the unary table (ops/unary_list.hpp), `name_fn`: the op on one element,
+// the row's `scalar`, in host code and (under nvcc) device code.
+#define EAGERPP_UNARY_SCALAR(name, dtypes, grad, scalar) \
+  struct name##_fn {                                     \
+    template <class T>                                   \
+    EAGERPP_HOST_DEVICE T operator()(T x) const {        \
+      return static_cast<T>(scalar);                     \
+    }                                                    \
+  };
+EAGERPP_UNARY_OPS(EAGERPP_UNARY_SCALAR)
+#undef EAGERPP_UNARY_SCALAR
+
 /// The binary rules above, by name; the C library's floating functions of two arguments (their
 /// special cases are C99 Annex F's, which the array API standard repeats): atan2, copysign,
 /// nextafter; and the bitwise ops of integers and bools.
@@ -260,5 +310,3 @@ struct binary_op {
 };
 
 }  // namespace ep::detail::numpy
-
-#undef EAGERPP_MATH

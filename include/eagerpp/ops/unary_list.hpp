@@ -1,49 +1,60 @@
-// eagerpp - the list of unary element-wise ops: name, the dtypes it takes and its gradient rule
+// eagerpp - the table of unary element-wise ops: name, dtypes, gradient rule and scalar function
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// One row per unary op `X(name, DTYPES, grad)`:
+// One row per unary op `X(name, DTYPES, grad, scalar)`:
 // - name: the method `Tensor<B>::name()`, the free function `ep::name(x)` and the backend's static
 //   `B::name(raw) -> raw`, all of one name (NumPy's);
 // - DTYPES: FLOAT (float, double) or NUMERIC (every dtype but bool): the dtypes the op takes, and
 //   those for which a backend must define it;
 // - grad: the gradient, an expression of the incoming gradient `g`, the output `y` and the input
 //   `x` (ep::Tensor ops, so it runs on every backend and can be differentiated again), of x's
-//   shape (an `elementwise` rule, autodiff/tape.hpp); `value_type` is the dtype.
+//   shape (an `elementwise` rule, autodiff/tape.hpp); `value_type` is the dtype;
+// - scalar: the op on one element `x` of dtype T, an expression valid in host and device code:
+//   `EAGERPP_MATH(f)(x)` is the C library's `f` (std::f on the host, CUDA's in device code), and
+//   `numpy::` names NumPy's scalar rules (detail/numpy_math.hpp). It becomes the functor
+//   `detail::numpy::name_fn`, which is the op wherever no library does better: a backend that
+//   derives from ep::unary_defaults (ops/unary_defaults.hpp) gets `B::name` from it, and ep::fuse
+//   evaluates it lane by lane where a packet policy has no vector version.
 // The list is expanded where an op needs a line per unary op: ops/elementwise.hpp (the methods and
-// their gradient rules), backend.hpp (the contract each backend fulfils), functions.hpp
-// (ep::name(x)), any.hpp (the run-time dispatched tensor) and the Thrust backend (its FLOAT ops,
-// one functor each). So adding a unary op is a row here, its declaration in tensor.hpp, a static
-// function per backend, a test and a row in docs/api.md. negative is not listed: its gradient, -g,
-// keeps g's shape (not an element-wise rule).
+// their gradient rules), tensor.hpp (their declarations), backend.hpp (the contract each backend
+// fulfils), functions.hpp (ep::name(x)), any.hpp (the run-time dispatched tensor), vmap.hpp (the
+// batched backend), detail/fused_value.hpp (ep::fuse), ops/unary_defaults.hpp and the tests (value
+// cases and gradient checks per op, which fail for an op without cases). So adding a unary op is a
+// row here, its cases in tests/suites/unary_cases.hpp, its line in docs/api.md (a test checks it
+// is there) and, only where a backend's library computes it better than `scalar`, a function in
+// that backend (docs/backends.md, "Adding an op"). negative is not listed: its gradient, -g, keeps
+// g's shape (not an element-wise rule).
 //
 // No includes: the core's backend.hpp includes this list before ep::Tensor exists.
 // clang-format would read `g * x` in a macro argument as a declaration, `g* x`.
 // clang-format off
-#define EAGERPP_UNARY_OPS(X)                                        \
-  X(abs, NUMERIC, g * x.sign())                                     \
-  X(sign, NUMERIC, x.zeros_like())                                  \
-  X(sqrt, FLOAT, g / (y * 2))                                       \
-  X(square, NUMERIC, (g * 2) * x)                                   \
-  X(exp, FLOAT, g * y)                                              \
-  X(expm1, FLOAT, g * (y + 1))                                      \
-  X(log, FLOAT, g / x)                                              \
-  X(log2, FLOAT, g / (x * std::numbers::ln2_v<value_type>))         \
-  X(log10, FLOAT, g / (x * std::numbers::ln10_v<value_type>))       \
-  X(log1p, FLOAT, g / (x + 1))                                      \
-  X(sin, FLOAT, g * x.cos())                                        \
-  X(cos, FLOAT, -(g * x.sin()))                                     \
-  X(tan, FLOAT, g * (y.square() + 1))                               \
-  X(arcsin, FLOAT, g / (1 - x.square()).sqrt())                     \
-  X(arccos, FLOAT, -(g / (1 - x.square()).sqrt()))                  \
-  X(arctan, FLOAT, g / (x.square() + 1))                            \
-  X(sinh, FLOAT, g * x.cosh())                                      \
-  X(cosh, FLOAT, g * x.sinh())                                      \
-  X(tanh, FLOAT, g * (1 - y.square()))                              \
-  X(arcsinh, FLOAT, g / (x.square() + 1).sqrt())                    \
-  X(arccosh, FLOAT, g / (x.square() - 1).sqrt())                    \
-  X(arctanh, FLOAT, g / (1 - x.square()))                           \
-  X(round, NUMERIC, x.zeros_like())                                 \
-  X(ceil, NUMERIC, x.zeros_like())                                  \
-  X(floor, NUMERIC, x.zeros_like())
+#define EAGERPP_UNARY_OPS(X)                                                                      \
+  X(abs, NUMERIC, g * x.sign(), numpy::absolute(x))                                               \
+  X(sign, NUMERIC, x.zeros_like(), numpy::sign(x))                                                \
+  X(sqrt, FLOAT, g / (y * 2), EAGERPP_MATH(sqrt)(x))                                              \
+  X(cbrt, FLOAT, g / (y.square() * 3), EAGERPP_MATH(cbrt)(x))                                     \
+  X(square, NUMERIC, (g * 2) * x, x * x)                                                          \
+  X(exp, FLOAT, g * y, EAGERPP_MATH(exp)(x))                                                      \
+  X(exp2, FLOAT, g * y * std::numbers::ln2_v<value_type>, EAGERPP_MATH(exp2)(x))                  \
+  X(expm1, FLOAT, g * (y + 1), EAGERPP_MATH(expm1)(x))                                            \
+  X(log, FLOAT, g / x, EAGERPP_MATH(log)(x))                                                      \
+  X(log2, FLOAT, g / (x * std::numbers::ln2_v<value_type>), EAGERPP_MATH(log2)(x))                \
+  X(log10, FLOAT, g / (x * std::numbers::ln10_v<value_type>), EAGERPP_MATH(log10)(x))             \
+  X(log1p, FLOAT, g / (x + 1), EAGERPP_MATH(log1p)(x))                                            \
+  X(sin, FLOAT, g * x.cos(), EAGERPP_MATH(sin)(x))                                                \
+  X(cos, FLOAT, -(g * x.sin()), EAGERPP_MATH(cos)(x))                                             \
+  X(tan, FLOAT, g * (y.square() + 1), EAGERPP_MATH(tan)(x))                                       \
+  X(arcsin, FLOAT, g / (1 - x.square()).sqrt(), EAGERPP_MATH(asin)(x))                            \
+  X(arccos, FLOAT, -(g / (1 - x.square()).sqrt()), EAGERPP_MATH(acos)(x))                         \
+  X(arctan, FLOAT, g / (x.square() + 1), EAGERPP_MATH(atan)(x))                                   \
+  X(sinh, FLOAT, g * x.cosh(), EAGERPP_MATH(sinh)(x))                                             \
+  X(cosh, FLOAT, g * x.sinh(), EAGERPP_MATH(cosh)(x))                                             \
+  X(tanh, FLOAT, g * (1 - y.square()), EAGERPP_MATH(tanh)(x))                                     \
+  X(arcsinh, FLOAT, g / (x.square() + 1).sqrt(), EAGERPP_MATH(asinh)(x))                          \
+  X(arccosh, FLOAT, g / (x.square() - 1).sqrt(), EAGERPP_MATH(acosh)(x))                          \
+  X(arctanh, FLOAT, g / (1 - x.square()), EAGERPP_MATH(atanh)(x))                                 \
+  X(round, NUMERIC, x.zeros_like(), numpy::rint(x))                                               \
+  X(ceil, NUMERIC, x.zeros_like(), numpy::ceil(x))                                                \
+  X(floor, NUMERIC, x.zeros_like(), numpy::floor(x))
 // clang-format on

@@ -25,6 +25,7 @@
 #include "eagerpp/eigen/linalg.hpp"
 #include "eagerpp/eigen/threads.hpp"
 #include "eagerpp/fwd.hpp"
+#include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
 
 namespace ep {
@@ -35,7 +36,8 @@ namespace ep {
 /// ops run on rank-1 maps and vectorize; other ops merge dimensions, then switch on the rank.
 /// Ops that make no sense for a dtype are constrained away: `ep::eigen<bool>::add` does not exist.
 template <class T>
-struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
+struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
+               unary_defaults<eigen<T>, eigen_array<T>, T> {
   static_assert(dtype<T>,
                 "ep::eigen<T>: T must be one of the array API's real dtypes: bool, std::int8_t ... "
                 "std::uint64_t, float or double");
@@ -146,6 +148,12 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>> {
   }
 
   // --- element-wise: unary ------------------------------------------------------------------
+
+  /// The ops of the unary table not declared below: `f` element by element (ep::unary_defaults).
+  template <class F>
+  static raw_type map_elements(const raw_type& x, F f, const char*) {
+    return map(x, [f](const auto& v) { return v.unaryExpr(f); });
+  }
 
   static raw_type abs(const raw_type& x) requires numeric_dtype<T> {
     return map(x, [](const auto& v) { return v.abs(); });

@@ -52,6 +52,7 @@
 #include "eagerpp/detail/host_kernels.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/fwd.hpp"
+#include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
 #include "eagerpp/xtensor/functors.hpp"
@@ -64,7 +65,8 @@ namespace ep {
 /// <eagerpp/backend.hpp>. Each op is an xtensor expression over flat views or one of the
 /// backend's loops (xtensor/kernels.hpp), with NumPy's scalar rules from xtensor/functors.hpp.
 template <class T>
-struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> {
+struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
+                 unary_defaults<xtensor<T>, xtensor_array<T>, T> {
   static constexpr std::string_view name = "xtensor";
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
   /// same functions (detail/blocks.hpp).
@@ -227,6 +229,16 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> 
   }
 
   // --- unary element-wise -----------------------------------------------------------------------
+
+  /// The ops of the unary table not declared below: `f` element by element (ep::unary_defaults).
+  template <class F>
+  static raw_type map_elements(const raw_type& x, F f, const char*) {
+    auto out = detail::xt_kernels::empty<T>(x.shape());
+    const T* in = x.data();
+    T* o = out.data();
+    for (std::size_t i = 0, n = x.size(); i < n; ++i) o[i] = f(in[i]);
+    return out;
+  }
 
   static raw_type abs(const raw_type& x) requires numeric_dtype<T> {
     return map(x, [](const auto& e) { return xt::abs(e); });

@@ -38,12 +38,17 @@
 // the C library's math functions; math.h declares them (OpenMP `declare simd`) only under
 // -ffast-math. Declared here, every `omp simd` loop of ep::omp that calls expf, sinf, ... (through
 // libcu++'s ::cuda::std:: functions) calls them a vector at a time, as Eigen's and xsimd's
-// vectorized functions do (glibc documents at most 4 ulp of error for them).
+// vectorized functions do (glibc documents at most 4 ulp of error for them). The list is libmvec's
+// functions of one argument (glibc 2.35 and later), whichever rows of the unary table call them.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#if __GLIBC_PREREQ(2, 35)
 #define EAGERPP_OMP_SIMD_MATH(name)                                                  \
   extern "C" float name##f(float) noexcept __attribute__((__simd__("notinbranch"))); \
   extern "C" double name(double) noexcept __attribute__((__simd__("notinbranch")));
 EAGERPP_OMP_SIMD_MATH(exp)
+EAGERPP_OMP_SIMD_MATH(exp2)
+EAGERPP_OMP_SIMD_MATH(expm1)
+EAGERPP_OMP_SIMD_MATH(cbrt)
 EAGERPP_OMP_SIMD_MATH(log)
 EAGERPP_OMP_SIMD_MATH(log2)
 EAGERPP_OMP_SIMD_MATH(log10)
@@ -61,6 +66,7 @@ EAGERPP_OMP_SIMD_MATH(asinh)
 EAGERPP_OMP_SIMD_MATH(acosh)
 EAGERPP_OMP_SIMD_MATH(atanh)
 #undef EAGERPP_OMP_SIMD_MATH
+#endif
 #endif
 
 // `omp simd` loops for g++, which vectorizes an OpenMP loop only when asked. clang vectorizes these

@@ -11,7 +11,7 @@
 
 #include "eagerpp/backend.hpp"
 #include "eagerpp/fwd.hpp"
-#include "eagerpp/ops/unary_list.hpp"
+#include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/thrust/array.hpp"
 #include "eagerpp/thrust/functors.hpp"
@@ -31,7 +31,7 @@ namespace ep::detail {
 /// Thrust sorts, float matmul is S::gemm. ep::cuda<T> and ep::omp<T> derive from it and add their
 /// name and the optional hooks of their memory.
 template <class T, class S>
-struct thrust_backend {
+struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>, T> {
   static_assert(dtype<T>,
                 "ep::cuda<T> and ep::omp<T>: T must be one of the array API's real dtypes: bool, "
                 "std::int8_t ... std::uint64_t, float or double");
@@ -111,31 +111,24 @@ struct thrust_backend {
 
   // --- element-wise: unary ------------------------------------------------------------------
 
-  // One function per op, `name`, mapping thrust_fn::name_fn (functors.hpp) over x for the dtypes
-  // that `Requires` admits: the FLOAT ops of ops/unary_list.hpp, from the list, then the others.
-#define EAGERPP_THRUST_MAP(name, Requires)                    \
-  static raw_type name(const raw_type& x) requires Requires { \
-    return map(x, thrust_fn::name##_fn{}, #name);             \
+  /// The ops of the unary table not declared below: `f` element by element, one transform
+  /// (ep::unary_defaults; f is the row's detail::numpy::name_fn, host and device code).
+  template <class F>
+  static raw_type map_elements(const raw_type& x, F f, const char* op) {
+    return map(x, f, op);
   }
-#define EAGERPP_THRUST_UNARY_FLOAT(name) EAGERPP_THRUST_MAP(name, floating_dtype<T>)
-#define EAGERPP_THRUST_UNARY_NUMERIC(name)
-#define EAGERPP_THRUST_UNARY(name, dtypes, grad) EAGERPP_THRUST_UNARY_##dtypes(name)
-  EAGERPP_UNARY_OPS(EAGERPP_THRUST_UNARY)
-  EAGERPP_THRUST_MAP(abs, numeric_dtype<T>)
-  EAGERPP_THRUST_MAP(sign, numeric_dtype<T>)
-  EAGERPP_THRUST_MAP(square, numeric_dtype<T>)
-  EAGERPP_THRUST_MAP(negative, numeric_dtype<T>)
-  EAGERPP_THRUST_MAP(logical_not, is_bool)
-#undef EAGERPP_THRUST_UNARY
-#undef EAGERPP_THRUST_UNARY_NUMERIC
-#undef EAGERPP_THRUST_UNARY_FLOAT
-#undef EAGERPP_THRUST_MAP
+  static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
+    return map(x, thrust_fn::negative_fn{}, "negative");
+  }
+  static raw_type logical_not(const raw_type& x) requires is_bool {
+    return map(x, thrust_fn::logical_not_fn{}, "logical_not");
+  }
 
   // round (half to even), ceil and floor: the identity on integers (O(1), shares the storage).
 #define EAGERPP_THRUST_ROUNDING(name)                                 \
   static raw_type name(const raw_type& x) requires numeric_dtype<T> { \
     if constexpr (is_floating)                                        \
-      return map(x, thrust_fn::name##_fn{}, #name);                   \
+      return map(x, numpy::name##_fn{}, #name);                       \
     else                                                              \
       return x;                                                       \
   }

@@ -33,29 +33,9 @@ using numpy::wrapping_negate;
 
 // --- unary ---------------------------------------------------------------------------------------
 
-struct abs_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    if constexpr (is_float<T>)
-      return ::cuda::std::fabs(x);
-    else if constexpr (std::is_unsigned_v<T>)
-      return x;
-    else
-      return x < 0 ? wrapping_negate(x) : x;
-  }
-};
-struct sign_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return numpy::sign(x);
-  }
-};
-struct square_fn {
-  template <class T>
-  EAGERPP_HOST_DEVICE T operator()(T x) const {
-    return static_cast<T>(x * x);
-  }
-};
+// The unary table's ops are detail::numpy::name_fn (ep::unary_defaults); negative and
+// logical_not are not rows of it.
+
 struct negative_fn {
   template <class T>
   EAGERPP_HOST_DEVICE T operator()(T x) const {
@@ -68,40 +48,6 @@ struct negative_fn {
 struct logical_not_fn {
   EAGERPP_HOST_DEVICE bool operator()(bool x) const { return !x; }
 };
-
-// The floating-point functions (and round, ceil and floor, called for floats only): CUDA's math
-// library overloads each for float and double. `name_fn` calls ::cuda::std::`fn`; round is half to
-// even, rint under the default rounding mode.
-#define EAGERPP_THRUST_MATH(name, fn)             \
-  struct name##_fn {                              \
-    template <class T>                            \
-    EAGERPP_HOST_DEVICE T operator()(T x) const { \
-      return ::cuda::std::fn(x);                  \
-    }                                             \
-  };
-EAGERPP_THRUST_MATH(sqrt, sqrt)
-EAGERPP_THRUST_MATH(exp, exp)
-EAGERPP_THRUST_MATH(expm1, expm1)
-EAGERPP_THRUST_MATH(log, log)
-EAGERPP_THRUST_MATH(log2, log2)
-EAGERPP_THRUST_MATH(log10, log10)
-EAGERPP_THRUST_MATH(log1p, log1p)
-EAGERPP_THRUST_MATH(sin, sin)
-EAGERPP_THRUST_MATH(cos, cos)
-EAGERPP_THRUST_MATH(tan, tan)
-EAGERPP_THRUST_MATH(arcsin, asin)
-EAGERPP_THRUST_MATH(arccos, acos)
-EAGERPP_THRUST_MATH(arctan, atan)
-EAGERPP_THRUST_MATH(sinh, sinh)
-EAGERPP_THRUST_MATH(cosh, cosh)
-EAGERPP_THRUST_MATH(tanh, tanh)
-EAGERPP_THRUST_MATH(arcsinh, asinh)
-EAGERPP_THRUST_MATH(arccosh, acosh)
-EAGERPP_THRUST_MATH(arctanh, atanh)
-EAGERPP_THRUST_MATH(round, rint)
-EAGERPP_THRUST_MATH(ceil, ceil)
-EAGERPP_THRUST_MATH(floor, floor)
-#undef EAGERPP_THRUST_MATH
 
 struct isnan_fn {
   template <class T>

@@ -42,8 +42,20 @@ struct xsimd_fuse_ops {
   static packet bit_and(const packet& a, const packet& b) { return a & b; }
   static packet bit_or(const packet& a, const packet& b) { return a | b; }
 
+  /// The ops whose eager xtensor versions are xsimd's (xtensor.hpp); the others (sign, round, and
+  /// rows of the unary table xtensor computes element by element) run lane by lane with the scalar
+  /// function, as eagerly.
   template <fused_unary U>
-  requires(U != fused_unary::sign && U != fused_unary::round) static packet unary(const packet& p) {
+  static constexpr bool vectorized() {
+    using enum fused_unary;
+    return U == abs || U == sqrt || U == square || U == exp || U == expm1 || U == log ||
+           U == log2 || U == log10 || U == log1p || U == sin || U == cos || U == tan ||
+           U == arcsin || U == arccos || U == arctan || U == sinh || U == cosh || U == tanh ||
+           U == arcsinh || U == arccosh || U == arctanh || U == ceil || U == floor;
+  }
+
+  template <fused_unary U>
+  requires(vectorized<U>()) static packet unary(const packet& p) {
     using enum fused_unary;
     if constexpr (U == abs)
       return xsimd::abs(p);
@@ -90,7 +102,7 @@ struct xsimd_fuse_ops {
     else if constexpr (U == ceil)
       return xsimd::ceil(p);
     else
-      return xsimd::floor(p);
+      return xsimd::floor(p);  // vectorized() names no other op
   }
 };
 
