@@ -55,7 +55,8 @@ class fused_function {
     if constexpr (!detail::fuse::has_fused_map<B>) {
       return f_(x, xs...);  // no fused loop on this backend: the eager ops
     } else {
-      if (detail::active_tape_count() != 0 && ((x.node() != 0) || ... || (xs.node() != 0)))
+      if (detail::active_tape_count() != 0 &&
+          ((detail::tensor_access::node(x) != 0) || ... || (detail::tensor_access::node(xs) != 0)))
         return differentiable(x, xs...);
       return forward(x, xs...);
     }

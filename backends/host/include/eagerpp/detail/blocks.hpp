@@ -688,7 +688,8 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
           // The result's shape: the inputs' shapes broadcast (checked by the op already).
           Shape shape;
           bool first = true;
-          ((shape = first ? Shape(in.shape_ref()) : broadcast_shapes(shape, in.shape_ref(), "op"),
+          ((shape = first ? Shape(tensor_access::shape_ref(in))
+                          : broadcast_shapes(shape, tensor_access::shape_ref(in), "op"),
             first = false),
            ...);
           const std::int64_t n = shape.numel();
