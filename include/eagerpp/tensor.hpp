@@ -18,6 +18,7 @@
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/axes.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/backend_hooks.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/dtypes.hpp"
 #include "eagerpp/error.hpp"
@@ -530,6 +531,8 @@ class [[nodiscard]] Tensor {
   // (autodiff/tape.hpp), the lazy engine through detail::lazy_access (detail/fusion.hpp).
   friend struct detail::tensor_access;
   friend struct detail::lazy_access;
+  // Names each optional hook the backend declares wrongly, whether or not anything calls it.
+  static_assert(detail::backend_hooks<Backend>::value);
 
   /// Holds the native tensor that `compute()` returns, constructed in place (detail::make_output).
   template <detail::computes<raw_type> F>

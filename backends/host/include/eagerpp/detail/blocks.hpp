@@ -64,7 +64,7 @@ inline constexpr int max_lazy_nodes = 24;
 /// ranges on several threads at once. Each call evaluates its range with its own block_context.
 template <class B, class Fn>
 void for_blocks(std::int64_t count, const Fn& fn) {
-  if constexpr (requires { B::parallel_blocks(count, fn); }) {
+  if constexpr (parallel_blocks_backend<B>) {
     B::parallel_blocks(count, fn);
   } else {
     fn(std::int64_t{0}, count);
