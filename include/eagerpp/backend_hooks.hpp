@@ -29,10 +29,13 @@ struct hook_names {
 template <class B>
 struct hook_probe : B, hook_names {};
 
-/// Whether B declares a member named like the hook `Probe` picks out of hook_names (a final B
-/// cannot be probed, and counts as declaring none).
+/// Whether B can be probed for the names it declares (hook_probe derives from it).
+template <class B>
+concept probeable_backend = std::is_class_v<B> && !std::is_final_v<B>;
+
+/// Whether B declares a member named like the hook `Probe` picks out of hook_names.
 template <class B, class Probe>
-concept declares_hook_name = std::is_class_v<B> && !std::is_final_v<B> && !Probe::template found<B>;
+concept declares_hook_name = probeable_backend<B> && !Probe::template found<B>;
 
 /// The `fn(first, last)` that parallel_blocks is called with, as the contract checks it.
 struct block_range_probe {
@@ -42,7 +45,8 @@ struct block_range_probe {
 // One row per optional hook: X(hook, kind, needed, expected, requirement). B declares the hook if
 // a member of its name exists; a declared hook must meet `requirement` wherever `needed` holds for
 // B's dtype (as a required function is only needed for the dtypes that have its op), else the
-// contract names it in a sentence. `kind` is `function` for a plain static function: one that
+// contract names it in a sentence (a final B cannot be probed: only a hook that meets its row
+// counts there, and nothing is named). `kind` is `function` for a plain static function: one that
 // cannot be named alone (a constrained member whose constraints fail, e.g. ep::batched's inv over a
 // backend without inv, or an overload set) counts as absent. A hook that does not meet its
 // requirement also counts as absent, so nothing but the sentence follows from it.
@@ -58,7 +62,7 @@ struct block_range_probe {
     "static constexpr bool blocked_evaluation = true, in a backend that also has the hooks "       \
     "share_host and from_host_shared",                                                             \
     requires std::same_as<std::remove_cv_t<decltype(B::blocked_evaluation)>, bool>;                \
-    typename std::bool_constant<B::blocked_evaluation>)                                           \
+    typename std::bool_constant<B::blocked_evaluation>)                                            \
   X(map_reduce, member, numeric_dtype<T>,                                                          \
     "template <ep::detail::reduce_kind Reduce> static raw_type map_reduce(ep::detail::map_kind, "  \
     "const raw_type&) for the reductions sum, min and max (a template argument, not a "            \
@@ -69,7 +73,7 @@ struct block_range_probe {
   X(parallel_blocks, member, true,                                                                 \
     "template <class Fn> static void parallel_blocks(std::int64_t count, const Fn& fn), which "    \
     "calls fn(first, last) over ranges covering [0, count)",                                       \
-    B::parallel_blocks(n, block_range_probe{}))                                                   \
+    B::parallel_blocks(n, block_range_probe{}))                                                    \
   X(inv, function, floating_dtype<T>,                                                              \
     "static raw_type inv(const raw_type&, std::int64_t& failed)",                                  \
     { B::inv(x, f) } -> std::same_as<R>)                                                           \
@@ -111,8 +115,9 @@ struct hook_name_fused_grad {
                                                 std::int64_t n, std::int64_t& f) {                \
     __VA_ARGS__;                                                                                  \
   };                                                                                              \
-  static constexpr bool hook##_declared = declares_hook_name<B, hook_name_##hook> &&              \
-                                          (hook##_meets || EAGERPP_HOOK_NAMED_##kind(hook));      \
+  static constexpr bool hook##_declared = declares_hook_name<B, hook_name_##hook>                 \
+                                              ? (hook##_meets || EAGERPP_HOOK_NAMED_##kind(hook)) \
+                                              : (!probeable_backend<B> && hook##_meets);          \
   static_assert(!hook##_declared || !(needed) || hook##_meets,                                    \
                 "ep::" #hook ": the backend declares the optional hook " #hook                    \
                 ", but not as " expected "; see \"Optional hooks\" in docs/backends.md");         \
@@ -134,8 +139,9 @@ struct backend_hooks {
                 "ep::blocked_evaluation: a backend that evaluates in blocks needs the hooks "
                 "share_host and from_host_shared, which view a block as a rank-1 native tensor; "
                 "see \"Optional hooks\" in docs/backends.md");
-  static_assert(!fused_loops || (declares_hook_name<B, hook_name_fused_map> &&
-                                 declares_hook_name<B, hook_name_fused_grad>),
+  static_assert(!fused_loops || !probeable_backend<B> ||
+                    (declares_hook_name<B, hook_name_fused_map> &&
+                     declares_hook_name<B, hook_name_fused_grad>),
                 "ep::fused_loops: a backend that runs ep::fuse's loops needs the member templates "
                 "fused_map(f, shape, raw...) -> raw_type and fused_grad(f, shape, g, raw...); see "
                 "\"Optional hooks\" in docs/backends.md");
