@@ -16,114 +16,148 @@
 
 namespace ep {
 
-/// A backend is one stateless struct per element type, e.g. `ep::eigen<float>`, with the nested
-/// types below and one static function per op. The facade validates and normalizes every argument
-/// before it calls a backend, so backends never see bad input: shapes broadcast, axes are sorted,
-/// unique and non-negative, sizes match. `R` is `raw_type`, `T` is `value_type`, `Rb<U>` is
-/// `rebind<U>::raw_type`.
+// clang-format off
+/// A backend is one stateless struct per element type, e.g. `ep::eigen<float>`: the nested types
+/// and storage functions below, and one static function per op. Notation: `R` is `raw_type`, `T`
+/// is `value_type`, `Rb<U>` is `rebind<U>::raw_type`, `x` and `y` are `const R&`.
 ///
-/// Required members (the concept ep::backend checks the first group; one concept per family checks
-/// the rest, ep::creation_backend ... ep::linalg_backend below, and ep::Tensor<B> asserts each
-/// family's contract, naming every missing function in a sentence; the consistency suite, which
-/// instantiates every op family for every backend, checks what they compute):
+/// Checked where: the concept ep::backend checks the types and storage functions; one concept per
+/// family checks that family's functions (ep::creation_backend ... ep::linalg_backend, from the
+/// tables EAGERPP_<FAMILY>_FUNCTIONS below, one row per function with its exact signature), and
+/// ep::Tensor<B> asserts each family's contract beside that family's methods, naming every missing
+/// function in a sentence. A function is required only for the dtypes that have its op (a row's
+/// second column: exp for floating T, add for numeric T, logical_and for bool). What the functions
+/// compute is checked by the consistency suite (tests/suites/), which runs every op on every
+/// backend. The optional hooks are in eagerpp/backend_hooks.hpp.
 ///
-///   static constexpr std::string_view name;          // "eigen", "xtensor", "cuda", "omp"
-///   using value_type = T;                             // one of ep::dtype
-///   using raw_type = R;                               // the native tensor; copying it is O(1)
-///   template <class U> using rebind = Backend<U>;     // same backend, other element type
-///   static Shape shape(const R&);                    // or const Shape&, where R holds one
-///   static R from_data(const T* data, const Shape&); // copies n = shape.numel() elements, C order
-///   static void to_data(const R&, T* out);           // copies every element out, C order
+/// Types and storage (ep::backend):
+///   static constexpr std::string_view name;            "eigen", "xtensor", "omp", "cuda"
+///   using value_type = T;                               one of the dtypes (ep::dtype)
+///   using raw_type = R;                                 the native tensor; copyable, O(1) copies
+///   template <class U> using rebind = Backend<U>;       the same backend of another dtype
+///   static Shape shape(const R&);                      or const Shape&, where R holds one
+///   static R from_data(const T* data, const Shape&);    copies shape.numel() elements in, C order
+///   static void to_data(const R&, T* out);              copies every element out, C order
 ///
-///   creation      full(shape, T value), arange(T start, T step, int64 n)
-///   conversion    reshape(x, shape) (same numel, O(1) where the layout allows),
-///                 template <class U> Rb<U> astype(x)
-///   unary         each op of EAGERPP_UNARY_OPS (include/eagerpp/ops/unary_list.hpp): abs sign sqrt
-///                 square exp log ... round ceil floor, and negative -> R (round is half to even;
-///                 the ops listed FLOAT are only called for float T)
-///                 clip(x, T lo, T hi) -> R; isnan isinf -> Rb<bool>; logical_not (bool T) -> R
-///   binary        add subtract multiply divide floor_divide mod power minimum maximum -> R
-///                 less less_equal greater greater_equal equal not_equal -> Rb<bool>
-///                 logical_and logical_or (bool T) -> R
-///                 where(const Rb<bool>& cond, x, y) -> R
-///                 Operands have shapes that broadcast together (NumPy rules, checked by the
-///                 facade); the result has the broadcast shape. floor_divide and mod follow NumPy
-///                 (floor; the remainder takes the divisor's sign); integer division by zero gives
-///                 0.
-///   reductions    sum prod min max all any (x, std::span<const int> axes) -> R, the reduced axes
-///                 removed; axes are sorted, unique, non-empty, and never name an axis of extent 0
-///                 for min and max. argmin argmax (x, int axis) -> Rb<int64_t>, first occurrence;
-///                 cumsum(x, int axis) -> R
-///   shape         transpose(x, std::span<const int> perm), broadcast_to(x, shape),
-///                 flip(x, std::span<const int> axes),
-///                 slice(x, std::span<const int64_t> start, std::span<const int64_t> step, shape)
-///                   -> the elements start[i] + k * step[i], k < shape[i], along each axis (step >
-///                   0),
-///                 pad(x, std::span<const std::int64_t> before, std::span<const std::int64_t>
-///                 after, T value), concatenate(std::span<const R> parts, int axis) (same rank,
-///                 equal off-axis extents)
-///   indexing      take(x, const Rb<int64_t>& index) -> R: x is 1-D, the result has index's shape
-///   and
-///                   element i is x[index[i]]; indices are in range (checked by the facade)
-///                 put(x, const Rb<int64_t>& index, values) -> R: x, index, values 1-D, index and
-///                 values
-///                   of one length; a copy of x with x[index[i]] = values[i] (a repeated index:
-///                   last wins)
-///                 put_add(x, const Rb<int64_t>& index, values) -> R: as put, but x[index[i]] +=
-///                 values[i]
-///   sorting       sort(x, int axis) -> R, argsort(x, int axis) -> Rb<int64_t>: ascending, stable,
-///                   NaN last (NumPy's order)
-///   linalg        matmul(a, b, bool transpose_a, bool transpose_b) -> R (numeric T): op(a) op(b)
-///   per batch, where
-///                   op(a) is a or, when transpose_a, a with its last two axes swapped (read in
-///                   place, never materialized); op(a) (..., n, k), op(b) (..., k, m) with equal
-///                   batch extents -> (..., n, m)
+/// What every function may rely on: the facade validated and normalized the arguments first, and
+/// threw ep::error naming the op otherwise. Shapes agree as the op needs (they broadcast, or match,
+/// or the count of elements is right); an axis is in [0, ndim); a list of axes is sorted, unique
+/// and non-empty; the tensors of one call are of dtype T but where the row names another (a
+/// condition, an index): the facade converts mixed dtypes first.
 ///
-///   decompositions (optional, floating T; ep::linalg): batched over equal leading axes, every
-///                 matrix through the backend's solver library, C-order in and out:
-///                 cholesky(x, failed) -> L (..., n, n), lower, zeros above, from x's lower
-///                   triangle; solve(a, b, failed) -> x with a x = b, a (..., n, n), b (..., n, k),
-///                   by LU with partial pivoting; `failed` (std::int64_t&) is set to the flat batch
-///                   index of the first matrix that is not positive definite (cholesky) or exactly
-///                   singular (solve), else -1;
-///                 triangular_solve(a, b, upper, transpose, unit_diagonal, failed) -> x with
-///                   op(a) x = b, a (..., n, n) read from its lower (or upper) triangle only, op(a)
-///                   = aᵀ when transpose, a's diagonal taken as ones when unit_diagonal; `failed`:
-///                   the first matrix with an exact zero on its diagonal, else -1;
-///                 qr(x, complete) -> {Q, R}: x (..., m, n), Q (..., m, k), R (..., k, n), k = min(m,
-///                   n), or k = m when complete; svd(x, full_matrices) -> {U, S, Vh}: U (..., m, k),
-///                   S (..., k) descending, Vh (..., k, n), k = m and n for U and Vh when full;
-///                   svdvals(x) -> S; eigh(x) -> {w (..., n) ascending, V (..., n, n) columns}, from
-///                   x's lower triangle; slogdet(x) -> {sign, log|det|} (...), {0, -inf} if singular
+/// The families: each function with what it receives (beyond the rules above) -> what it returns.
 ///
-/// Anything else (keepdims, negative axes, scalars, mean, squeeze, stack, softmax, ...) the facade
-/// builds from these, once for every backend.
+/// creation
+///   full(shape, T value) -> R of that shape, every element `value`
+///   arange(T start, T step, int64 n), numeric T, n >= 0 -> R (n): element i is start + i * step
+///   reshape(x, shape), the same element count, every extent given (the facade resolves -1)
+///     -> R of that shape, the C order kept; O(1) where the layout allows
+///   astype<U>(x), for every dtype U the program converts to (the contract checks float, double,
+///     int32, int64 and bool) -> Rb<U>, each element converted as static_cast converts a value
+///     that U holds
 ///
-/// Optional: a host backend that keeps C-order elements in shared memory may define
-///   share_host(x) -> std::shared_ptr<T> and from_host_shared(std::shared_ptr<T>, const Shape&) ->
-///   R,
-/// so that ep::to between two such backends shares the elements instead of copying them.
-/// Optional: `static constexpr bool blocked_evaluation = true` in a host backend with the two hooks
-/// above makes the element-wise ops of its large floating tensors lazy, computed in cache-sized
-/// blocks by the same static functions called on rank-1 views of the blocks
-/// (backends/host/include/eagerpp/detail/blocks.hpp, included by the backend's header).
-/// Optional: map_reduce(detail::reduce_kind, detail::map_kind, x) -> R of shape (), the sum, min or
-/// max of x's squares or absolute values in one pass over non-empty x; with it, a reduction of a
-/// lazy square or abs (`x.square().sum()`, `x.abs().max()`) reads the op's input once.
+/// element-wise, unary: every result has x's shape
+///   name(x) for each row of EAGERPP_UNARY_OPS (ops/unary_list.hpp), for the dtypes its row names
+///     -> R (round is half to even, as NumPy's)
+///   negative(x), numeric T -> R;  logical_not(x), bool T -> R
+///   clip(x, T lo, T hi), numeric T -> R: each element clamped to [lo, hi]
+///   isnan(x), isinf(x) -> Rb<bool>
+///
+/// element-wise, binary: (x, y) of shapes that broadcast together (NumPy's rules, checked by the
+/// facade; the backend broadcasts, reading a stretched axis again); every result has the broadcast
+/// shape
+///   add subtract multiply divide floor_divide mod power, numeric T -> R. The facade calls divide
+///     for floating T only (it divides integers in float64). floor_divide and mod floor, as
+///     NumPy's: the remainder takes the divisor's sign; an integer division by 0 gives 0
+///   minimum maximum -> R: NaN propagates
+///   zip_rule<rule>(x, y) -> R: element by element the scalar rule `rule` of
+///     detail/numpy_math.hpp (the array API's atan2, copysign, ... over every backend)
+///   logical_and logical_or, bool T -> R
+///   less less_equal greater greater_equal equal not_equal -> Rb<bool>
+///   where(const Rb<bool>& cond, x, y), the three shapes broadcasting together -> R: x where cond,
+///     else y
+///
+/// reductions
+///   sum prod (numeric T), min max, all any (bool T): (x, std::span<const int> axes) -> R with the
+///     reduced axes removed (the facade restores them for keepdims). The facade sums and multiplies
+///     narrow integers and bool in int64 or uint64 (NumPy's sum dtype), so sum and prod see int32,
+///     int64, uint32, uint64, float and double. An axis of extent 0 gives sum 0, prod 1, all true
+///     and any false; min and max are never called over one (the facade throws)
+///   argmin argmax (x, int axis), the axis's extent > 0 -> Rb<int64_t> with the axis removed: the
+///     index along it of the first minimum (maximum)
+///   cumsum(x, int axis), numeric T -> R of x's shape: the inclusive running sums along the axis
+///
+/// shape: every result holds x's elements, rearranged
+///   transpose(x, std::span<const int> perm), perm a permutation of [0, ndim) -> R: axis i of the
+///     result is axis perm[i] of x
+///   broadcast_to(x, shape), x's extents aligned with shape's last ones, each equal or 1 -> R of
+///     that shape (a leading axis or an extent 1 repeated)
+///   flip(x, std::span<const int> axes) -> R of x's shape, reversed along each of the axes
+///   slice(x, std::span<const int64_t> start, std::span<const int64_t> step, shape), every step
+///     >= 1, every element in range -> R of that shape: along each axis i, the elements
+///     start[i] + k * step[i] for k < shape[i]
+///   pad(x, std::span<const int64_t> before, std::span<const int64_t> after, T value), paddings
+///     >= 0 and not all 0 -> R: x with before[i] elements `value` ahead of axis i and after[i]
+///     behind it (NumPy's constant mode; the facade builds the other modes)
+///   concatenate(std::span<const R> parts, int axis), two or more parts of one rank and equal
+///     extents off the axis -> R: the parts one after another along the axis
+///
+/// indexing: x is 1-D (the facade flattens it), every index in [0, x's extent)
+///   take(x, const Rb<int64_t>& index), index of any shape -> R of index's shape: element i is
+///     x[index[i]]
+///   put(x, const Rb<int64_t>& index, values), index and values 1-D of one length -> R: a copy of x
+///     with x[index[i]] = values[i] (a repeated index: the last write wins)
+///   put_add(x, index, values), numeric T, as put -> R: a copy of x with x[index[i]] += values[i]
+///     (a repeated index adds each value)
+///
+/// sorting
+///   sort(x, int axis) -> R of x's shape: ascending along the axis, stable, NaN last (NumPy's)
+///   argsort(x, int axis) -> Rb<int64_t> of x's shape: the positions along the axis that sort
+///     takes its elements from
+///
+/// linear algebra
+///   matmul(a, b, bool transpose_a, bool transpose_b), numeric T: a and b of rank >= 2 with equal
+///     batch axes, op(a) (..., n, k) and op(b) (..., k, m), where op(a) is a with its last two
+///     axes swapped when transpose_a (read in place, never copied), and likewise op(b)
+///     -> R (..., n, m): op(a) op(b) for each batch entry
+///
+/// Decompositions (optional, floating T: ep::decomposition_backend, asserted by ep::linalg where
+/// one is called): batched over equal leading axes, every matrix through the backend's solver
+/// library, C order in and out. `failed` (std::int64_t&) is set to the flat batch index of the
+/// first matrix the decomposition fails on, else -1.
+///   cholesky(x, failed) -> L (..., n, n) lower, zeros above, from x's lower triangle; failed: the
+///     first matrix that is not positive definite
+///   solve(a, b, failed) -> x with a x = b, a (..., n, n), b (..., n, k), by LU with partial
+///     pivoting; failed: the first exactly singular matrix
+///   triangular_solve(a, b, upper, transpose, unit_diagonal, failed) -> x with op(a) x = b, a
+///     (..., n, n) read from its lower (upper) triangle only, op(a) = a^T when transpose, a's
+///     diagonal taken as ones when unit_diagonal; failed: the first with an exact 0 on its diagonal
+///   qr(x, complete) -> {Q (..., m, k), R (..., k, n)}, x (..., m, n), k = min(m, n), or m when
+///     complete
+///   svd(x, full_matrices) -> {U (..., m, k), S (..., k) descending, Vh (..., k, n)},
+///     k = min(m, n), or m for U and n for Vh when full_matrices; svdvals(x) -> S
+///   eigh(x) -> {w (..., n) ascending, V (..., n, n) whose columns are the eigenvectors}, from x's
+///     lower triangle
+///   slogdet(x) -> {sign, log|det|} (...), {0, -inf} for a singular matrix
+///
+/// Everything else (keepdims, negative axes, C++ scalars, mean, squeeze, stack, softmax, the
+/// gradients, ...) the facade builds from these, once for every backend.
 template <class B>
-concept backend = requires {
-  typename B::value_type;
-  typename B::raw_type;
-  typename B::template rebind<bool>;
-  { B::name } -> std::convertible_to<std::string_view>;
-}
-&&dtype<typename B::value_type>&& std::copyable<typename B::raw_type>&& requires(
-    const typename B::raw_type& r, const typename B::value_type* p, typename B::value_type* out,
-    const Shape& s) {
-  { B::shape(r) } -> std::convertible_to<Shape>;
-  { B::from_data(p, s) } -> std::same_as<typename B::raw_type>;
-  B::to_data(r, out);
-};
+concept backend =
+    requires {
+      typename B::value_type;
+      typename B::raw_type;
+      typename B::template rebind<bool>;
+      { B::name } -> std::convertible_to<std::string_view>;
+    } &&
+    dtype<typename B::value_type> && std::copyable<typename B::raw_type> &&
+    requires(const typename B::raw_type& r, const typename B::value_type* p,
+             typename B::value_type* out, const Shape& s) {
+      { B::shape(r) } -> std::convertible_to<Shape>;
+      { B::from_data(p, s) } -> std::same_as<typename B::raw_type>;
+      B::to_data(r, out);
+    };
+// clang-format on
 
 namespace detail {
 

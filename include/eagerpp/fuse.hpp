@@ -10,23 +10,12 @@
 
 #include "eagerpp/autodiff/grad.hpp"
 #include "eagerpp/autodiff/jacobian.hpp"
+#include "eagerpp/backend_hooks.hpp"  // fused_loops_backend
 #include "eagerpp/detail/fused_value.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
-
-namespace detail::fuse {
-
-/// Whether backend B runs fused functions itself: the optional hook `fused_map(f, shape,
-/// raw...) -> R`, announced by `static constexpr bool fused_loops = true` (backends/host's
-/// detail/fuse_host.hpp).
-template <class B>
-concept has_fused_map = requires {
-  requires B::fused_loops;
-};
-
-}  // namespace detail::fuse
 
 /// A fused element-wise function (`ep::fuse(f)`): called with tensors of one backend and dtype,
 /// it returns what `f` returns called with them, computed in one pass.
@@ -52,10 +41,11 @@ class fused_function {
           "ep::fuse: f must return one value of its inputs' dtype (a comparison gives a mask: "
           "turn it into values with ep::where)");
     }
-    if constexpr (!detail::fuse::has_fused_map<B>) {
+    if constexpr (!detail::fused_loops_backend<B>) {
       return f_(x, xs...);  // no fused loop on this backend: the eager ops
     } else {
-      if (detail::active_tape_count() != 0 && ((x.node() != 0) || ... || (xs.node() != 0)))
+      if (detail::active_tape_count() != 0 &&
+          ((detail::tensor_access::node(x) != 0) || ... || (detail::tensor_access::node(xs) != 0)))
         return differentiable(x, xs...);
       return forward(x, xs...);
     }

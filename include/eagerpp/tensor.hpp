@@ -18,6 +18,7 @@
 #include "eagerpp/autodiff/tape.hpp"
 #include "eagerpp/axes.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/backend_hooks.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/dtypes.hpp"
 #include "eagerpp/error.hpp"
@@ -177,10 +178,6 @@ class [[nodiscard]] Tensor {
   using rebind = Tensor<typename Backend::template rebind<U>>;
   using bool_tensor = rebind<bool>;
   using index_tensor = rebind<std::int64_t>;
-  /// What shape_ref() returns: a reference where the native tensor holds an ep::Shape (Eigen).
-  using shape_ref_type = std::conditional_t<
-      std::is_reference_v<decltype(Backend::shape(std::declval<const raw_type&>()))>, const Shape&,
-      Shape>;
 
   /// Wraps a native tensor; no data is copied.
   explicit Tensor(const raw_type& raw) : raw_(raw) {}
@@ -188,19 +185,8 @@ class [[nodiscard]] Tensor {
   /// every example shares; implicit, as JAX treats a closed-over array (defined in vmap.hpp).
   template <backend B2>
   requires detail::lifts_to<B2, Backend> Tensor(const Tensor<B2>& x);  // NOLINT: implicit
+  /// Wraps a native tensor, moved in; no data is copied.
   explicit Tensor(raw_type&& raw) : raw_(std::move(raw)) {}
-  /// Holds the native tensor that `compute()` returns, constructed in place (detail::make_output).
-  template <detail::computes<raw_type> F>
-  Tensor(detail::computed_t, F& compute) : raw_(compute()) {}
-  /// Holds the result of an element-wise op: computed now or, on a backend that evaluates in
-  /// blocks and for a large result, kept as an expression over the op's inputs (detail/fusion.hpp).
-  template <class F, class... In>
-  Tensor(detail::computed_t, detail::elementwise_call<F, In...>& call)
-      : Tensor(call, lazy_result(call)) {}
-  /// Holds a computation that a blocked backend may keep as an expression (a strided slice).
-  template <class Now, class Lazy>
-  Tensor(detail::computed_t, detail::deferrable<Now, Lazy>& call)
-      : Tensor(call, lazy_result(call)) {}
 
   // --- conversion and introspection ---------------------------------------------------------
   /// The native tensor, by reference (EagerPy: `t.raw`). The value of a lazy element-wise
@@ -513,9 +499,39 @@ class [[nodiscard]] Tensor {
     return assign_result(*this / other);
   }
 
-  // --- internals shared with the tape -------------------------------------------------------
-  /// The node of this tensor on the active tapes (0 when it is recorded on none).
-  [[nodiscard]] detail::node_id node() const noexcept { return node_; }
+  /// A 0-d tensor of this backend and dtype holding `value` (converted to the dtype): a scalar
+  /// operand that broadcasts against any shape, as in gradient rules (`g.full_scalar(0)`).
+  template <scalar S>
+  Tensor full_scalar(S value) const {
+    return detail::make_constant<Tensor>(
+        [&] { return Backend::full(Shape{}, static_cast<value_type>(value)); });
+  }
+
+ private:
+  // Internals: the tape and the facade reach them through detail::tensor_access
+  // (autodiff/tape.hpp), the lazy engine through detail::lazy_access (detail/fusion.hpp).
+  friend struct detail::tensor_access;
+  friend struct detail::lazy_access;
+  // Names each optional hook the backend declares wrongly, whether or not anything calls it.
+  static_assert(detail::backend_hooks<Backend>::value);
+
+  /// Holds the native tensor that `compute()` returns, constructed in place (detail::make_output).
+  template <detail::computes<raw_type> F>
+  Tensor(detail::computed_t, F& compute) : raw_(compute()) {}
+  /// Holds the result of an element-wise op: computed now or, on a backend that evaluates in
+  /// blocks and for a large result, kept as an expression over the op's inputs (detail/fusion.hpp).
+  template <class F, class... In>
+  Tensor(detail::computed_t, detail::elementwise_call<F, In...>& call)
+      : Tensor(call, lazy_result(call)) {}
+  /// Holds a computation that a blocked backend may keep as an expression (a strided slice).
+  template <class Now, class Lazy>
+  Tensor(detail::computed_t, detail::deferrable<Now, Lazy>& call)
+      : Tensor(call, lazy_result(call)) {}
+
+  /// What shape_ref() returns: a reference where the native tensor holds an ep::Shape (Eigen).
+  using shape_ref_type = std::conditional_t<
+      std::is_reference_v<decltype(Backend::shape(std::declval<const raw_type&>()))>, const Shape&,
+      Shape>;
   /// The shape as the backend gives it: a reference where the native tensor holds an ep::Shape
   /// (Eigen), else a value. For the facade's own checks on every op, which need no copy. A lazy
   /// tensor's shape is its expression's: asking for it computes nothing.
@@ -526,21 +542,12 @@ class [[nodiscard]] Tensor {
     }
     return Backend::shape(raw_);
   }
-  void set_node(detail::node_id id) noexcept { node_ = id; }
-  /// Whether this tensor is an element-wise expression whose value is not computed yet (for tests
-  /// and benchmarks: nothing in the API depends on it).
+  /// Whether this tensor is an element-wise expression whose value is not computed yet.
   [[nodiscard]] bool is_lazy() const noexcept {
     if constexpr (detail::blocked_backend<Backend>) return lazy_ && !lazy_->computed();
     return false;
   }
-  /// A tensor of this backend holding `value` with shape ().
-  template <scalar S>
-  Tensor full_scalar(S value) const {
-    return detail::make_constant<Tensor>(
-        [&] { return Backend::full(Shape{}, static_cast<value_type>(value)); });
-  }
 
- private:
   template <class R>
   Tensor& assign_result(R&& result) {
     static_assert(
@@ -557,7 +564,6 @@ class [[nodiscard]] Tensor {
   template <raw_type (*Compute)(const raw_type&), class Rule>
   Tensor unary(const Rule& rule) const;
 
-  friend struct detail::lazy_access;
   using lazy_ptr = std::shared_ptr<const detail::lazy_expr<Backend>>;
 
   template <class Call>

@@ -9,6 +9,7 @@
 #include <type_traits>  // std::is_same_v
 
 #include "eagerpp/backend.hpp"
+#include "eagerpp/backend_hooks.hpp"
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
@@ -17,11 +18,8 @@ namespace ep {
 /// hooks `share_host(raw) -> std::shared_ptr<T>` and `from_host_shared(std::shared_ptr<T>, shape)`
 /// (Eigen, xtensor and omp do; tensors are immutable, so sharing is safe).
 template <class B1, class B2>
-concept shares_host_memory = requires(const typename B1::raw_type& r,
-                                      std::shared_ptr<typename B1::value_type> p, const Shape& s) {
-  { B1::share_host(r) } -> std::same_as<std::shared_ptr<typename B1::value_type>>;
-  { B2::from_host_shared(p, s) } -> std::same_as<typename B2::raw_type>;
-};
+concept shares_host_memory =
+    detail::backend_hooks<B1>::share_host && detail::backend_hooks<B2>::from_host_shared;
 
 /// The elements of `t` on backend B2, which must hold the same dtype (e.g.
 /// `ep::to<ep::cuda<float>>(x)` for an `ep::eigen<float>` x). Between host backends that share

@@ -35,6 +35,20 @@ struct batched_raw {
   R data;
 };
 
+namespace detail {
+/// ep::batched<B>'s optional hook inv, declared only where B has it: a hook is declared as the
+/// contract says or not at all (include/eagerpp/backend_hooks.hpp).
+template <class B, bool = inverse_backend<B>>
+struct batched_inverse {};
+template <class B>
+struct batched_inverse<B, true> {
+  static batched_raw<typename B::raw_type> inv(const batched_raw<typename B::raw_type>& x,
+                                               std::int64_t& failed) {
+    return {B::inv(x.data, failed)};
+  }
+};
+}  // namespace detail
+
 /// The backend through which ep::vmap runs a function once for a whole batch (JAX's batching
 /// interpreter, as a backend): a tensor of shape S to the function is B's tensor of shape (n, S),
 /// and each op of the backend contract is B's op with the batch axis added (its batching rule):
@@ -44,7 +58,7 @@ struct batched_raw {
 /// other op (and every gradient rule) from these, so each runs batched too. Reading values
 /// (item, to_vector, printing) is possible only where every example holds the same ones.
 template <backend B>
-struct batched {
+struct batched : detail::batched_inverse<B> {
   using unbatched_backend = B;
   static constexpr std::string_view name = "vmap";
   using value_type = typename B::value_type;
@@ -319,11 +333,6 @@ struct batched {
     const std::int64_t n = std::max(na, nb);
     return {B::matmul(spread<B>(a.data, n), spread<B>(b.data, n), transpose_a, transpose_b)};
   }
-  static raw_type inv(const raw_type& x, std::int64_t& failed) requires
-      requires(const R& r, std::int64_t& f) {
-    B::inv(r, f);
-  }
-  { return {B::inv(x.data, failed)}; }
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires
       requires(const R& r, std::int64_t& f) {
     B::cholesky(r, f);

@@ -80,6 +80,20 @@ constexpr bool check_backend() {
   // ... but not made from a raw tensor by accident.
   static_assert(!std::is_convertible_v<typename B::raw_type, T>);
   static_assert(std::is_constructible_v<T, typename B::raw_type>);
+  // Its public members are its documented API: the tape's node, the in-place construction and the
+  // facade's views are reached through ep::detail::tensor_access only.
+  struct compute_raw {
+    typename B::raw_type operator()() const;
+  };
+  static_assert(!requires(T & t) { t.set_node(1); });
+  static_assert(!requires(const T& t) { t.node(); });
+  static_assert(!requires(const T& t) { t.shape_ref(); });
+  static_assert(!requires(const T& t) { t.is_lazy(); });
+  static_assert(!std::is_constructible_v<T, ep::detail::computed_t, compute_raw&>);
+
+  // The host backends' optional hooks, found by their concepts (include/eagerpp/backend_hooks.hpp).
+  static_assert(ep::detail::host_sharing_backend<B> && ep::detail::blocked_backend<B> &&
+                ep::detail::map_reducible<B> && !ep::detail::map_reducible<Backend<bool>>);
 
   // Comparisons give bool tensors of the same backend.
   using Bool = ep::Tensor<Backend<bool>>;

@@ -46,14 +46,14 @@ Tensor<B> watch_one(const Tensor<B>& x, tape& t) {
                 "(float or double)");
   Tensor<B> w =
       make_result<Tensor<B>>(typename B::raw_type(x.raw()), identity_rule<Tensor<B>>{}, x);
-  if (w.node() == 0) w.set_node(new_node_id());
-  t.watched.insert(w.node());
+  if (tensor_access::node(w) == 0) tensor_access::set_node(w, new_node_id());
+  t.watched.insert(tensor_access::node(w));
   return w;
 }
 
 template <class B>
 Tensor<B> gradient_of(const Tensor<B>& w, const grad_map& grads) {
-  auto it = grads.find(w.node());
+  auto it = grads.find(tensor_access::node(w));
   if (it == grads.end()) return w.zeros_like();
   return incoming_gradient<void>(it->second, w);  // at w's full shape
 }
@@ -115,8 +115,8 @@ auto run_and_differentiate(F&& f, const X& x, Args&&... args) {
         "value_and_grad: f must return a scalar (one element), got a tensor of shape {}",
         loss.shape().str()));
   grad_map grads;
-  if (loss.node() != 0) {
-    grads.emplace(loss.node(), loss.ones_like());
+  if (detail::tensor_access::node(loss) != 0) {
+    grads.emplace(detail::tensor_access::node(loss), loss.ones_like());
     walk_backwards(t, grads);
   }
   return std::pair{std::move(result), gradients(w, grads)};

@@ -54,8 +54,9 @@ class pullback {
               "vjp: the cotangent g{} has shape {}, but f(x){} has shape {}; expected g of "
               "f(x)'s shape",
               p.str(), gi.shape().str(), p.str(), y.shape().str()));
-        if (y.node() != 0 && r_->tape.watched.contains(y.node()))
-          detail::accumulate(grads, y.node(), gi);
+        if (detail::tensor_access::node(y) != 0 &&
+            r_->tape.watched.contains(detail::tensor_access::node(y)))
+          detail::accumulate(grads, detail::tensor_access::node(y), gi);
       }
     };
     detail::visit_tree(seed, detail::tree_names{"vjp", names}, tree_path{}, r_->output, g);

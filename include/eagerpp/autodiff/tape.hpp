@@ -27,6 +27,45 @@ inline node_id new_node_id() noexcept {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+/// Tag of the Tensor constructor that calls a computation of the native tensor (make_output).
+struct computed_t {
+  explicit computed_t() = default;
+};
+
+/// The tape's and the facade's access to what ep::Tensor keeps private (it befriends this struct),
+/// so that its public members are its documented API: the node a tensor has on the tapes, the
+/// constructors that compute its native tensor in place, and the facade's views of its shape and
+/// of its lazy state. Tests that check these reach them here too.
+struct tensor_access {
+  /// The node of `t` on the active tapes (0 when it is recorded on none).
+  template <class Tn>
+  static node_id node(const Tn& t) noexcept {
+    return t.node_;
+  }
+  /// Gives `t`, an op's output being recorded, its node.
+  template <class Tn>
+  static void set_node(Tn& t, node_id id) noexcept {
+    t.node_ = id;
+  }
+  /// The tensor Out holding what `compute()` returns, constructed in place (a native tensor, or an
+  /// element-wise call or deferrable that a blocked backend may keep as an expression).
+  template <class Out, class F>
+  static Out computed(F& compute) {
+    return Out(computed_t{}, compute);
+  }
+  /// `t`'s shape as its backend gives it: a reference where the native tensor holds an ep::Shape
+  /// (Eigen), else a value; the facade's checks read it on every op, with no copy.
+  template <class Tn>
+  static decltype(auto) shape_ref(const Tn& t) {
+    return t.shape_ref();
+  }
+  /// Whether `t` is an element-wise expression whose value is not computed yet (detail/fusion.hpp).
+  template <class Tn>
+  static bool is_lazy(const Tn& t) noexcept {
+    return t.is_lazy();
+  }
+};
+
 /// Gradients by node, type-erased because one function may mix dtypes (astype) on its way.
 using grad_map = std::unordered_map<node_id, std::any>;
 
@@ -235,12 +274,12 @@ template <std::size_t N, class Grads, class... In>
 void accumulate_inputs(grad_map& grads, const needed_grads<N>& needed, Grads&& gs,
                        const In&... in) {
   if constexpr (sizeof...(In) == 1) {
-    if (needed[0]) (accumulate(grads, in.node(), std::forward<Grads>(gs)), ...);
+    if (needed[0]) (accumulate(grads, tensor_access::node(in), std::forward<Grads>(gs)), ...);
   } else {
     std::apply(
         [&](auto&... g) {
           std::size_t i = 0;
-          ((needed[i++] ? accumulate(grads, in.node(), std::move(g)) : void()), ...);
+          ((needed[i++] ? accumulate(grads, tensor_access::node(in), std::move(g)) : void()), ...);
         },
         gs);
   }
@@ -251,7 +290,7 @@ void accumulate_inputs(grad_map& grads, const needed_grads<N>& needed, Grads&& g
 template <class Rule, class Out>
 void run_rule(recorded& r, grad_map& grads) {
   auto& rec = static_cast<record_of<Rule, Out>&>(r);
-  auto it = grads.find(rec.out.node());
+  auto it = grads.find(tensor_access::node(rec.out));
   if (it == grads.end()) return;
   const Out g = incoming_gradient<Rule>(it->second, rec.out);
   const Rule& rule = [&]() -> const Rule& {
@@ -265,7 +304,7 @@ void run_rule(recorded& r, grad_map& grads) {
   if constexpr (Rule::arity == 0) {
     auto gs = rule(g, rec.out, rec.in);
     for (std::size_t i = 0; i < rec.in.size(); ++i)
-      accumulate(grads, rec.in[i].node(), std::move(gs[i]));
+      accumulate(grads, tensor_access::node(rec.in[i]), std::move(gs[i]));
   } else {
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       if constexpr (reads_needed<Rule>) {
@@ -294,12 +333,13 @@ void record_rule(Out& out, void (*run)(recorded&, grad_map&), const State& state
     needed_grads<N> needed{};
     bool any = false;
     for (std::size_t i = 0; i < N; ++i) {
-      needed.input[i] = in[i]->node() != 0 && t->watched.contains(in[i]->node());
+      needed.input[i] =
+          tensor_access::node(*in[i]) != 0 && t->watched.contains(tensor_access::node(*in[i]));
       any = any || needed.input[i];
     }
     if (!any) continue;
-    if (out.node() == 0) out.set_node(new_node_id());
-    t->watched.insert(out.node());
+    if (tensor_access::node(out) == 0) tensor_access::set_node(out, new_node_id());
+    t->watched.insert(tensor_access::node(out));
     tape::step s;
     if constexpr (std::is_same_v<State, std::nullptr_t>) {
       s.data = std::make_unique<io_record<Out, In, N>>(out, needed, in);
@@ -330,12 +370,12 @@ void record_on_tapes(Out& out, const Rule& rule, const In&... in) {
   } else {
     for (tape* t : active_tapes()) {
       const needed_grads<sizeof...(In)> needed{
-          {(in.node() != 0 && t->watched.contains(in.node()))...}};
+          {(tensor_access::node(in) != 0 && t->watched.contains(tensor_access::node(in)))...}};
       if (std::find(needed.input.begin(), needed.input.end(), true) == needed.input.end()) continue;
-      if (out.node() == 0) out.set_node(new_node_id());
-      t->watched.insert(out.node());
+      if (tensor_access::node(out) == 0) tensor_access::set_node(out, new_node_id());
+      t->watched.insert(tensor_access::node(out));
       auto f = [out, vjp = rule, needed, in...](grad_map& grads) {
-        auto it = grads.find(out.node());
+        auto it = grads.find(tensor_access::node(out));
         if (it == grads.end()) return;
         const Out g = incoming_gradient<void>(it->second, out);
         accumulate_inputs(grads, needed, vjp(g, out, in...), in...);
@@ -349,11 +389,6 @@ void record_on_tapes(Out& out, const Rule& rule, const In&... in) {
   }
 }
 
-/// Tag of the Tensor constructor that calls a computation of the native tensor (make_output).
-struct computed_t {
-  explicit computed_t() = default;
-};
-
 /// A callable that computes a native tensor of type R (a backend call wrapped in a lambda).
 template <class F, class R>
 concept computes = requires(F& f) {
@@ -366,7 +401,7 @@ concept computes = requires(F& f) {
 template <class Out, class Raw>
 Out make_output(Raw&& raw) {
   if constexpr (computes<Raw, typename Out::raw_type>) {
-    return Out(computed_t{}, raw);
+    return tensor_access::computed<Out>(raw);
   } else {
     return Out(std::forward<Raw>(raw));
   }
@@ -406,10 +441,11 @@ Out make_result_n(Raw&& raw, const Rule& rule, const std::vector<Out>& ins) {
     for (tape* t : active_tapes()) {
       bool depends = false;
       for (const Out& in : ins)
-        depends = depends || (in.node() != 0 && t->watched.contains(in.node()));
+        depends = depends ||
+                  (tensor_access::node(in) != 0 && t->watched.contains(tensor_access::node(in)));
       if (!depends) continue;
-      if (out.node() == 0) out.set_node(new_node_id());
-      t->watched.insert(out.node());
+      if (tensor_access::node(out) == 0) tensor_access::set_node(out, new_node_id());
+      t->watched.insert(tensor_access::node(out));
       tape::step s;
       s.data = std::make_unique<list_record<Rule, Out>>(rule, out, ins);
       s.run = &run_rule<Rule, Out>;

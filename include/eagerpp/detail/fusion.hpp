@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "eagerpp/backend_hooks.hpp"  // blocked_backend, map_reducible, map_kind, reduce_kind
 #include "eagerpp/error.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -90,21 +91,6 @@ namespace ep::detail {
 // value is a small expression over its inputs (a lazy_expr) rather than a buffer; whatever needs
 // the values computes them once, in blocks, and reductions take the blocks (detail/blocks.hpp).
 
-/// The unary maps a backend's full reduction can apply to each element as it loads it.
-enum class map_kind : unsigned char { square, abs };
-/// The reductions that can take in a map.
-enum class reduce_kind : unsigned char { sum, min, max };
-
-/// A backend whose full reductions take in a map: `B::map_reduce<reduce>(map, x)` is
-/// `reduce(map(x))` over every element of a non-empty x, a 0-d result, in one pass. Optional: with
-/// it, a reduction of a lazy square or abs (`x.square().sum()`) reads the op's input once.
-template <class B>
-concept map_reducible = requires(const typename B::raw_type& x) {
-  {
-    B::template map_reduce<reduce_kind::sum>(map_kind::square, x)
-    } -> std::same_as<typename B::raw_type>;
-};
-
 /// A full reduction that takes in a map, `f(map, x)`, passed as a pointer.
 template <class Raw>
 using map_reduce_fn = Raw (*)(map_kind, const Raw&);
@@ -119,15 +105,6 @@ constexpr map_reduce_fn<typename B::raw_type> map_reducer() {
   else
     return nullptr;
 }
-
-/// A backend that evaluates element-wise ops lazily, in blocks: a host backend that says so
-/// (`static constexpr bool blocked_evaluation = true`), keeps C-order elements in shared memory
-/// (the share_host / from_host_shared hooks, which view a block as a rank-1 native tensor) and
-/// includes eagerpp/detail/blocks.hpp.
-template <class B>
-concept blocked_backend = requires {
-  requires B::blocked_evaluation;
-};
 
 /// The dtypes whose ops may be lazy: floating results and the bool masks of comparisons and
 /// `where`. Integer ops stay eager (their kernels would be compiled a second time, as nodes, for

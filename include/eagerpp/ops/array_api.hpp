@@ -691,9 +691,7 @@ namespace detail {
 /// the elements once and compute on the host; elsewhere (ep::cuda) they run as the backend's own
 /// sorts, scans and gathers (the *_by_ops functions below), and read back one count.
 template <class B>
-concept host_memory = requires(const typename B::raw_type& r) {
-  B::share_host(r);
-};
+concept host_memory = backend_hooks<B>::share_host;
 
 /// The flat positions of x's non-zero elements, ascending, as the backend's ops compute them: a
 /// stable argsort of `x == 0` puts them first, in order; their count is read back.

@@ -34,8 +34,8 @@ Tn unbroadcast(const Tn& g, const Shape& shape) {
 /// Checks that `a` and `b` broadcast, naming `op` otherwise.
 template <class A, class C>
 void check_broadcast(std::string_view op, const A& a, const C& b) {
-  const auto& sa = a.shape_ref();
-  const auto& sb = b.shape_ref();
+  const auto& sa = tensor_access::shape_ref(a);
+  const auto& sb = tensor_access::shape_ref(b);
   if (sa.empty() || sb.empty() || sa == sb) return;  // a 0-d operand (a scalar) fits any shape
   (void)broadcast_shapes(sa, sb, op);
 }

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "eagerpp/backend_hooks.hpp"  // inverse_backend
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
@@ -174,14 +175,6 @@ inline std::int64_t square_extent(std::string_view op, const Shape& s) {
                     op, s.str()));
   return s.back();
 }
-
-/// A backend that inverts a stack of square matrices in one call, `B::inv(x, failed)`, setting
-/// `failed` to the flat batch index of the first singular matrix (or -1): Tensor::inv then costs
-/// one backend call, where ep::linalg::inv solves against an identity it first creates.
-template <class B>
-concept inverse_backend = requires(const typename B::raw_type& x, std::int64_t& failed) {
-  { B::inv(x, failed) } -> std::same_as<typename B::raw_type>;
-};
 
 }  // namespace detail
 

@@ -107,14 +107,14 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
   using B = typename Tn::backend_type;
   if (p.mask == 0) return x.raw();
   if constexpr (blocked_backend<B> && lazy_dtype<typename Tn::value_type>) {
-    if (x.is_lazy() && p.count > 0) [[unlikely]] {
+    if (tensor_access::is_lazy(x) && p.count > 0) [[unlikely]] {
       using Raw = typename Tn::raw_type;
       using Fn = std::remove_reference_t<F>;
       const reduction_ref<Raw> ref{&f, [](const void* fn, const Raw& r, std::span<const int> a) {
                                      return (*static_cast<const Fn*>(fn))(r, a);
                                    }};
       if (auto r = reduce_blocks(x, p, ref, map_reduce)) {
-        const Shape& s = x.shape_ref();
+        const Shape& s = tensor_access::shape_ref(x);
         return B::reshape(*r, p.keepdims ? p.kept(s) : p.out(s));
       }
     }
@@ -215,7 +215,7 @@ namespace detail {
 /// its last map where the backend can: reduce_raw); the gradient is shared evenly among ties.
 template <reduce_kind Kind, auto Reduce, class Tn>
 Tn extremum_reduction(std::string_view op, const Tn& x, const Axes& axis, bool keepdims) {
-  const auto p = plan_reduction(op, x.shape_ref(), axis, keepdims);
+  const auto p = plan_reduction(op, tensor_access::shape_ref(x), axis, keepdims);
   check_nonempty_reduction(op, x.shape(), p);
   const auto reduce = [](const auto& r, std::span<const int> a) { return Reduce(r, a); };
   return make_result<Tn>(

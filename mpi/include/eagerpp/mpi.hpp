@@ -45,6 +45,7 @@
 #include <vector>       // std::vector
 
 #include "eagerpp/backend.hpp"
+#include "eagerpp/backend_hooks.hpp"  // detail::host_sharing_backend
 #include "eagerpp/error.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -155,11 +156,7 @@ inline std::string_view dtype_name_of(std::int64_t code) noexcept {
 
 /// A host backend: hands out its C-order elements and adopts a buffer, both without copying.
 template <class B>
-concept host_shared = requires(const typename B::raw_type& r,
-                               std::shared_ptr<typename B::value_type> p, const Shape& s) {
-  { B::share_host(r) } -> std::same_as<std::shared_ptr<typename B::value_type>>;
-  { B::from_host_shared(p, s) } -> std::same_as<typename B::raw_type>;
-};
+concept host_shared = ep::detail::host_sharing_backend<B>;
 
 /// A device backend whose raw tensor exposes its device pointer and stream (ep::cuda_array) and can
 /// be created uninitialized for a shape.

@@ -64,7 +64,7 @@ inline constexpr int max_lazy_nodes = 24;
 /// ranges on several threads at once. Each call evaluates its range with its own block_context.
 template <class B, class Fn>
 void for_blocks(std::int64_t count, const Fn& fn) {
-  if constexpr (requires { B::parallel_blocks(count, fn); }) {
+  if constexpr (parallel_blocks_backend<B>) {
     B::parallel_blocks(count, fn);
   } else {
     fn(std::int64_t{0}, count);
@@ -688,7 +688,8 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
           // The result's shape: the inputs' shapes broadcast (checked by the op already).
           Shape shape;
           bool first = true;
-          ((shape = first ? Shape(in.shape_ref()) : broadcast_shapes(shape, in.shape_ref(), "op"),
+          ((shape = first ? Shape(tensor_access::shape_ref(in))
+                          : broadcast_shapes(shape, tensor_access::shape_ref(in), "op"),
             first = false),
            ...);
           const std::int64_t n = shape.numel();

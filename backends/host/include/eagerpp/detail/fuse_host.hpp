@@ -9,6 +9,7 @@
 #include <memory>   // std::shared_ptr
 #include <utility>  // std::index_sequence
 
+#include "eagerpp/backend_hooks.hpp"  // parallel_blocks_backend
 #include "eagerpp/detail/fused_value.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -20,7 +21,7 @@ namespace ep::detail::fuse {
 template <class B, class Run>
 void split_range(std::int64_t n, const Run& run) {
   constexpr std::int64_t parallel_from = 32768;
-  if constexpr (requires { B::parallel_blocks(n, run); }) {
+  if constexpr (parallel_blocks_backend<B>) {
     if (n >= parallel_from) {
       B::parallel_blocks(n, run);
       return;

@@ -32,6 +32,8 @@ namespace ep::detail {
 /// name and the optional hooks of their memory.
 template <class T, class S>
 struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>, T> {
+  // Names each member the system lacks or declares otherwise (eagerpp/thrust/system.hpp).
+  static_assert(sizeof(system_members<S>) > 0);
   static_assert(dtype<T>,
                 "ep::cuda<T> and ep::omp<T>: T must be one of the array API's real dtypes: bool, "
                 "std::int8_t ... std::uint64_t, float or double");

@@ -315,7 +315,7 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
     // One operand of the result's shape, the other of its trailing extents (a bias, (C,) or
     // (1, C) against (N, C)): row r of the result reads row r of the one and the whole other, on a
     // system that loops over rows.
-    if constexpr (requires(row_operand_fn<F, A, B, false> g) { S::write_rows(n, n, o, g); }) {
+    if constexpr (system_members<S>::write_rows) {
       const auto trailing = [&shape](const Shape& s) {
         int first = 0;  // leading extents of 1 repeat the rest whole
         while (first < s.size() && s[first] == 1) ++first;
@@ -467,7 +467,7 @@ thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const in
       thrust_array<S, T> out(shape, name);
       const std::int64_t rows = x.size() / segments;
       S::guard(name, [&] {
-        if constexpr (requires(T * o) { S::reduce_columns(x.data(), o, rows, segments, op, init); })
+        if constexpr (system_members<S>::reduce_columns)
           S::reduce_columns(x.data(), out.mutable_data(), rows, segments, op, init);
         else
           S::write_n(segments, out.mutable_data(),
