@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "eagerpp/eagerpp.hpp"
+#include "eagerpp/ops/binary_list.hpp"
 #include "eagerpp/ops/unary_list.hpp"
 
 // The set ep::AnyTensor holds: EAGERPP_ANY_BACKENDS names it, e.g.
@@ -40,6 +41,12 @@
 #define EAGERPP_ANY_BACKENDS \
   typename ::ep::detail::any_join<EAGERPP_ANY_EIGEN_, EAGERPP_ANY_XTENSOR_>::type
 #endif
+
+// The dispatch kind of an op list's DTYPES (ops/unary_list.hpp, ops/binary_list.hpp).
+#define EAGERPP_ANY_KIND_FLOAT detail::any_kind::floating
+#define EAGERPP_ANY_KIND_NUMERIC detail::any_kind::numeric
+#define EAGERPP_ANY_KIND_EVERY detail::any_kind::every
+#define EAGERPP_ANY_KIND_BOOL detail::any_kind::boolean
 
 namespace ep {
 
@@ -338,16 +345,12 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
   // --- element-wise: unary -----------------------------------------------------------------------
 
   // The unary ops of ops/unary_list.hpp, for the dtypes each takes.
-#define EAGERPP_ANY_KIND_FLOAT floating
-#define EAGERPP_ANY_KIND_NUMERIC numeric
-#define EAGERPP_ANY_UNARY(name, dtypes, grad, scalar)                                               \
+#define EAGERPP_ANY_UNARY(name, dtypes, grad, scalar)                                       \
   basic_any_tensor name() const {                                                           \
     return unary<EAGERPP_ANY_KIND_##dtypes>(#name, [](const auto& t) { return t.name(); }); \
   }
   EAGERPP_UNARY_OPS(EAGERPP_ANY_UNARY)
 #undef EAGERPP_ANY_UNARY
-#undef EAGERPP_ANY_KIND_FLOAT
-#undef EAGERPP_ANY_KIND_NUMERIC
   basic_any_tensor negative() const {
     return unary<numeric>("negative", [](const auto& t) { return t.negative(); });
   }
@@ -371,30 +374,20 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
 
   // --- element-wise: binary (the other operand must hold the same backend and dtype) ------------
 
-  basic_any_tensor pow(const basic_any_tensor& e) const {
-    return binary<numeric>("pow", e, [](const auto& a, const auto& b) { return a.pow(b); });
+  // The binary ops of ops/binary_list.hpp that the facade spells as methods (the operators are
+  // below the class).
+#define EAGERPP_ANY_BINARY_OPERATOR(symbol, name, dtypes)
+#define EAGERPP_ANY_BINARY_METHOD(method, name, dtypes)                        \
+  basic_any_tensor method(const basic_any_tensor& o) const {                   \
+    return binary<EAGERPP_ANY_KIND_##dtypes>(                                  \
+        #method, o, [](const auto& a, const auto& b) { return a.method(b); }); \
   }
-  basic_any_tensor minimum(const basic_any_tensor& o) const {
-    return binary<numeric>("minimum", o, [](const auto& a, const auto& b) { return a.minimum(b); });
-  }
-  basic_any_tensor maximum(const basic_any_tensor& o) const {
-    return binary<numeric>("maximum", o, [](const auto& a, const auto& b) { return a.maximum(b); });
-  }
-  basic_any_tensor floordiv(const basic_any_tensor& o) const {
-    return binary<numeric>("floordiv", o,
-                           [](const auto& a, const auto& b) { return a.floordiv(b); });
-  }
-  basic_any_tensor mod(const basic_any_tensor& o) const {
-    return binary<numeric>("mod", o, [](const auto& a, const auto& b) { return a.mod(b); });
-  }
-  basic_any_tensor logical_and(const basic_any_tensor& o) const {
-    return binary<boolean>("logical_and", o,
-                           [](const auto& a, const auto& b) { return a.logical_and(b); });
-  }
-  basic_any_tensor logical_or(const basic_any_tensor& o) const {
-    return binary<boolean>("logical_or", o,
-                           [](const auto& a, const auto& b) { return a.logical_or(b); });
-  }
+#define EAGERPP_ANY_BINARY(name, dtypes, spelling, spelled) \
+  EAGERPP_ANY_BINARY_##spelling(spelled, name, dtypes)
+  EAGERPP_BINARY_OPS(EAGERPP_ANY_BINARY)
+#undef EAGERPP_ANY_BINARY
+#undef EAGERPP_ANY_BINARY_METHOD
+#undef EAGERPP_ANY_BINARY_OPERATOR
   /// `x` where this bool tensor is true, else `y` (NumPy: `where(cond, x, y)`); x and y alike, this
   /// tensor bool on their backend.
   basic_any_tensor where(const basic_any_tensor& x, const basic_any_tensor& y) const {
@@ -406,50 +399,23 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
 
   // --- reductions --------------------------------------------------------------------------------
 
-  basic_any_tensor sum(Axes axis = {}, bool keepdims = false) const {
-    return unary<every>("sum", [&](const auto& t) { return t.sum(std::move(axis), keepdims); });
+  // The reductions of ops/binary_list.hpp, for the dtypes each takes.
+#define EAGERPP_ANY_REDUCTION(name, dtypes, native)                               \
+  basic_any_tensor name(Axes axis = {}, bool keepdims = false) const {            \
+    return unary<EAGERPP_ANY_KIND_##dtypes>(                                      \
+        #name, [&](const auto& t) { return t.name(std::move(axis), keepdims); }); \
   }
-  basic_any_tensor prod(Axes axis = {}, bool keepdims = false) const {
-    return unary<every>("prod", [&](const auto& t) { return t.prod(std::move(axis), keepdims); });
+  EAGERPP_REDUCTION_OPS(EAGERPP_ANY_REDUCTION)
+#undef EAGERPP_ANY_REDUCTION
+#define EAGERPP_ANY_AXIS_REDUCTION(name, dtypes)                                                 \
+  basic_any_tensor name() const {                                                                \
+    return unary<EAGERPP_ANY_KIND_##dtypes>(#name, [](const auto& t) { return t.name(); });      \
+  }                                                                                              \
+  basic_any_tensor name(int axis) const {                                                        \
+    return unary<EAGERPP_ANY_KIND_##dtypes>(#name, [&](const auto& t) { return t.name(axis); }); \
   }
-  basic_any_tensor mean(Axes axis = {}, bool keepdims = false) const {
-    return unary<floating>("mean",
-                           [&](const auto& t) { return t.mean(std::move(axis), keepdims); });
-  }
-  basic_any_tensor min(Axes axis = {}, bool keepdims = false) const {
-    return unary<numeric>("min", [&](const auto& t) { return t.min(std::move(axis), keepdims); });
-  }
-  basic_any_tensor max(Axes axis = {}, bool keepdims = false) const {
-    return unary<numeric>("max", [&](const auto& t) { return t.max(std::move(axis), keepdims); });
-  }
-  basic_any_tensor all(Axes axis = {}, bool keepdims = false) const {
-    return unary<boolean>("all", [&](const auto& t) { return t.all(std::move(axis), keepdims); });
-  }
-  basic_any_tensor any(Axes axis = {}, bool keepdims = false) const {
-    return unary<boolean>("any", [&](const auto& t) { return t.any(std::move(axis), keepdims); });
-  }
-  basic_any_tensor argmin() const {
-    return unary<numeric>("argmin", [](const auto& t) { return t.argmin(); });
-  }
-  basic_any_tensor argmin(int axis) const {
-    return unary<numeric>("argmin", [&](const auto& t) { return t.argmin(axis); });
-  }
-  basic_any_tensor argmax() const {
-    return unary<numeric>("argmax", [](const auto& t) { return t.argmax(); });
-  }
-  basic_any_tensor argmax(int axis) const {
-    return unary<numeric>("argmax", [&](const auto& t) { return t.argmax(axis); });
-  }
-  basic_any_tensor cumsum() const {
-    return unary<every>("cumsum", [](const auto& t) { return t.cumsum(); });
-  }
-  basic_any_tensor cumsum(int axis) const {
-    return unary<every>("cumsum", [&](const auto& t) { return t.cumsum(axis); });
-  }
-  basic_any_tensor logsumexp(Axes axis = {}, bool keepdims = false) const {
-    return unary<floating>("logsumexp",
-                           [&](const auto& t) { return t.logsumexp(std::move(axis), keepdims); });
-  }
+  EAGERPP_AXIS_REDUCTION_OPS(EAGERPP_ANY_AXIS_REDUCTION)
+#undef EAGERPP_ANY_AXIS_REDUCTION
 
   // --- shape -------------------------------------------------------------------------------------
 
@@ -703,26 +669,27 @@ using AnyTensor = basic_any_tensor<EAGERPP_ANY_BACKENDS>;
     return b.template unary<kind>(name, [&](const auto& y) { return a op y; }); \
   }
 
-EAGERPP_ANY_OPERATOR(+, "add", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(-, "subtract", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(*, "multiply", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(/, "divide", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(<, "less", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(<=, "less_equal", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(>, "greater", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(>=, "greater_equal", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR(==, "equal", detail::any_kind::every)
-EAGERPP_ANY_OPERATOR(!=, "not_equal", detail::any_kind::every)
-EAGERPP_ANY_OPERATOR_LEFT(+, "add", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR_LEFT(-, "subtract", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR_LEFT(*, "multiply", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR_LEFT(/, "divide", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR_LEFT(<, "less", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR_LEFT(<=, "less_equal", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR_LEFT(>, "greater", detail::any_kind::numeric)
-EAGERPP_ANY_OPERATOR_LEFT(>=, "greater_equal", detail::any_kind::numeric)
+// The binary ops of ops/binary_list.hpp spelled as operators, and the comparisons.
+#define EAGERPP_ANY_BINARY_METHOD(method, name, dtypes)
+#define EAGERPP_ANY_BINARY_OPERATOR(symbol, name, dtypes)        \
+  EAGERPP_ANY_OPERATOR(symbol, #name, EAGERPP_ANY_KIND_##dtypes) \
+  EAGERPP_ANY_OPERATOR_LEFT(symbol, #name, EAGERPP_ANY_KIND_##dtypes)
+#define EAGERPP_ANY_BINARY(name, dtypes, spelling, spelled) \
+  EAGERPP_ANY_BINARY_##spelling(spelled, name, dtypes)
+#define EAGERPP_ANY_COMPARISON(name, symbol, dtypes) \
+  EAGERPP_ANY_BINARY_OPERATOR(symbol, name, dtypes)
+EAGERPP_BINARY_OPS(EAGERPP_ANY_BINARY)
+EAGERPP_COMPARISON_OPS(EAGERPP_ANY_COMPARISON)
+#undef EAGERPP_ANY_COMPARISON
+#undef EAGERPP_ANY_BINARY
+#undef EAGERPP_ANY_BINARY_METHOD
+#undef EAGERPP_ANY_BINARY_OPERATOR
 #undef EAGERPP_ANY_OPERATOR
 #undef EAGERPP_ANY_OPERATOR_LEFT
+#undef EAGERPP_ANY_KIND_FLOAT
+#undef EAGERPP_ANY_KIND_NUMERIC
+#undef EAGERPP_ANY_KIND_EVERY
+#undef EAGERPP_ANY_KIND_BOOL
 
 // --- free functions: ep::exp(x), ep::sum(x, axis), ... as for the static tensor ---------------
 

@@ -11,6 +11,7 @@
 
 #include "eagerpp/detail/numpy_math.hpp"
 #include "eagerpp/fwd.hpp"
+#include "eagerpp/ops/binary_list.hpp"
 #include "eagerpp/ops/unary_list.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -219,6 +220,37 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
   EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_AND, name, dtypes)
 #define EAGERPP_BACKEND_ASSERT_UNARY(name, dtypes, grad, scalar) \
   EAGERPP_BACKEND_UNARY(EAGERPP_BACKEND_ASSERT, name, dtypes)
+#define EAGERPP_BACKEND_NEEDS_BOOL (std::same_as<T, bool>)
+#define EAGERPP_BACKEND_NEEDS_EVERY true
+// The rows of the binary, comparison and reduction lists (ops/binary_list.hpp) alike; a reduction
+// the facade computes with other ops (NATIVE is NONE) is no row of the contract.
+#define EAGERPP_BACKEND_BINARY(X, name, dtypes) \
+  X(name, EAGERPP_BACKEND_NEEDS_##dtypes, #name "(raw, raw)", { B::name(x, x) } -> std::same_as<R>)
+#define EAGERPP_BACKEND_HAS_BINARY(name, dtypes, ...) \
+  EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_HAS, name, dtypes)
+#define EAGERPP_BACKEND_AND_BINARY(name, dtypes, ...) \
+  EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_AND, name, dtypes)
+#define EAGERPP_BACKEND_ASSERT_BINARY(name, dtypes, ...) \
+  EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_ASSERT, name, dtypes)
+#define EAGERPP_BACKEND_COMPARISON(X, name)                   \
+  X(name, true, #name "(raw, raw) -> rebind<bool>::raw_type", \
+    { B::name(x, x) } -> std::same_as<Rb<B, bool>>)
+#define EAGERPP_BACKEND_HAS_COMPARISON(name, symbol, dtypes) \
+  EAGERPP_BACKEND_COMPARISON(EAGERPP_BACKEND_HAS, name)
+#define EAGERPP_BACKEND_AND_COMPARISON(name, symbol, dtypes) \
+  EAGERPP_BACKEND_COMPARISON(EAGERPP_BACKEND_AND, name)
+#define EAGERPP_BACKEND_ASSERT_COMPARISON(name, symbol, dtypes) \
+  EAGERPP_BACKEND_COMPARISON(EAGERPP_BACKEND_ASSERT, name)
+#define EAGERPP_BACKEND_REDUCE(X, name, native)                       \
+  EAGERPP_NATIVE_##native(X(name, EAGERPP_BACKEND_NEEDS_##native,     \
+                            #name "(raw, std::span<const int> axes)", \
+                            { B::name(x, a) } -> std::same_as<R>))
+#define EAGERPP_BACKEND_HAS_REDUCTION(name, dtypes, native) \
+  EAGERPP_BACKEND_REDUCE(EAGERPP_BACKEND_HAS, name, native)
+#define EAGERPP_BACKEND_AND_REDUCTION(name, dtypes, native) \
+  EAGERPP_BACKEND_REDUCE(EAGERPP_BACKEND_AND, name, native)
+#define EAGERPP_BACKEND_ASSERT_REDUCTION(name, dtypes, native) \
+  EAGERPP_BACKEND_REDUCE(EAGERPP_BACKEND_ASSERT, name, native)
 
 // clang-format off
 #define EAGERPP_CREATION_FUNCTIONS(X)                                                              \
@@ -239,50 +271,17 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
     { B::isnan(x) } -> std::same_as<Rb<B, bool>>)                                                  \
   X(isinf, true, "isinf(raw) -> rebind<bool>::raw_type",                                           \
     { B::isinf(x) } -> std::same_as<Rb<B, bool>>)                                                  \
-  X(add, numeric_dtype<T>, "add(raw, raw)", { B::add(x, x) } -> std::same_as<R>)                   \
-  X(subtract, numeric_dtype<T>, "subtract(raw, raw)", { B::subtract(x, x) } -> std::same_as<R>)    \
-  X(multiply, numeric_dtype<T>, "multiply(raw, raw)", { B::multiply(x, x) } -> std::same_as<R>)    \
-  X(divide, numeric_dtype<T>, "divide(raw, raw)", { B::divide(x, x) } -> std::same_as<R>)          \
-  X(floor_divide, numeric_dtype<T>, "floor_divide(raw, raw)",                                      \
-    { B::floor_divide(x, x) } -> std::same_as<R>)                                                  \
-  X(mod, numeric_dtype<T>, "mod(raw, raw)", { B::mod(x, x) } -> std::same_as<R>)                   \
-  X(power, numeric_dtype<T>, "power(raw, raw)", { B::power(x, x) } -> std::same_as<R>)             \
-  X(minimum, true, "minimum(raw, raw)", { B::minimum(x, x) } -> std::same_as<R>)                   \
-  X(maximum, true, "maximum(raw, raw)", { B::maximum(x, x) } -> std::same_as<R>)                   \
+  EAGERPP_BINARY_OPS(X##_BINARY)                                                                   \
   X(zip_rule, true,                                                                               \
     "template <detail::numpy::rule R> zip_rule(raw, raw): the scalar rule R of "                   \
     "detail/numpy_math.hpp element by element",                                                    \
     { B::template zip_rule<detail::numpy::rule::maximum>(x, x) } -> std::same_as<R>)               \
-  X(logical_and, (std::same_as<T, bool>), "logical_and(raw, raw)",                                 \
-    { B::logical_and(x, x) } -> std::same_as<R>)                                                   \
-  X(logical_or, (std::same_as<T, bool>), "logical_or(raw, raw)",                                   \
-    { B::logical_or(x, x) } -> std::same_as<R>)                                                    \
-  X(less, true, "less(raw, raw) -> rebind<bool>::raw_type",                                        \
-    { B::less(x, x) } -> std::same_as<Rb<B, bool>>)                                                \
-  X(less_equal, true, "less_equal(raw, raw) -> rebind<bool>::raw_type",                            \
-    { B::less_equal(x, x) } -> std::same_as<Rb<B, bool>>)                                          \
-  X(greater, true, "greater(raw, raw) -> rebind<bool>::raw_type",                                  \
-    { B::greater(x, x) } -> std::same_as<Rb<B, bool>>)                                             \
-  X(greater_equal, true, "greater_equal(raw, raw) -> rebind<bool>::raw_type",                      \
-    { B::greater_equal(x, x) } -> std::same_as<Rb<B, bool>>)                                       \
-  X(equal, true, "equal(raw, raw) -> rebind<bool>::raw_type",                                      \
-    { B::equal(x, x) } -> std::same_as<Rb<B, bool>>)                                               \
-  X(not_equal, true, "not_equal(raw, raw) -> rebind<bool>::raw_type",                              \
-    { B::not_equal(x, x) } -> std::same_as<Rb<B, bool>>)                                           \
+  EAGERPP_COMPARISON_OPS(X##_COMPARISON)                                                           \
   X(where, true, "where(rebind<bool>::raw_type cond, raw, raw)",                                   \
     { B::where(c, x, x) } -> std::same_as<R>)
 
 #define EAGERPP_REDUCTION_FUNCTIONS(X)                                                             \
-  X(sum, numeric_dtype<T>, "sum(raw, std::span<const int> axes)",                                  \
-    { B::sum(x, a) } -> std::same_as<R>)                                                           \
-  X(prod, numeric_dtype<T>, "prod(raw, std::span<const int> axes)",                                \
-    { B::prod(x, a) } -> std::same_as<R>)                                                          \
-  X(min, true, "min(raw, std::span<const int> axes)", { B::min(x, a) } -> std::same_as<R>)         \
-  X(max, true, "max(raw, std::span<const int> axes)", { B::max(x, a) } -> std::same_as<R>)         \
-  X(all, (std::same_as<T, bool>), "all(raw, std::span<const int> axes)",                           \
-    { B::all(x, a) } -> std::same_as<R>)                                                           \
-  X(any, (std::same_as<T, bool>), "any(raw, std::span<const int> axes)",                           \
-    { B::any(x, a) } -> std::same_as<R>)                                                           \
+  EAGERPP_REDUCTION_OPS(X##_REDUCTION)                                                             \
   X(argmin, true, "argmin(raw, int axis) -> rebind<std::int64_t>::raw_type",                       \
     { B::argmin(x, 0) } -> std::same_as<Rb<B, std::int64_t>>)                                      \
   X(argmax, true, "argmax(raw, int axis) -> rebind<std::int64_t>::raw_type",                       \
@@ -362,6 +361,21 @@ EAGERPP_BACKEND_FAMILY(decomposition, EAGERPP_DECOMPOSITION_FUNCTIONS)
 #undef EAGERPP_BACKEND_AND_UNARY
 #undef EAGERPP_BACKEND_ASSERT_UNARY
 #undef EAGERPP_BACKEND_NEEDS_FLOAT
+#undef EAGERPP_BACKEND_NEEDS_NUMERIC
+#undef EAGERPP_BACKEND_NEEDS_BOOL
+#undef EAGERPP_BACKEND_NEEDS_EVERY
+#undef EAGERPP_BACKEND_BINARY
+#undef EAGERPP_BACKEND_HAS_BINARY
+#undef EAGERPP_BACKEND_AND_BINARY
+#undef EAGERPP_BACKEND_ASSERT_BINARY
+#undef EAGERPP_BACKEND_COMPARISON
+#undef EAGERPP_BACKEND_HAS_COMPARISON
+#undef EAGERPP_BACKEND_AND_COMPARISON
+#undef EAGERPP_BACKEND_ASSERT_COMPARISON
+#undef EAGERPP_BACKEND_REDUCE
+#undef EAGERPP_BACKEND_HAS_REDUCTION
+#undef EAGERPP_BACKEND_AND_REDUCTION
+#undef EAGERPP_BACKEND_ASSERT_REDUCTION
 #undef EAGERPP_BACKEND_NEEDS_NUMERIC
 
 }  // namespace detail

@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "eagerpp/ops/binary_list.hpp"
 #include "eagerpp/ops/unary_list.hpp"
 
 namespace ep {
@@ -176,32 +177,27 @@ auto clip(const Tn& x, S1 min_, S2 max_) {
 }
 
 // ep::name(x, y) of two static or two any tensors of one backend and dtype (x.name(y)), and of a
-// static tensor and a scalar on either side (the dtype of the result: scalar_result_t): `left` is
-// the result for a scalar x.
-#define EAGERPP_FREE_BINARY(name, left) \
-  template <facade_tensor Tn>           \
-  auto name(const Tn& x, const Tn& y) { \
-    return x.name(y);                   \
-  }                                     \
-  template <backend B, scalar S>        \
-  auto name(const Tensor<B>& x, S y) {  \
-    return x.name(y);                   \
-  }                                     \
-  template <backend B, scalar S>        \
-  auto name(S x, const Tensor<B>& y) {  \
-    return left;                        \
+// static tensor and a scalar on either side (the dtype of the result: scalar_result_t), for the
+// binary ops the facade spells as methods (ops/binary_list.hpp: `METHOD, name`); the operators
+// (`OPERATOR, +`) are the free functions of the others.
+#define EAGERPP_FREE_BINARY_OPERATOR(symbol)
+#define EAGERPP_FREE_BINARY_METHOD(name)                                                      \
+  template <facade_tensor Tn>                                                                 \
+  auto name(const Tn& x, const Tn& y) {                                                       \
+    return x.name(y);                                                                         \
+  }                                                                                           \
+  template <backend B, scalar S>                                                              \
+  auto name(const Tensor<B>& x, S y) {                                                        \
+    return x.name(y);                                                                         \
+  }                                                                                           \
+  template <backend B, scalar S>                                                              \
+  auto name(S x, const Tensor<B>& y) {                                                        \
+    return detail::with_scalar(y, x, [](const auto& t, const auto& s) { return s.name(t); }); \
   }
-EAGERPP_FREE_BINARY(pow, detail::with_scalar(y, x,
-                                             [](const auto& t, const auto& s) { return s.pow(t); }))
-EAGERPP_FREE_BINARY(floordiv, detail::with_scalar(y, x, [](const auto& t, const auto& s) {
-                      return s.floordiv(t);
-                    }))
-EAGERPP_FREE_BINARY(mod, x % y)
-EAGERPP_FREE_BINARY(minimum, y.minimum(x))
-EAGERPP_FREE_BINARY(maximum, y.maximum(x))
-EAGERPP_FREE_BINARY(logical_and, y.logical_and(x))
-EAGERPP_FREE_BINARY(logical_or, y.logical_or(x))
+#define EAGERPP_FREE_BINARY(name, dtypes, spelling, spelled) EAGERPP_FREE_BINARY_##spelling(spelled)
+EAGERPP_BINARY_OPS(EAGERPP_FREE_BINARY)
 #undef EAGERPP_FREE_BINARY
+#undef EAGERPP_FREE_BINARY_METHOD
 
 // Two tensors of different dtypes of one backend library in a free function: both are promoted,
 // as the operators do (ops/elementwise.hpp); under ep::vmap, a tensor the function captured meets
@@ -230,13 +226,12 @@ EAGERPP_FREE_BINARY(logical_or, y.logical_or(x))
   auto name(S x, const Tensor<B>& y) {                                                         \
     return detail::with_scalar(y, x, [](const auto& t, const auto& s) { return name(s, t); }); \
   }
-EAGERPP_MIXED_FUNCTION(pow)
-EAGERPP_MIXED_FUNCTION(floordiv)
-EAGERPP_MIXED_FUNCTION(mod)
-EAGERPP_MIXED_FUNCTION(minimum)
-EAGERPP_MIXED_FUNCTION(maximum)
-EAGERPP_MIXED_FUNCTION(logical_and)
-EAGERPP_MIXED_FUNCTION(logical_or)
+#define EAGERPP_FREE_BINARY_METHOD(name) EAGERPP_MIXED_FUNCTION(name)
+#define EAGERPP_FREE_BINARY(name, dtypes, spelling, spelled) EAGERPP_FREE_BINARY_##spelling(spelled)
+EAGERPP_BINARY_OPS(EAGERPP_FREE_BINARY)
+#undef EAGERPP_FREE_BINARY
+#undef EAGERPP_FREE_BINARY_METHOD
+#undef EAGERPP_FREE_BINARY_OPERATOR
 EAGERPP_MIXED_FUNCTION(matmul)
 
 /// `x` where `condition` is true, `y` elsewhere, with broadcasting (NumPy: `where`); `x` or `y` may
@@ -296,14 +291,9 @@ auto where(const Tensor<C>& condition, S1 x, S2 y) {
   auto name(const Tn& x, Axes axis = {}, bool keepdims = false) { \
     return x.name(std::move(axis), keepdims);                     \
   }
-EAGERPP_FREE_REDUCTION(sum)
-EAGERPP_FREE_REDUCTION(prod)
-EAGERPP_FREE_REDUCTION(mean)
-EAGERPP_FREE_REDUCTION(min)
-EAGERPP_FREE_REDUCTION(max)
-EAGERPP_FREE_REDUCTION(all)
-EAGERPP_FREE_REDUCTION(any)
-EAGERPP_FREE_REDUCTION(logsumexp)
+#define EAGERPP_FREE_REDUCTION_ROW(name, ...) EAGERPP_FREE_REDUCTION(name)
+EAGERPP_REDUCTION_OPS(EAGERPP_FREE_REDUCTION_ROW)
+#undef EAGERPP_FREE_REDUCTION_ROW
 #undef EAGERPP_FREE_REDUCTION
 // ep::name(x, ...) of a static or any tensor, for the ops whose arguments are numbers
 // (x.name(...)).
@@ -312,9 +302,9 @@ EAGERPP_FREE_REDUCTION(logsumexp)
   auto name(const Tn& x, A... args)->decltype(x.name(args...)) { \
     return x.name(args...);                                      \
   }
-EAGERPP_FREE_FORWARD(argmin)
-EAGERPP_FREE_FORWARD(argmax)
-EAGERPP_FREE_FORWARD(cumsum)
+#define EAGERPP_FREE_FORWARD_ROW(name, ...) EAGERPP_FREE_FORWARD(name)
+EAGERPP_AXIS_REDUCTION_OPS(EAGERPP_FREE_FORWARD_ROW)
+#undef EAGERPP_FREE_FORWARD_ROW
 EAGERPP_FREE_FORWARD(flatten)
 EAGERPP_FREE_FORWARD(expand_dims)
 EAGERPP_FREE_FORWARD(softmax)

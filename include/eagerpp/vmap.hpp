@@ -187,23 +187,10 @@ struct batched : detail::batched_inverse<B> {
     const int rank = std::max(example_rank(a), example_rank(b));                       \
     return wrap(B::op(aligned<B>(a.data, rank), aligned<B>(b.data, rank)));            \
   }
-  EAGERPP_BATCHED_BINARY_OP(add)
-  EAGERPP_BATCHED_BINARY_OP(subtract)
-  EAGERPP_BATCHED_BINARY_OP(multiply)
-  EAGERPP_BATCHED_BINARY_OP(divide)
-  EAGERPP_BATCHED_BINARY_OP(floor_divide)
-  EAGERPP_BATCHED_BINARY_OP(mod)
-  EAGERPP_BATCHED_BINARY_OP(power)
-  EAGERPP_BATCHED_BINARY_OP(minimum)
-  EAGERPP_BATCHED_BINARY_OP(maximum)
-  EAGERPP_BATCHED_BINARY_OP(logical_and)
-  EAGERPP_BATCHED_BINARY_OP(logical_or)
-  EAGERPP_BATCHED_BINARY_OP(less)
-  EAGERPP_BATCHED_BINARY_OP(less_equal)
-  EAGERPP_BATCHED_BINARY_OP(greater)
-  EAGERPP_BATCHED_BINARY_OP(greater_equal)
-  EAGERPP_BATCHED_BINARY_OP(equal)
-  EAGERPP_BATCHED_BINARY_OP(not_equal)
+#define EAGERPP_BATCHED_BINARY_ROW(op, ...) EAGERPP_BATCHED_BINARY_OP(op)
+  EAGERPP_BINARY_OPS(EAGERPP_BATCHED_BINARY_ROW)
+  EAGERPP_COMPARISON_OPS(EAGERPP_BATCHED_BINARY_ROW)
+#undef EAGERPP_BATCHED_BINARY_ROW
 #undef EAGERPP_BATCHED_BINARY_OP
   template <detail::numpy::rule Rule>
   static raw_type zip_rule(const raw_type& a, const raw_type& b) {
@@ -224,12 +211,10 @@ struct batched : detail::batched_inverse<B> {
     B::op(r, axes);                                                                                \
   }                                                                                                \
   { return {B::op(x.data, behind(axes))}; }
-  EAGERPP_BATCHED_REDUCTION(sum)
-  EAGERPP_BATCHED_REDUCTION(prod)
-  EAGERPP_BATCHED_REDUCTION(min)
-  EAGERPP_BATCHED_REDUCTION(max)
-  EAGERPP_BATCHED_REDUCTION(all)
-  EAGERPP_BATCHED_REDUCTION(any)
+#define EAGERPP_BATCHED_REDUCTION_ROW(op, dtypes, native) \
+  EAGERPP_NATIVE_##native(EAGERPP_BATCHED_REDUCTION(op))
+  EAGERPP_REDUCTION_OPS(EAGERPP_BATCHED_REDUCTION_ROW)
+#undef EAGERPP_BATCHED_REDUCTION_ROW
 #undef EAGERPP_BATCHED_REDUCTION
 #define EAGERPP_BATCHED_AXIS_OP(op)                                                             \
   static auto op(const raw_type& x, int axis) requires requires(const R& r) { B::op(r, axis); } \

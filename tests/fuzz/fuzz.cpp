@@ -30,6 +30,7 @@
 #include <limits>     // std::numeric_limits
 #include <optional>   // std::optional
 #include <string>     // std::string
+#include <vector>     // std::vector
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -153,34 +154,104 @@ std::optional<std::string> check_gradient(const program& p, const outcome& g,
   return std::nullopt;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct options {
   unsigned long long programs = 1000, seed = 1, grad_every = 4, size_scale = 1;
   double seconds = 0;
   bool quiet = false;
+};
+
+/// The command line's options, or nothing (after the usage line) when one is unknown.
+std::optional<options> parse(int argc, char** argv) {
+  options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::strtoull(argv[++i], nullptr, 10) : 0ULL; };
     if (a == "--programs")
-      programs = next();
+      o.programs = next();
     else if (a == "--seed")
-      seed = next();
+      o.seed = next();
     else if (a == "--seconds")
-      seconds = static_cast<double>(next());
+      o.seconds = static_cast<double>(next());
     else if (a == "--grad-every")
-      grad_every = next();
+      o.grad_every = next();
     else if (a == "--size-scale")
-      size_scale = next();
+      o.size_scale = next();
     else if (a == "--quiet")
-      quiet = true;
+      o.quiet = true;
     else {
       std::fprintf(stderr,
                    "usage: eagerpp_fuzz [--programs N] [--seed S] [--seconds T] [--grad-every K] "
                    "[--size-scale K] [--quiet]\n");
-      return 2;
+      return std::nullopt;
     }
   }
+  return o;
+}
+
+/// Why gradient outcome `o` disagrees with the reference's `r`, or nothing.
+std::optional<std::string> compare_gradients(const outcome& r, const outcome& o) {
+  if (r.failed_at != o.failed_at || r.error_type != o.error_type)
+    return fmt::format("errors differ: '{}' ({}) vs '{}' ({})", r.error_type, r.error_message,
+                       o.error_type, o.error_message);
+  if (!close(r.loss, o.loss, 1e-9, 1e-12))
+    return fmt::format("loss {:.17g} vs {:.17g}", r.loss, o.loss);
+  // Elementwise 1e-9 relative, and absolutely 1e-10 of the largest gradient element: a component
+  // that cancels to about 0 differs by the rounding of its terms (9.1e-13 vs -2.0e-12 where the
+  // others are of order 1, summed in another order).
+  double scale = std::abs(r.loss);
+  for (double v : r.grad) scale = std::max(scale, std::abs(v));
+  for (std::size_t i = 0; i < r.grad.size(); ++i)
+    if (!close(r.grad[i], o.grad[i], 1e-9, 1e-12 + 1e-10 * scale))
+      return fmt::format("gradient element {}: {:.17g} vs {:.17g}", i, r.grad[i], o.grad[i]);
+  return std::nullopt;
+}
+
+/// Runs one program on every backend against the first; `who` names the two that disagree.
+std::optional<std::string> check_program(const program& p, const std::vector<value_info>& info,
+                                         const outcome& r, std::string& who) {
+  const auto& backends = interpreters();
+  const interpreter& ref = backends[0];
+  for (std::size_t b = 1; b < backends.size(); ++b) {
+    const outcome o = backends[b].run(p);
+    auto why = p.grad ? compare_gradients(r, o) : compare(r, o, info);
+    if (!why) continue;
+    who = fmt::format("{} vs {}", ref.label(), backends[b].label());
+    if (backends[b].fused)
+      *why += fmt::format(
+          "\n(the fused run: the program inside ep::fusion_scope({{.min_size = 0, "
+          ".block_bytes = {}}}), its values read after the last instruction, the last first)",
+          p.fused_block_bytes());
+    return why;
+  }
+  if (!p.grad) return std::nullopt;
+  who = ref.label();
+  if (r.failed_at >= 0)
+    return fmt::format("gradient program failed: {} ({})", r.error_type, r.error_message);
+  who = ref.label() + " vs central differences";
+  return check_gradient(p, r, ref);
+}
+
+/// What the programs that agreed held.
+struct tally {
+  unsigned long long done = 0, grads = 0, invalid = 0, values = 0, exact = 0, inexact = 0;
+  void add(const program& p, const outcome& r, const std::vector<value_info>& info) {
+    ++done;
+    grads += p.grad;
+    invalid += !p.grad && r.failed_at >= 0;
+    if (p.grad) return;
+    for (std::size_t k = p.inputs.size(); k < info.size(); ++k) {
+      ++values;
+      exact += info[k].tag == 0;
+      inexact += info[k].tag == 1;
+    }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto opt = parse(argc, argv);
+  if (!opt) return 2;
   auto& backends = interpreters();
   if (backends.size() < 2) {
     std::fprintf(stderr, "eagerpp_fuzz: %zu backend(s) linked in; need two to compare\n",
@@ -190,81 +261,32 @@ int main(int argc, char** argv) {
   std::vector<std::string> names;
   for (const auto& b : backends) names.push_back(b.label());
   const interpreter& ref = backends[0];
-  generator gen(ref, seed, static_cast<int>(std::min(size_scale, 64ULL)));
+  generator gen(ref, opt->seed, static_cast<int>(std::min(opt->size_scale, 64ULL)));
   const auto start = std::chrono::steady_clock::now();
-  unsigned long long done = 0, grads = 0, invalid = 0, values = 0, exact = 0, inexact = 0;
-  for (unsigned long long n = 0; n < programs; ++n) {
-    if (seconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds)
-      break;
-    const bool grad_mode = grad_every > 0 && n % grad_every == grad_every - 1;
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  tally t;
+  for (unsigned long long n = 0; n < opt->programs; ++n) {
+    if (opt->seconds > 0 && elapsed() > opt->seconds) break;
+    const bool grad_mode = opt->grad_every > 0 && n % opt->grad_every == opt->grad_every - 1;
     const program p = gen.next(grad_mode);
-    const auto& info = gen.info();
     const outcome r = ref.run(p);
-    std::optional<std::string> why;
     std::string who;
-    for (std::size_t b = 1; b < backends.size() && !why; ++b) {
-      const outcome o = backends[b].run(p);
-      if (grad_mode) {
-        if (r.failed_at != o.failed_at || r.error_type != o.error_type)
-          why = fmt::format("errors differ: '{}' ({}) vs '{}' ({})", r.error_type, r.error_message,
-                            o.error_type, o.error_message);
-        else if (!close(r.loss, o.loss, 1e-9, 1e-12))
-          why = fmt::format("loss {:.17g} vs {:.17g}", r.loss, o.loss);
-        else {
-          // Elementwise 1e-9 relative, and absolutely 1e-10 of the largest gradient element: a
-          // component that cancels to about 0 differs by the rounding of its terms (9.1e-13 vs
-          // -2.0e-12 where the others are of order 1, summed in another order).
-          double scale = std::abs(r.loss);
-          for (double v : r.grad) scale = std::max(scale, std::abs(v));
-          for (std::size_t i = 0; i < r.grad.size() && !why; ++i)
-            if (!close(r.grad[i], o.grad[i], 1e-9, 1e-12 + 1e-10 * scale))
-              why = fmt::format("gradient element {}: {:.17g} vs {:.17g}", i, r.grad[i], o.grad[i]);
-        }
-      } else {
-        why = compare(r, o, info);
-      }
-      if (why) {
-        who = fmt::format("{} vs {}", ref.label(), backends[b].label());
-        if (backends[b].fused)
-          *why += fmt::format(
-              "\n(the fused run: the program inside ep::fusion_scope({{.min_size = 0, "
-              ".block_bytes = {}}}), its values read after the last instruction, the last first)",
-              p.fused_block_bytes());
-      }
-    }
-    if (!why && grad_mode) {
-      if (r.failed_at >= 0) {
-        why = fmt::format("gradient program failed: {} ({})", r.error_type, r.error_message);
-        who = ref.label();
-      } else if ((why = check_gradient(p, r, ref))) {
-        who = ref.label() + " vs central differences";
-      }
-    }
-    if (why) {
-      std::printf("eagerpp_fuzz: DISAGREEMENT (seed %llu, program %llu, %s): %s\n%s", seed, n,
+    if (const auto why = check_program(p, gen.info(), r, who)) {
+      std::printf("eagerpp_fuzz: DISAGREEMENT (seed %llu, program %llu, %s): %s\n%s", opt->seed, n,
                   who.c_str(), why->c_str(), to_cpp(p, "ep::" + ref.name).c_str());
       return 1;
     }
-    ++done;
-    grads += grad_mode;
-    invalid += !grad_mode && r.failed_at >= 0;
-    if (!grad_mode)
-      for (std::size_t k = p.inputs.size(); k < info.size(); ++k) {
-        ++values;
-        exact += info[k].tag == 0;
-        inexact += info[k].tag == 1;
-      }
-    if (!quiet && done % 10000 == 0)
-      std::printf("eagerpp_fuzz: %llu programs...\n", done), std::fflush(stdout);
+    t.add(p, r, gen.info());
+    if (!opt->quiet && t.done % 10000 == 0)
+      std::printf("eagerpp_fuzz: %llu programs...\n", t.done), std::fflush(stdout);
   }
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
       "eagerpp_fuzz: %llu programs (seed %llu; %llu gradient, %llu ending in an ep::error; %llu op "
-      "results: %llu "
-      "compared exactly, %llu within %g ulp, the rest by dtype and shape) agree on %s in %.1f s\n",
-      done, seed, grads, invalid, values, exact, inexact, kUlps,
-      fmt::format("{}", fmt::join(names, ", ")).c_str(), took);
+      "results: %llu compared exactly, %llu within %g ulp, the rest by dtype and shape) agree on "
+      "%s in %.1f s\n",
+      t.done, opt->seed, t.grads, t.invalid, t.values, t.exact, t.inexact, kUlps,
+      fmt::format("{}", fmt::join(names, ", ")).c_str(), elapsed());
   return 0;
 }

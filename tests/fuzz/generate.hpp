@@ -2,18 +2,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cstdint>           // std::uint64_t
-#include <initializer_list>  // std::initializer_list
-#include <random>            // std::mt19937_64
-#include <string>            // std::string
-#include <vector>            // std::vector
+#include <cstddef>  // std::size_t
+#include <cstdint>  // std::uint64_t
+#include <random>   // std::mt19937_64
+#include <vector>   // std::vector
 
 #include "fuzz/program.hpp"
 
 namespace ep::fuzz {
-
-/// Whether `op` is one of `ops` (the generator's and the printer's test of an op's kind).
-bool in(const std::string& op, std::initializer_list<const char*> ops);
 
 /// What the generator knows of a value: its dtype and shape (from the reference backend), how
 /// exactly backends must agree on it, and its magnitude.
@@ -53,10 +49,16 @@ class generator {
   int add_input(program& p, const input& in);
   static double max_abs(const std::vector<double>& v);
   std::vector<std::int64_t> random_axes(int rank, bool allow_none);
+  [[nodiscard]] std::vector<std::size_t> candidates(dtype t) const;
   instruction random_instruction(program& p, int& a);
+  bool try_instruction(program& p, bool& ended);
+  [[nodiscard]] value_info describe(const instruction& ins, const value& v) const;
   [[nodiscard]] int result_tag(const instruction& ins, const value& result) const;
   [[nodiscard]] bool may_overflow(const instruction& ins) const;
   [[nodiscard]] bool smooth_at(const instruction& ins, const outcome& o) const;
+  static bool distinct(const instruction& ins, const outcome& o);
+
+  friend struct op_args;  // the arguments of each op (generate.cpp)
 
   const interpreter& ref_;
   std::mt19937_64 rng_;

@@ -5,12 +5,14 @@
 // translation unit instantiates every backend) and by default joins the backend's typed-suite TU,
 // which instantiates the same ops (EAGERPP_FUZZ_IN_SUITES, tests/fuzz/CMakeLists.txt). Values are
 // ep::basic_any_tensor over the one family, so an op is written once here and instantiated only
-// for the dtypes it admits.
+// for the dtypes it admits. An instruction runs the function of its op's row in the op table
+// (ops.hpp): the row's spelling for the ops of the library's lists, exec_<name> for the fuzzer's own.
 #pragma once
 
-#include <cstdint>    // std::int32_t, std::int64_t
+#include <cstddef>    // std::size_t, std::ptrdiff_t
+#include <cstdint>    // std::int32_t, std::int64_t, INT64_MIN
 #include <exception>  // std::exception
-#include <stdexcept>  // std::logic_error
+#include <optional>   // std::optional
 #include <string>     // std::string
 #include <typeinfo>   // typeid
 #include <utility>    // std::move
@@ -19,6 +21,7 @@
 #include <eagerpp/any.hpp>
 #include <eagerpp/eagerpp.hpp>
 
+#include "fuzz/ops.hpp"
 #include "fuzz/program.hpp"
 
 namespace ep::fuzz {
@@ -178,15 +181,32 @@ class machine {
     return v;
   }
 
-  /// The axes of a reduction from ints[from...]: none means all axes.
-  static Axes axes_of(const std::vector<std::int64_t>& ints, std::size_t from) {
-    if (ints.size() <= from) return Axes{};
-    return Axes(std::vector<int>(ints.begin() + static_cast<std::ptrdiff_t>(from), ints.end()));
-  }
-
-  static Shape shape_of(const std::vector<std::int64_t>& ints, std::size_t from = 0) {
-    return Shape(ints.begin() + static_cast<std::ptrdiff_t>(from), ints.end());
-  }
+  /// One instruction's operands (values numbered as in the program) and parameters.
+  struct call {
+    const instruction& in;
+    const std::vector<any>& v;
+    [[nodiscard]] const any& arg(std::size_t i) const {
+      return v.at(static_cast<std::size_t>(in.args.at(i)));
+    }
+    [[nodiscard]] const any& x() const { return arg(0); }
+    [[nodiscard]] std::int64_t I(std::size_t i) const { return in.ints.at(i); }
+    [[nodiscard]] int axis(std::size_t i) const { return static_cast<int>(in.ints.at(i)); }
+    [[nodiscard]] double R(std::size_t i) const { return in.reals.at(i); }
+    /// The axes from ints[from...]: none means all axes.
+    [[nodiscard]] Axes axes(std::size_t from) const {
+      if (in.ints.size() <= from) return Axes{};
+      return Axes(
+          std::vector<int>(in.ints.begin() + static_cast<std::ptrdiff_t>(from), in.ints.end()));
+    }
+    [[nodiscard]] Shape shape() const { return Shape(in.ints.begin(), in.ints.end()); }
+    /// f(t) for the static tensor t that x holds, if K admits its dtype.
+    template <detail::any_kind K, class Fn>
+    any visit(Fn&& f) const {
+      return x().template visit<K, any>(in.op, std::forward<Fn>(f));
+    }
+  };
+  using exec_fn = any (*)(const call&);
+  static constexpr auto every = any::every, numeric = any::numeric, floating = any::floating;
 
   template <class T>
   static const tensor<T>& as(const any& a) {
@@ -194,185 +214,154 @@ class machine {
   }
 
   static any exec(const instruction& in, const std::vector<any>& v) {
-    const std::string& op = in.op;
-    const auto& x = v.at(static_cast<std::size_t>(in.args.at(0)));
-    auto arg = [&](std::size_t i) -> const any& {
-      return v.at(static_cast<std::size_t>(in.args.at(i)));
-    };
-    auto I = [&](std::size_t i) { return in.ints.at(i); };
-    auto R = [&](std::size_t i) { return in.reals.at(i); };
-    constexpr auto every = any::every, numeric = any::numeric, floating = any::floating,
-                   boolean = any::boolean;
-    (void)boolean;
-    // --- element-wise, unary
-    if (op == "abs") return x.abs();
-    if (op == "sign") return x.sign();
-    if (op == "sqrt") return x.sqrt();
-    if (op == "square") return x.square();
-    if (op == "exp") return x.exp();
-    if (op == "log") return x.log();
-    if (op == "log2") return x.log2();
-    if (op == "log10") return x.log10();
-    if (op == "log1p") return x.log1p();
-    if (op == "sin") return x.sin();
-    if (op == "cos") return x.cos();
-    if (op == "tan") return x.tan();
-    if (op == "arcsin") return x.arcsin();
-    if (op == "arccos") return x.arccos();
-    if (op == "arctan") return x.arctan();
-    if (op == "sinh") return x.sinh();
-    if (op == "cosh") return x.cosh();
-    if (op == "tanh") return x.tanh();
-    if (op == "arcsinh") return x.arcsinh();
-    if (op == "arccosh") return x.arccosh();
-    if (op == "arctanh") return x.arctanh();
-    if (op == "round") return x.round();
-    if (op == "ceil") return x.ceil();
-    if (op == "floor") return x.floor();
-    if (op == "negative") return x.negative();
-    if (op == "clip") return x.clip(R(0), R(1));
-    if (op == "isnan") return x.isnan();
-    if (op == "isinf") return x.isinf();
-    if (op == "logical_not") return x.logical_not();
-    // --- element-wise, binary and with a scalar
-    if (op == "add") return x + arg(1);
-    if (op == "subtract") return x - arg(1);
-    if (op == "multiply") return x * arg(1);
-    if (op == "divide") return x / arg(1);
-    if (op == "pow") return x.pow(arg(1));
-    if (op == "minimum") return x.minimum(arg(1));
-    if (op == "maximum") return x.maximum(arg(1));
-    if (op == "floordiv")
-      return x.template binary<numeric>(op, arg(1),
-                                        [](const auto& a, const auto& b) { return a.floordiv(b); });
-    if (op == "mod")
-      return x.template binary<numeric>(op, arg(1),
-                                        [](const auto& a, const auto& b) { return a % b; });
-    if (op == "less") return x < arg(1);
-    if (op == "less_equal") return x <= arg(1);
-    if (op == "greater") return x > arg(1);
-    if (op == "greater_equal") return x >= arg(1);
-    if (op == "equal") return x == arg(1);
-    if (op == "not_equal") return x != arg(1);
-    if (op == "logical_and") return x.logical_and(arg(1));
-    if (op == "logical_or") return x.logical_or(arg(1));
-    if (op == "where") return x.where(arg(1), arg(2));
-    if (op == "add_scalar") return x + R(0);
-    if (op == "rsubtract_scalar") return R(0) - x;
-    if (op == "multiply_scalar") return x * R(0);
-    if (op == "divide_scalar") return x / R(0);
-    if (op == "add_int") return x + I(0);
-    if (op == "multiply_int") return x * I(0);
-    if (op == "pow_scalar")
-      return x.template visit<numeric, any>(op, [&](const auto& t) -> any { return t.pow(R(0)); });
-    if (op == "maximum_int")
-      return x.template visit<numeric, any>(
-          op, [&](const auto& t) -> any { return t.maximum(static_cast<int>(I(0))); });
-    // --- reductions: ints = {keepdims, axes...}
-    if (op == "sum") return x.sum(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "prod") return x.prod(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "mean") return x.mean(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "min") return x.min(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "max") return x.max(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "all") return x.all(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "any") return x.any(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "logsumexp") return x.logsumexp(axes_of(in.ints, 1), I(0) != 0);
-    if (op == "argmin") return in.ints.empty() ? x.argmin() : x.argmin(static_cast<int>(I(0)));
-    if (op == "argmax") return in.ints.empty() ? x.argmax() : x.argmax(static_cast<int>(I(0)));
-    if (op == "cumsum") return in.ints.empty() ? x.cumsum() : x.cumsum(static_cast<int>(I(0)));
-    // --- shape
-    if (op == "reshape") return x.reshape(shape_of(in.ints));
-    if (op == "flatten") return x.flatten(static_cast<int>(I(0)), static_cast<int>(I(1)));
-    if (op == "transpose") {
-      if (in.ints.empty()) return x.transpose();
-      return x.transpose(std::vector<int>(in.ints.begin(), in.ints.end()));
-    }
-    if (op == "squeeze") return in.ints.empty() ? x.squeeze() : x.squeeze(axes_of(in.ints, 0));
-    if (op == "expand_dims") return x.expand_dims(static_cast<int>(I(0)));
-    if (op == "broadcast_to") return x.broadcast_to(shape_of(in.ints));
-    if (op == "flip") return in.ints.empty() ? x.flip() : x.flip(axes_of(in.ints, 0));
-    if (op == "tile")
-      return x.template visit<every, any>(op,
-                                          [&](const auto& t) -> any { return t.tile(in.ints); });
-    if (op == "pad")  // ints = {reflect, before0, after0, before1, after1, ...}
-      return x.template visit<every, any>(op, [&](const auto& t) -> any {
-        Paddings p;
-        for (std::size_t i = 1; i + 1 < in.ints.size(); i += 2)
-          p.emplace_back(in.ints[i], in.ints[i + 1]);
-        using T = typename std::remove_cvref_t<decltype(t)>::value_type;
-        return t.pad(p, in.ints[0] != 0 ? "reflect" : "constant",
-                     static_cast<T>(in.reals.empty() ? 0 : R(0)));
-      });
-    // --- indexing and selection
-    if (op ==
-        "slice")  // ints = {axis-prefix count, start, stop, step}; an omitted bound is INT64_MIN
-      return x.template visit<every, any>(op, [&](const auto& t) -> any {
-        auto bound = [](std::int64_t b) {
-          return b == INT64_MIN ? std::optional<std::int64_t>() : std::optional(b);
-        };
-        const ep::slice s(bound(I(1)), bound(I(2)), I(3));
-        switch (I(0)) {
-          case 0:
-            return t(s);
-          case 1:
-            return t(ep::slice(), s);
-          default:
-            return t(ep::ellipsis, s);
-        }
-      });
-    if (op == "integer")
-      return x.template visit<every, any>(op, [&](const auto& t) -> any { return t(I(0)); });
-    if (op == "newaxis")
-      return x.template visit<every, any>(
-          op, [&](const auto& t) -> any { return t(ep::newaxis, ep::ellipsis); });
-    if (op == "take")  // x[index tensor], on the first axis or after one full slice
-      return x.template visit<every, any>(op, [&](const auto& t) -> any {
-        const auto& idx = as<std::int64_t>(arg(1));
-        return I(0) == 0 ? t(idx) : t(ep::slice(), idx);
-      });
-    if (op == "mask")
-      return x.template visit<every, any>(
-          op, [&](const auto& t) -> any { return t[as<bool>(arg(1))]; });
-    if (op == "sort")
-      return x.template visit<numeric, any>(
-          op, [&](const auto& t) -> any { return t.sort(static_cast<int>(I(0))); });
-    if (op == "argsort")
-      return x.template visit<numeric, any>(
-          op, [&](const auto& t) -> any { return t.argsort(static_cast<int>(I(0))); });
-    if (op == "topk_values" || op == "topk_indices")
-      return x.template visit<numeric, any>(op, [&](const auto& t) -> any {
-        auto [values, indices] = t.topk(I(0), true, static_cast<int>(I(1)));
-        if (op == "topk_values") return values;
-        return indices;
-      });
-    if (op == "take_along_axis")
-      return x.template visit<every, any>(op, [&](const auto& t) -> any {
-        return t.take_along_axis(as<std::int64_t>(arg(1)), static_cast<int>(I(0)));
-      });
-    // --- linear algebra and nn
-    if (op == "matmul") return x.matmul(arg(1));
-    if (op == "softmax") return x.softmax(static_cast<int>(I(0)));
-    if (op == "log_softmax") return x.log_softmax(static_cast<int>(I(0)));
-    if (op == "crossentropy")
-      return x.template visit<floating, any>(
-          op, [&](const auto& t) -> any { return t.crossentropy(as<std::int64_t>(arg(1))); });
-    // --- conversion: ints = {dtype}
-    if (op == "astype")
-      return x.template visit<every, any>(op, [&](const auto& t) -> any {
-        switch (static_cast<dtype>(I(0))) {
-          case dtype::float32:
-            return t.template astype<float>();
-          case dtype::float64:
-            return t.template astype<double>();
-          case dtype::int32:
-            return t.template astype<std::int32_t>();
-          case dtype::int64:
-            return t.template astype<std::int64_t>();
-          default:
-            return t.template astype<bool>();
-        }
-      });
-    throw std::logic_error("fuzz: unknown op " + op);
+    return executors()[op_index(in.op)](call{in, v});
+  }
+
+  /// The function of each row of the op table (ops.hpp), in its order: the families' spelled by
+  /// the row, the fuzzer's own ops' exec_<name>.
+  static const std::vector<exec_fn>& executors() {
+#define EAGERPP_FUZZ_EXEC_UNARY(f) [](const call& c) -> any { return c.x().f(); }
+#define EAGERPP_FUZZ_EXEC_OPERATOR(f) [](const call& c) -> any { return c.x() f c.arg(1); }
+#define EAGERPP_FUZZ_EXEC_METHOD(f) [](const call& c) -> any { return c.x().f(c.arg(1)); }
+#define EAGERPP_FUZZ_EXEC_REDUCTION(f) \
+  [](const call& c) -> any { return c.x().f(c.axes(1), c.I(0) != 0); }
+#define EAGERPP_FUZZ_EXEC_AXIS(f) \
+  [](const call& c) -> any { return c.in.ints.empty() ? c.x().f() : c.x().f(c.axis(0)); }
+#define EAGERPP_FUZZ_EXEC_OTHER(f) &exec_##f
+#define EAGERPP_FUZZ_ROW(FAMILY, name, DTYPES, spelled) EAGERPP_FUZZ_EXEC_##FAMILY(spelled),
+    static const std::vector<exec_fn> all = {EAGERPP_FUZZ_OPS};
+#undef EAGERPP_FUZZ_ROW
+#undef EAGERPP_FUZZ_EXEC_UNARY
+#undef EAGERPP_FUZZ_EXEC_OPERATOR
+#undef EAGERPP_FUZZ_EXEC_METHOD
+#undef EAGERPP_FUZZ_EXEC_REDUCTION
+#undef EAGERPP_FUZZ_EXEC_AXIS
+#undef EAGERPP_FUZZ_EXEC_OTHER
+    return all;
+  }
+
+  // --- element-wise ops of the fuzzer's own
+  static any exec_clip(const call& c) { return c.x().clip(c.R(0), c.R(1)); }
+  static any exec_where(const call& c) { return c.x().where(c.arg(1), c.arg(2)); }
+  static any exec_add_scalar(const call& c) { return c.x() + c.R(0); }
+  static any exec_rsubtract_scalar(const call& c) { return c.R(0) - c.x(); }
+  static any exec_multiply_scalar(const call& c) { return c.x() * c.R(0); }
+  static any exec_divide_scalar(const call& c) { return c.x() / c.R(0); }
+  static any exec_add_int(const call& c) { return c.x() + c.I(0); }
+  static any exec_multiply_int(const call& c) { return c.x() * c.I(0); }
+  static any exec_pow_scalar(const call& c) {
+    return c.template visit<numeric>([&](const auto& t) -> any { return t.pow(c.R(0)); });
+  }
+  static any exec_maximum_int(const call& c) {
+    return c.template visit<numeric>(
+        [&](const auto& t) -> any { return t.maximum(static_cast<int>(c.I(0))); });
+  }
+
+  // --- shape
+  static any exec_reshape(const call& c) { return c.x().reshape(c.shape()); }
+  static any exec_flatten(const call& c) { return c.x().flatten(c.axis(0), c.axis(1)); }
+  static any exec_transpose(const call& c) {
+    if (c.in.ints.empty()) return c.x().transpose();
+    return c.x().transpose(std::vector<int>(c.in.ints.begin(), c.in.ints.end()));
+  }
+  static any exec_squeeze(const call& c) {
+    return c.in.ints.empty() ? c.x().squeeze() : c.x().squeeze(c.axes(0));
+  }
+  static any exec_expand_dims(const call& c) { return c.x().expand_dims(c.axis(0)); }
+  static any exec_broadcast_to(const call& c) { return c.x().broadcast_to(c.shape()); }
+  static any exec_flip(const call& c) {
+    return c.in.ints.empty() ? c.x().flip() : c.x().flip(c.axes(0));
+  }
+  static any exec_tile(const call& c) {
+    return c.template visit<every>([&](const auto& t) -> any { return t.tile(c.in.ints); });
+  }
+  static any exec_pad(const call& c) {  // ints = {reflect, before0, after0, before1, after1, ...}
+    return c.template visit<every>([&](const auto& t) -> any {
+      Paddings p;
+      for (std::size_t i = 1; i + 1 < c.in.ints.size(); i += 2)
+        p.emplace_back(c.in.ints[i], c.in.ints[i + 1]);
+      using T = typename std::remove_cvref_t<decltype(t)>::value_type;
+      return t.pad(p, c.I(0) != 0 ? "reflect" : "constant",
+                   static_cast<T>(c.in.reals.empty() ? 0 : c.R(0)));
+    });
+  }
+
+  // --- indexing and selection
+  static any exec_slice(const call& c) {  // ints = {axis-prefix count, start, stop, step}
+    return c.template visit<every>([&](const auto& t) -> any {
+      auto bound = [](std::int64_t b) {  // an omitted bound is INT64_MIN
+        return b == INT64_MIN ? std::optional<std::int64_t>() : std::optional(b);
+      };
+      const ep::slice s(bound(c.I(1)), bound(c.I(2)), c.I(3));
+      switch (c.I(0)) {
+        case 0:
+          return t(s);
+        case 1:
+          return t(ep::slice(), s);
+        default:
+          return t(ep::ellipsis, s);
+      }
+    });
+  }
+  static any exec_integer(const call& c) {
+    return c.template visit<every>([&](const auto& t) -> any { return t(c.I(0)); });
+  }
+  static any exec_newaxis(const call& c) {
+    return c.template visit<every>(
+        [](const auto& t) -> any { return t(ep::newaxis, ep::ellipsis); });
+  }
+  static any exec_take(const call& c) {  // x[index tensor], on the first axis or after one slice
+    return c.template visit<every>([&](const auto& t) -> any {
+      const auto& idx = as<std::int64_t>(c.arg(1));
+      return c.I(0) == 0 ? t(idx) : t(ep::slice(), idx);
+    });
+  }
+  static any exec_mask(const call& c) {
+    return c.template visit<every>([&](const auto& t) -> any { return t[as<bool>(c.arg(1))]; });
+  }
+  static any exec_sort(const call& c) {
+    return c.template visit<numeric>([&](const auto& t) -> any { return t.sort(c.axis(0)); });
+  }
+  static any exec_argsort(const call& c) {
+    return c.template visit<numeric>([&](const auto& t) -> any { return t.argsort(c.axis(0)); });
+  }
+  static any exec_topk_values(const call& c) {
+    return c.template visit<numeric>(
+        [&](const auto& t) -> any { return t.topk(c.I(0), true, c.axis(1)).first; });
+  }
+  static any exec_topk_indices(const call& c) {
+    return c.template visit<numeric>(
+        [&](const auto& t) -> any { return t.topk(c.I(0), true, c.axis(1)).second; });
+  }
+  static any exec_take_along_axis(const call& c) {
+    return c.template visit<every>([&](const auto& t) -> any {
+      return t.take_along_axis(as<std::int64_t>(c.arg(1)), c.axis(0));
+    });
+  }
+
+  // --- linear algebra, nn, conversion
+  static any exec_matmul(const call& c) { return c.x().matmul(c.arg(1)); }
+  static any exec_softmax(const call& c) { return c.x().softmax(c.axis(0)); }
+  static any exec_log_softmax(const call& c) { return c.x().log_softmax(c.axis(0)); }
+  static any exec_crossentropy(const call& c) {
+    return c.template visit<floating>(
+        [&](const auto& t) -> any { return t.crossentropy(as<std::int64_t>(c.arg(1))); });
+  }
+  static any exec_astype(const call& c) {  // ints = {dtype}
+    return c.template visit<every>([&](const auto& t) -> any {
+      switch (static_cast<dtype>(c.I(0))) {
+        case dtype::float32:
+          return t.template astype<float>();
+        case dtype::float64:
+          return t.template astype<double>();
+        case dtype::int32:
+          return t.template astype<std::int32_t>();
+        case dtype::int64:
+          return t.template astype<std::int64_t>();
+        default:
+          return t.template astype<bool>();
+      }
+    });
   }
 };
 
