@@ -200,26 +200,17 @@ EAGERPP_HOST_DEVICE T absolute(T x) noexcept {
 
 /// NumPy's round (half to even: rint under the default rounding mode), ceil and floor: the C
 /// library's for floats, the identity on integers.
-template <class T>
-EAGERPP_HOST_DEVICE T rint(T x) noexcept {
-  if constexpr (std::is_floating_point_v<T>)
-    return EAGERPP_MATH(rint)(x);
-  else
+enum class rounding { rint, ceil, floor };
+template <rounding R, class T>
+EAGERPP_HOST_DEVICE T to_integral(T x) noexcept {
+  if constexpr (!std::is_floating_point_v<T>)
     return x;
-}
-template <class T>
-EAGERPP_HOST_DEVICE T ceil(T x) noexcept {
-  if constexpr (std::is_floating_point_v<T>)
+  else if constexpr (R == rounding::rint)
+    return EAGERPP_MATH(rint)(x);
+  else if constexpr (R == rounding::ceil)
     return EAGERPP_MATH(ceil)(x);
   else
-    return x;
-}
-template <class T>
-EAGERPP_HOST_DEVICE T floor(T x) noexcept {
-  if constexpr (std::is_floating_point_v<T>)
     return EAGERPP_MATH(floor)(x);
-  else
-    return x;
 }
 
 // One functor per row of the unary table (ops/unary_list.hpp), `name_fn`: the op on one element,

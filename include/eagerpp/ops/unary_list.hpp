@@ -29,32 +29,32 @@
 // No includes: the core's backend.hpp includes this list before ep::Tensor exists.
 // clang-format would read `g * x` in a macro argument as a declaration, `g* x`.
 // clang-format off
-#define EAGERPP_UNARY_OPS(X)                                                                      \
-  X(abs, NUMERIC, g * x.sign(), numpy::absolute(x))                                               \
-  X(sign, NUMERIC, x.zeros_like(), numpy::sign(x))                                                \
-  X(sqrt, FLOAT, g / (y * 2), EAGERPP_MATH(sqrt)(x))                                              \
-  X(cbrt, FLOAT, g / (y.square() * 3), EAGERPP_MATH(cbrt)(x))                                     \
-  X(square, NUMERIC, (g * 2) * x, x * x)                                                          \
-  X(exp, FLOAT, g * y, EAGERPP_MATH(exp)(x))                                                      \
-  X(exp2, FLOAT, g * y * std::numbers::ln2_v<value_type>, EAGERPP_MATH(exp2)(x))                  \
-  X(expm1, FLOAT, g * (y + 1), EAGERPP_MATH(expm1)(x))                                            \
-  X(log, FLOAT, g / x, EAGERPP_MATH(log)(x))                                                      \
-  X(log2, FLOAT, g / (x * std::numbers::ln2_v<value_type>), EAGERPP_MATH(log2)(x))                \
-  X(log10, FLOAT, g / (x * std::numbers::ln10_v<value_type>), EAGERPP_MATH(log10)(x))             \
-  X(log1p, FLOAT, g / (x + 1), EAGERPP_MATH(log1p)(x))                                            \
-  X(sin, FLOAT, g * x.cos(), EAGERPP_MATH(sin)(x))                                                \
-  X(cos, FLOAT, -(g * x.sin()), EAGERPP_MATH(cos)(x))                                             \
-  X(tan, FLOAT, g * (y.square() + 1), EAGERPP_MATH(tan)(x))                                       \
-  X(arcsin, FLOAT, g / (1 - x.square()).sqrt(), EAGERPP_MATH(asin)(x))                            \
-  X(arccos, FLOAT, -(g / (1 - x.square()).sqrt()), EAGERPP_MATH(acos)(x))                         \
-  X(arctan, FLOAT, g / (x.square() + 1), EAGERPP_MATH(atan)(x))                                   \
-  X(sinh, FLOAT, g * x.cosh(), EAGERPP_MATH(sinh)(x))                                             \
-  X(cosh, FLOAT, g * x.sinh(), EAGERPP_MATH(cosh)(x))                                             \
-  X(tanh, FLOAT, g * (1 - y.square()), EAGERPP_MATH(tanh)(x))                                     \
-  X(arcsinh, FLOAT, g / (x.square() + 1).sqrt(), EAGERPP_MATH(asinh)(x))                          \
-  X(arccosh, FLOAT, g / (x.square() - 1).sqrt(), EAGERPP_MATH(acosh)(x))                          \
-  X(arctanh, FLOAT, g / (1 - x.square()), EAGERPP_MATH(atanh)(x))                                 \
-  X(round, NUMERIC, x.zeros_like(), numpy::rint(x))                                               \
-  X(ceil, NUMERIC, x.zeros_like(), numpy::ceil(x))                                                \
-  X(floor, NUMERIC, x.zeros_like(), numpy::floor(x))
+#define EAGERPP_UNARY_OPS(X)                                                                       \
+  X(abs, NUMERIC, g * x.sign(), numpy::absolute(x))                                                \
+  X(sign, NUMERIC, x.zeros_like(), numpy::sign(x))                                                 \
+  X(sqrt, FLOAT, g / (y * 2), EAGERPP_MATH(sqrt)(x))                                               \
+  X(cbrt, FLOAT, g / (y.square() * 3), EAGERPP_MATH(cbrt)(x))                                      \
+  X(square, NUMERIC, (g * 2) * x, x * x)                                                           \
+  X(exp, FLOAT, g * y, EAGERPP_MATH(exp)(x))                                                       \
+  X(exp2, FLOAT, g * y * std::numbers::ln2_v<value_type>, EAGERPP_MATH(exp2)(x))                   \
+  X(expm1, FLOAT, g * (y + 1), EAGERPP_MATH(expm1)(x))                                             \
+  X(log, FLOAT, g / x, EAGERPP_MATH(log)(x))                                                       \
+  X(log2, FLOAT, g / (x * std::numbers::ln2_v<value_type>), EAGERPP_MATH(log2)(x))                 \
+  X(log10, FLOAT, g / (x * std::numbers::ln10_v<value_type>), EAGERPP_MATH(log10)(x))              \
+  X(log1p, FLOAT, g / (x + 1), EAGERPP_MATH(log1p)(x))                                             \
+  X(sin, FLOAT, g * x.cos(), EAGERPP_MATH(sin)(x))                                                 \
+  X(cos, FLOAT, -(g * x.sin()), EAGERPP_MATH(cos)(x))                                              \
+  X(tan, FLOAT, g * (y.square() + 1), EAGERPP_MATH(tan)(x))                                        \
+  X(arcsin, FLOAT, g / (1 - x.square()).sqrt(), EAGERPP_MATH(asin)(x))                             \
+  X(arccos, FLOAT, -(g / (1 - x.square()).sqrt()), EAGERPP_MATH(acos)(x))                          \
+  X(arctan, FLOAT, g / (x.square() + 1), EAGERPP_MATH(atan)(x))                                    \
+  X(sinh, FLOAT, g * x.cosh(), EAGERPP_MATH(sinh)(x))                                              \
+  X(cosh, FLOAT, g * x.sinh(), EAGERPP_MATH(cosh)(x))                                              \
+  X(tanh, FLOAT, g * (1 - y.square()), EAGERPP_MATH(tanh)(x))                                      \
+  X(arcsinh, FLOAT, g / (x.square() + 1).sqrt(), EAGERPP_MATH(asinh)(x))                           \
+  X(arccosh, FLOAT, g / (x.square() - 1).sqrt(), EAGERPP_MATH(acosh)(x))                           \
+  X(arctanh, FLOAT, g / (1 - x.square()), EAGERPP_MATH(atanh)(x))                                  \
+  X(round, NUMERIC, x.zeros_like(), numpy::to_integral<numpy::rounding::rint>(x))                  \
+  X(ceil, NUMERIC, x.zeros_like(), numpy::to_integral<numpy::rounding::ceil>(x))                   \
+  X(floor, NUMERIC, x.zeros_like(), numpy::to_integral<numpy::rounding::floor>(x))
 // clang-format on
