@@ -23,6 +23,7 @@
 #include "eagerpp/eigen/fuse_ops.hpp"
 #include "eagerpp/eigen/kernels.hpp"
 #include "eagerpp/eigen/linalg.hpp"
+#include "eagerpp/eigen/matmul.hpp"
 #include "eagerpp/eigen/threads.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
