@@ -4,7 +4,7 @@
 
 #include <algorithm>    // std::copy_n, std::fill_n, std::transform
 #include <cstdint>      // std::int64_t
-#include <type_traits>  // std::is_same_v, std::integral_constant
+#include <type_traits>  // std::is_same_v
 #include <vector>       // std::vector
 
 #include <Eigen/Core>
@@ -14,6 +14,147 @@
 #include "eagerpp/shape.hpp"
 
 namespace ep::detail {
+
+/// c = op(A) op(B) of inner extent k == 1, an outer product: each row of c is a[i] times b's one
+/// row, written once (the kernels would zero c, pack both operands and run on a depth of one).
+/// Per-example gradients of a dense layer under ep::vmap are a batch of these.
+template <class T>
+[[gnu::always_inline]] inline void eigen_outer_product(const T* a, const T* b, T* c, Eigen::Index n,
+                                                       Eigen::Index m) {
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const T ai = a[i];  // op(A) is (n, 1): a's elements in order, stored transposed or not
+    T* crow = c + i * m;
+    for (Eigen::Index j = 0; j < m; ++j) crow[j] = ai * b[j];  // op(B) is (1, m): b's elements
+  }
+}
+
+/// c = op(A) b of a tiny product whose rows of M <= 4 elements are held in registers: the row
+/// length M is a template argument, and so is the inner extent K up to 4 (0: k at run time), so
+/// that the loops unroll into K multiply-adds of whole rows instead of a loop the compiler
+/// vectorizes across p. op(A)'s element (i, p) is a[i * ai + p * ap].
+template <Eigen::Index K, Eigen::Index M, class T>
+[[gnu::always_inline]] inline void eigen_tiny_rows(const T* a, Eigen::Index ai, Eigen::Index ap,
+                                                   const T* b, T* c, Eigen::Index n,
+                                                   Eigen::Index k) {
+  const Eigen::Index kk = K == 0 ? k : K;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    T row[M]{};
+    for (Eigen::Index p = 0; p < kk; ++p) {
+      const T aip = a[i * ai + p * ap];
+      for (Eigen::Index j = 0; j < M; ++j) row[j] += aip * b[p * M + j];
+    }
+    std::copy_n(row, M, c + i * M);
+  }
+}
+
+/// eigen_tiny_rows with the row length M and k's template argument picked by a switch.
+template <Eigen::Index M, class T>
+[[gnu::always_inline]] inline void eigen_tiny_rows_of(const T* a, Eigen::Index ai, Eigen::Index ap,
+                                                      const T* b, T* c, Eigen::Index n,
+                                                      Eigen::Index k) {
+  switch (k) {
+    case 1:
+      return eigen_tiny_rows<1, M>(a, ai, ap, b, c, n, k);
+    case 2:
+      return eigen_tiny_rows<2, M>(a, ai, ap, b, c, n, k);
+    case 3:
+      return eigen_tiny_rows<3, M>(a, ai, ap, b, c, n, k);
+    case 4:
+      return eigen_tiny_rows<4, M>(a, ai, ap, b, c, n, k);
+    default:
+      return eigen_tiny_rows<0, M>(a, ai, ap, b, c, n, k);
+  }
+}
+
+/// c = op(A) op(B) of a tiny product (n + k + m below Eigen's coefficient-based threshold), a loop
+/// as Eigen's expression does: the kernels' packing would cost more. Each c[i][j] sums
+/// a[i][p] b[p][j] over p in order; with b's rows contiguous (not tb), row i of c accumulates
+/// whole rows of b, so that the inner loop vectorizes.
+template <class T>
+[[gnu::always_inline]] inline void eigen_tiny_gemm(const T* a, bool ta, const T* b, bool tb, T* c,
+                                                   Eigen::Index n, Eigen::Index k, Eigen::Index m) {
+  using Eigen::Index;
+  const Index ai = ta ? 1 : k, ap = ta ? n : 1, bp = tb ? 1 : m, bj = tb ? k : 1;
+  if (!tb) {
+    switch (m) {
+      case 1:
+        return eigen_tiny_rows_of<1>(a, ai, ap, b, c, n, k);
+      case 2:
+        return eigen_tiny_rows_of<2>(a, ai, ap, b, c, n, k);
+      case 3:
+        return eigen_tiny_rows_of<3>(a, ai, ap, b, c, n, k);
+      case 4:
+        return eigen_tiny_rows_of<4>(a, ai, ap, b, c, n, k);
+      default:
+        break;
+    }
+    std::fill_n(c, n * m, T{0});
+    for (Index i = 0; i < n; ++i)
+      for (Index p = 0; p < k; ++p) {
+        const T aip = a[i * ai + p * ap];
+        const T* brow = b + p * m;
+        T* crow = c + i * m;
+        for (Index j = 0; j < m; ++j) crow[j] += aip * brow[j];
+      }
+    return;
+  }
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < m; ++j) {
+      T sum{0};
+      for (Index p = 0; p < k; ++p) sum += a[i * ai + p * ap] * b[p * bp + j * bj];
+      c[i * m + j] = sum;
+    }
+}
+
+/// out += lhs v, a matrix times a contiguous vector into the contiguous `out` by Eigen's GEMV
+/// kernel: the (rows, cols) matrix `lhs`, stored row-major with leading dimension `ld` or
+/// column-major (its transpose row-major).
+template <class T>
+[[gnu::always_inline]] inline void eigen_gemv(const T* lhs, bool row_major, Eigen::Index ld,
+                                              Eigen::Index rows, Eigen::Index cols, const T* v,
+                                              T* out) {
+  namespace ei = Eigen::internal;
+  using Eigen::ColMajor;
+  using Eigen::Index;
+  using Eigen::RowMajor;
+  if (row_major) {
+    ei::general_matrix_vector_product<
+        Index, T, ei::const_blas_data_mapper<T, Index, RowMajor>, RowMajor, false, T,
+        ei::const_blas_data_mapper<T, Index, ColMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
+                                                                    out, 1, T{1});
+  } else {
+    ei::general_matrix_vector_product<
+        Index, T, ei::const_blas_data_mapper<T, Index, ColMajor>, ColMajor, false, T,
+        ei::const_blas_data_mapper<T, Index, RowMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
+                                                                    out, 1, T{1});
+  }
+}
+
+/// c += op(A) op(B) by Eigen's GEMM kernel, column-major: c^T (m, n) = op(B)^T (m, k) op(A)^T
+/// (k, n), op(B)^T being b as stored (row-major) when tb, else its transpose (column-major), and
+/// the same for op(A)^T: LhsOrder and RhsOrder. Through Eigen's parallelize_gemm, as the
+/// expression goes: with OpenMP, Eigen's threads share the product.
+template <int LhsOrder, int RhsOrder, class T>
+void eigen_gemm_kernel(const T* a, const T* b, T* c, Eigen::Index n, Eigen::Index k,
+                       Eigen::Index m) {
+  namespace ei = Eigen::internal;
+  using Eigen::ColMajor;
+  using Eigen::Index;
+  using blocking_type =
+      ei::gemm_blocking_space<ColMajor, T, T, Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>;
+  using lhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, LhsOrder>>;
+  using rhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, RhsOrder>>;
+  using product =
+      ei::general_matrix_matrix_product<Index, T, LhsOrder, false, T, RhsOrder, false, ColMajor, 1>;
+  blocking_type blocking(m, n, k, 1, true);
+  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, ColMajor>> dest(c, m, n);
+  const lhs_map lhs(b, m, k);
+  const rhs_map rhs(a, k, n);
+  ei::parallelize_gemm<true>(
+      ei::gemm_functor<T, Index, product, lhs_map, rhs_map, decltype(dest), blocking_type>(
+          lhs, rhs, dest, T{1}, blocking),
+      m, n, k, false);
+}
 
 /// C = op(A) op(B) into the row-major (n, m) `c`, where op(A) is (n, k) and op(B) is (k, m), each
 /// a row-major block as stored or its transpose: Eigen's own GEMM and GEMV kernels, called directly
@@ -25,130 +166,20 @@ namespace ep::detail {
 template <class T>
 void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, Eigen::Index k,
                 Eigen::Index m) {
-  namespace ei = Eigen::internal;
   using Eigen::ColMajor;
-  using Eigen::Index;
   using Eigen::RowMajor;
-  if (k == 1) {
-    // An outer product: each row of c is a[i] times b's one row, written once (the kernels would
-    // zero c, pack both operands and run on a depth of one). Per-example gradients of a dense
-    // layer under ep::vmap are a batch of these.
-    for (Index i = 0; i < n; ++i) {
-      const T ai = a[i];  // op(A) is (n, 1): a's elements in order, stored transposed or not
-      T* crow = c + i * m;
-      for (Index j = 0; j < m; ++j) crow[j] = ai * b[j];  // op(B) is (1, m): b's elements in order
-    }
-    return;
-  }
-  if (n + k + m < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
-    // A tiny product, a loop (as Eigen's expression does): the kernels' packing would cost more.
-    // Each c[i][j] sums a[i][p] b[p][j] over p in order; with b's rows contiguous (not tb), row i
-    // of c accumulates whole rows of b, so that the inner loop vectorizes.
-    const Index ai = ta ? 1 : k, ap = ta ? n : 1, bp = tb ? 1 : m, bj = tb ? k : 1;
-    if (!tb) {
-      // Rows of up to four elements are held in registers: the row length M is a template
-      // argument, and so is the inner extent K up to 4 (0: k at run time), so that the loops unroll
-      // into K multiply-adds of whole rows instead of a loop the compiler vectorizes across p.
-      const auto rows = [&]<Index K, Index M>(std::integral_constant<Index, K>,
-                                              std::integral_constant<Index, M>) {
-        const Index kk = K == 0 ? k : K;
-        for (Index i = 0; i < n; ++i) {
-          T row[M]{};
-          for (Index p = 0; p < kk; ++p) {
-            const T aip = a[i * ai + p * ap];
-            for (Index j = 0; j < M; ++j) row[j] += aip * b[p * M + j];
-          }
-          std::copy_n(row, M, c + i * M);
-        }
-      };
-      const auto with_k = [&]<Index M>(std::integral_constant<Index, M> row_length) {
-        switch (k) {
-          case 1:
-            return rows(std::integral_constant<Index, 1>{}, row_length);
-          case 2:
-            return rows(std::integral_constant<Index, 2>{}, row_length);
-          case 3:
-            return rows(std::integral_constant<Index, 3>{}, row_length);
-          case 4:
-            return rows(std::integral_constant<Index, 4>{}, row_length);
-          default:
-            return rows(std::integral_constant<Index, 0>{}, row_length);
-        }
-      };
-      switch (m) {
-        case 1:
-          return with_k(std::integral_constant<Index, 1>{});
-        case 2:
-          return with_k(std::integral_constant<Index, 2>{});
-        case 3:
-          return with_k(std::integral_constant<Index, 3>{});
-        case 4:
-          return with_k(std::integral_constant<Index, 4>{});
-        default:
-          break;
-      }
-      std::fill_n(c, n * m, T{0});
-      for (Index i = 0; i < n; ++i)
-        for (Index p = 0; p < k; ++p) {
-          const T aip = a[i * ai + p * ap];
-          const T* brow = b + p * m;
-          T* crow = c + i * m;
-          for (Index j = 0; j < m; ++j) crow[j] += aip * brow[j];
-        }
-      return;
-    }
-    for (Index i = 0; i < n; ++i)
-      for (Index j = 0; j < m; ++j) {
-        T sum{0};
-        for (Index p = 0; p < k; ++p) sum += a[i * ai + p * ap] * b[p * bp + j * bj];
-        c[i * m + j] = sum;
-      }
-    return;
-  }
-  std::fill_n(c, n * m, T{0});  // the kernels accumulate into c
-  // A matrix times a contiguous vector v into the contiguous c: the (rows, cols) matrix `lhs`,
-  // stored row-major with leading dimension `ld` or column-major (its transpose row-major).
-  const auto gemv = [](const T* lhs, bool row_major, Index ld, Index rows, Index cols, const T* v,
-                       T* out) {
-    if (row_major) {
-      ei::general_matrix_vector_product<
-          Index, T, ei::const_blas_data_mapper<T, Index, RowMajor>, RowMajor, false, T,
-          ei::const_blas_data_mapper<T, Index, ColMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
-                                                                      out, 1, T{1});
-    } else {
-      ei::general_matrix_vector_product<
-          Index, T, ei::const_blas_data_mapper<T, Index, ColMajor>, ColMajor, false, T,
-          ei::const_blas_data_mapper<T, Index, RowMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
-                                                                      out, 1, T{1});
-    }
-  };
-  if (m == 1) return gemv(a, !ta, ta ? n : k, n, k, b, c);  // c = op(A) b
-  if (n == 1) return gemv(b, tb, tb ? k : m, m, k, a, c);   // c^T = op(B)^T a^T
-  // Column-major, c^T (m, n) = op(B)^T (m, k) op(A)^T (k, n): op(B)^T is b as stored, row-major,
-  // when tb, else its transpose (column-major); the same for op(A)^T. Through Eigen's
-  // parallelize_gemm, as the expression goes: with OpenMP, Eigen's threads share the product.
-  using blocking_type =
-      ei::gemm_blocking_space<ColMajor, T, T, Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>;
-  blocking_type blocking(m, n, k, 1, true);
-  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, ColMajor>> dest(c, m, n);
-  const auto run = [&]<int LhsOrder, int RhsOrder>() {
-    using lhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, LhsOrder>>;
-    using rhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, RhsOrder>>;
-    using product = ei::general_matrix_matrix_product<Index, T, LhsOrder, false, T, RhsOrder, false,
-                                                      ColMajor, 1>;
-    const lhs_map lhs(b, m, k);
-    const rhs_map rhs(a, k, n);
-    ei::parallelize_gemm<true>(
-        ei::gemm_functor<T, Index, product, lhs_map, rhs_map, decltype(dest), blocking_type>(
-            lhs, rhs, dest, T{1}, blocking),
-        m, n, k, false);
-  };
+  if (k == 1) return eigen_outer_product(a, b, c, n, m);
+  if (n + k + m < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD)
+    return eigen_tiny_gemm(a, ta, b, tb, c, n, k, m);
+  std::fill_n(c, n * m, T{0});                                    // the kernels accumulate into c
+  if (m == 1) return eigen_gemv(a, !ta, ta ? n : k, n, k, b, c);  // c = op(A) b
+  if (n == 1) return eigen_gemv(b, tb, tb ? k : m, m, k, a, c);   // c^T = op(B)^T a^T
   if (tb) {
-    if (ta) return run.template operator()<RowMajor, RowMajor>();
-    return run.template operator()<RowMajor, ColMajor>();
+    if (ta) return eigen_gemm_kernel<RowMajor, RowMajor>(a, b, c, n, k, m);
+    return eigen_gemm_kernel<RowMajor, ColMajor>(a, b, c, n, k, m);
   }
-  if (ta) return run.template operator()<ColMajor, RowMajor>();
-  run.template operator()<ColMajor, ColMajor>();
+  if (ta) return eigen_gemm_kernel<ColMajor, RowMajor>(a, b, c, n, k, m);
+  eigen_gemm_kernel<ColMajor, ColMajor>(a, b, c, n, k, m);
 }
 
 /// op(a) op(b) of one (n, k) by (k, m) product, n, k, m > 0, in a result of its own: a function of
