@@ -13,6 +13,7 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
+#include "eagerpp/detail/block_reductions.hpp"
 #include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/detail/expression_arithmetic.hpp"
 #include "eagerpp/detail/fuse_host.hpp"

@@ -12,6 +12,7 @@
 #include "eagerpp/omp/system.hpp"  // first: it selects Thrust's OpenMP device system
 
 #include "eagerpp/astensor.hpp"
+#include "eagerpp/detail/block_reductions.hpp"
 #include "eagerpp/detail/blocks.hpp"
 #include "eagerpp/detail/fuse_host.hpp"
 #include "eagerpp/omp/fuse_ops.hpp"
