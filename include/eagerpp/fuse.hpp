@@ -20,7 +20,7 @@ namespace detail::fuse {
 
 /// Whether backend B runs fused functions itself: the optional hook `fused_map(f, shape,
 /// raw...) -> R`, announced by `static constexpr bool fused_loops = true` (backends/host's
-/// detail/fuse_host.hpp).
+/// host/fuse_host.hpp).
 template <class B>
 concept has_fused_map = requires {
   requires B::fused_loops;

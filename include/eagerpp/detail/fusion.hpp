@@ -1,5 +1,5 @@
 // eagerpp - lazy element-wise expressions: what the facade knows of them (their evaluation in
-// cache-sized blocks is the host layer's, backends/host/include/eagerpp/detail/blocks.hpp)
+// cache-sized blocks is the host layer's, backends/host/include/eagerpp/host/blocks.hpp)
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -88,7 +88,7 @@ namespace ep::detail {
 // and every check (shapes, dtypes) runs when the op is called. On a backend that evaluates in
 // blocks (blocked_backend), an element-wise op of a large floating tensor returns a tensor whose
 // value is a small expression over its inputs (a lazy_expr) rather than a buffer; whatever needs
-// the values computes them once, in blocks, and reductions take the blocks (detail/blocks.hpp).
+// the values computes them once, in blocks, and reductions take the blocks (host/blocks.hpp).
 
 /// The unary maps a backend's full reduction can apply to each element as it loads it.
 enum class map_kind : unsigned char { square, abs };
@@ -123,7 +123,7 @@ constexpr map_reduce_fn<typename B::raw_type> map_reducer() {
 /// A backend that evaluates element-wise ops lazily, in blocks: a host backend that says so
 /// (`static constexpr bool blocked_evaluation = true`), keeps C-order elements in shared memory
 /// (the share_host / from_host_shared hooks, which view a block as a rank-1 native tensor) and
-/// includes eagerpp/detail/blocks.hpp.
+/// includes eagerpp/host/blocks.hpp.
 template <class B>
 concept blocked_backend = requires {
   requires B::blocked_evaluation;
@@ -135,11 +135,11 @@ concept blocked_backend = requires {
 template <class T>
 inline constexpr bool lazy_dtype = std::is_floating_point_v<T> || std::is_same_v<T, bool>;
 
-/// The value of a tensor of backend B that is an element-wise expression (detail/blocks.hpp).
+/// The value of a tensor of backend B that is an element-wise expression (host/blocks.hpp).
 template <class B>
 class lazy_expr;
 
-/// The facade's access to a tensor's expression (detail/blocks.hpp).
+/// The facade's access to a tensor's expression (host/blocks.hpp).
 struct lazy_access;
 
 /// An element-wise op about to run on `in...`: `f(in.raw()...)` computes it now (the call
@@ -163,7 +163,7 @@ elementwise_call<F, In...> elementwise(F f, const In&... in) {
   return {f, std::tuple<const In&...>(in...)};
 }
 
-/// The expression of `call`'s result, or nullptr to compute it now (defined in detail/blocks.hpp,
+/// The expression of `call`'s result, or nullptr to compute it now (defined in host/blocks.hpp,
 /// which every blocked backend includes).
 template <class B, class F, class... In>
 std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call);
@@ -180,14 +180,14 @@ template <class Now, class Lazy>
 deferrable(Now, Lazy) -> deferrable<Now, Lazy>;
 
 /// The strided slice `x[start[d] + k * step[d]]` (step >= 1) of extents `out` as an expression
-/// whose blocks gather their elements, or nullptr to slice now (defined in detail/blocks.hpp).
+/// whose blocks gather their elements, or nullptr to slice now (defined in host/blocks.hpp).
 template <class B>
 std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, const Shape& in,
                                                const Shape& start, const Shape& step,
                                                const Shape& out);
 
 /// `x.pad(...)` (constant mode) written straight from x's expression where x is an expression held
-/// by x alone, or std::nullopt to pad x's value (defined in detail/blocks.hpp).
+/// by x alone, or std::nullopt to pad x's value (defined in host/blocks.hpp).
 template <class Tn>
 std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::int64_t> before,
                                               std::span<const std::int64_t> after,
@@ -195,7 +195,7 @@ std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::
 
 /// A copy of x with `v` (extents `out`) written at the region x[start[d] + k * step[d]] (step >= 1):
 /// index_update by integers and slices. v's expression is written straight into the copy where v
-/// holds one alone and the region's rows are contiguous (defined in detail/blocks.hpp).
+/// holds one alone and the region's rows are contiguous (defined in host/blocks.hpp).
 template <class Tn>
 typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const Shape& step,
                                           const Shape& out, const Tn& v);
@@ -210,7 +210,7 @@ inline constexpr bool same_function<F, F> = true;
 /// Whether the backend function `Compute` gives an element the same value in a SIMD packet and in
 /// a kernel's scalar tail: the IEEE operations that are correctly rounded (add, subtract,
 /// multiply, divide, sqrt) or exact (negative, abs, square is a multiply, minimum, maximum). A
-/// block evaluation may then end its blocks anywhere (detail/blocks.hpp: row blocks); a
+/// block evaluation may then end its blocks anywhere (host/blocks.hpp: row blocks); a
 /// transcendental function's SIMD and scalar versions differ by an ulp or two.
 template <class B, auto Compute>
 constexpr bool tail_exact() {

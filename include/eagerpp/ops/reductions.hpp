@@ -92,7 +92,7 @@ struct reduction_ref {
 /// The reduction `f` (a backend reduction, `f(raw, axes)`) of the lazy tensor `x` over the axes of
 /// `p`, taking the blocks of x's expression so that x is never computed as a whole (a map the
 /// backend's reduction takes in, `map_reduce` (map_reducer), is applied as the input is loaded);
-/// std::nullopt where the axes do not allow it. Defined in detail/block_reductions.hpp, which
+/// std::nullopt where the axes do not allow it. Defined in host/block_reductions.hpp, which
 /// every blocked backend includes.
 template <class Tn>
 std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p,

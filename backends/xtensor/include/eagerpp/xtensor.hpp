@@ -26,12 +26,12 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
-#include "eagerpp/detail/block_reductions.hpp"
-#include "eagerpp/detail/blocks.hpp"
-#include "eagerpp/detail/expression_arithmetic.hpp"
-#include "eagerpp/detail/fuse_host.hpp"
+#include "eagerpp/host/block_reductions.hpp"
+#include "eagerpp/host/blocks.hpp"
+#include "eagerpp/host/expression_arithmetic.hpp"
+#include "eagerpp/host/fuse_host.hpp"
 #include "eagerpp/detail/fusion.hpp"
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
@@ -50,11 +50,11 @@ template <class T>
 struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>> {
   static constexpr std::string_view name = "xtensor";
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
-  /// same functions (detail/blocks.hpp).
+  /// same functions (host/blocks.hpp).
   static constexpr bool blocked_evaluation = true;
   using value_type = T;
   using raw_type = xtensor_array<T>;
-  /// ep::fuse runs its functions here in one pass, xsimd's batches (detail/fuse_host.hpp).
+  /// ep::fuse runs its functions here in one pass, xsimd's batches (host/fuse_host.hpp).
   static constexpr bool fused_loops = true;
   template <class F, class... R>
   static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {

@@ -15,7 +15,7 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include "eagerpp/detail/fusion.hpp"
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"

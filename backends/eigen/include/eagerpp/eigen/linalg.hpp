@@ -16,7 +16,7 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/shape.hpp"
 

@@ -29,15 +29,15 @@
 // definition of 'enum CBLAS_ORDER'"), so a translation unit could not include this backend and
 // ep::omp (or any user of <cblas.h>). The library we link is OpenBLAS: its <cblas.h> declares what
 // xtensor-blas calls, and FLENS's copy is skipped.
-#include <cblas.h>  // cblas_[sd]gemm (OpenBLAS), before xtensor-blas; detail/cblas_trsm.hpp: trsm
+#include <cblas.h>  // cblas_[sd]gemm (OpenBLAS), before xtensor-blas; host/cblas_trsm.hpp: trsm
 #ifndef CXXBLAS_DRIVERS_CBLAS_H
 #define CXXBLAS_DRIVERS_CBLAS_H 1
 #endif
 #include <xtensor-blas/xblas.hpp>    // xt::blas::gemm
 #include <xtensor-blas/xlapack.hpp>  // xt::lapack::potr, gesv, getrf, geqrf, orgqr, gesdd, syevd
 
-#include "eagerpp/detail/cblas_trsm.hpp"
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/cblas_trsm.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/xtensor/kernels.hpp"
 

@@ -11,7 +11,7 @@
 #include <optional>   // std::optional
 #include <span>       // std::span
 
-#include "eagerpp/detail/blocks.hpp"
+#include "eagerpp/host/blocks.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/ops/reductions.hpp"
 #include "eagerpp/shape.hpp"
