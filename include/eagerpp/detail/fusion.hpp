@@ -163,10 +163,49 @@ elementwise_call<F, In...> elementwise(F f, const In&... in) {
   return {f, std::tuple<const In&...>(in...)};
 }
 
-/// The expression of `call`'s result, or nullptr to compute it now (defined in host/blocks.hpp,
-/// which every blocked backend includes).
+/// The lazy engine of backend B, the one customization point through which the core keeps results
+/// as expressions evaluated in blocks. The primary template is no engine: every result is computed
+/// now (nullptr, std::nullopt). The host layer specializes it for every blocked_backend
+/// (host/block_reductions.hpp); the core calls it only where blocked_backend<B> holds.
+///   result(call)                     the expression of an element-wise op's result, or nullptr
+///   slice(x, in, start, step, out)   the strided slice x[start[d] + k * step[d]] (step >= 1) of
+///                                    extents `out` as an expression, or nullptr
+///   pad(x, before, after, value)     `x.pad(...)` (constant mode) written straight from x's
+///                                    expression, or std::nullopt
+///   reduce(x, plan, f, map_reduce)   the backend reduction `f` of a lazy x from its blocks, or
+///                                    std::nullopt (ops/reductions.hpp: reduce_raw)
+///   update(x, start, step, out, v)   a copy of x with v written at the strided region: the
+///                                    index_update by integers and slices of a blocked backend
+///                                    (no primary: called only on one)
+template <class B>
+struct lazy_engine {
+  template <class Call>
+  static std::shared_ptr<const lazy_expr<B>> result(const Call& /*call*/) {
+    return nullptr;
+  }
+  static std::shared_ptr<const lazy_expr<B>> slice(const typename B::raw_type& /*x*/,
+                                                   const Shape& /*in*/, const Shape& /*start*/,
+                                                   const Shape& /*step*/, const Shape& /*out*/) {
+    return nullptr;
+  }
+  template <class Tn>
+  static std::optional<typename Tn::raw_type> pad(const Tn& /*x*/,
+                                                  std::span<const std::int64_t> /*before*/,
+                                                  std::span<const std::int64_t> /*after*/,
+                                                  typename Tn::value_type /*value*/) {
+    return std::nullopt;
+  }
+  template <class Tn, class... Args>
+  static std::optional<typename Tn::raw_type> reduce(const Tn& /*x*/, const Args&... /*args*/) {
+    return std::nullopt;
+  }
+};
+
+/// The expression of `call`'s result, or nullptr to compute it now (lazy_engine<B>::result).
 template <class B, class F, class... In>
-std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call);
+std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call) {
+  return lazy_engine<B>::result(call);
+}
 
 /// A computation `now()` of a native tensor that may instead be kept as the expression `lazy()`
 /// returns (nullptr: compute now), e.g. a strided slice as a leaf of element-wise expressions.
@@ -178,27 +217,6 @@ struct deferrable {
 };
 template <class Now, class Lazy>
 deferrable(Now, Lazy) -> deferrable<Now, Lazy>;
-
-/// The strided slice `x[start[d] + k * step[d]]` (step >= 1) of extents `out` as an expression
-/// whose blocks gather their elements, or nullptr to slice now (defined in host/blocks.hpp).
-template <class B>
-std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, const Shape& in,
-                                               const Shape& start, const Shape& step,
-                                               const Shape& out);
-
-/// `x.pad(...)` (constant mode) written straight from x's expression where x is an expression held
-/// by x alone, or std::nullopt to pad x's value (defined in host/blocks.hpp).
-template <class Tn>
-std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::int64_t> before,
-                                              std::span<const std::int64_t> after,
-                                              typename Tn::value_type value);
-
-/// A copy of x with `v` (extents `out`) written at the region x[start[d] + k * step[d]] (step >= 1):
-/// index_update by integers and slices. v's expression is written straight into the copy where v
-/// holds one alone and the region's rows are contiguous (defined in host/blocks.hpp).
-template <class Tn>
-typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const Shape& step,
-                                          const Shape& out, const Tn& v);
 
 /// Whether F and G are the same function. A template's arguments, not `F == G`: GCC does not take
 /// a comparison of function addresses as a constant expression under -fsanitize=undefined.

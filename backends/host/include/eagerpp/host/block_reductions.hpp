@@ -1,5 +1,4 @@
-// eagerpp - reductions of lazy element-wise expressions from their blocks (reduce_blocks), so that
-// the expression is never computed as a whole
+// eagerpp - the host layer's lazy_engine, and reductions of lazy expressions from their blocks
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -11,8 +10,8 @@
 #include <optional>   // std::optional
 #include <span>       // std::span
 
-#include "eagerpp/host/blocks.hpp"
 #include "eagerpp/detail/fusion.hpp"
+#include "eagerpp/host/blocks.hpp"
 #include "eagerpp/ops/reductions.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -145,5 +144,39 @@ std::optional<typename Tn::raw_type> reduce_blocks(
     reducer.partial_rows(outer, red, step, out.get());
   return B::from_host_shared(std::move(out), Shape{outer * inner});
 }
+
+/// The host layer's lazy engine (detail/fusion.hpp: lazy_engine): element-wise results, strided
+/// slices and constant pads kept as expressions evaluated in blocks (host/blocks.hpp), reductions
+/// taken from the blocks.
+template <class B>
+requires blocked_backend<B>
+struct lazy_engine<B> {
+  template <class F, class... In>
+  static std::shared_ptr<const lazy_expr<B>> result(const elementwise_call<F, In...>& call) {
+    return lazy_elementwise<B>(call);
+  }
+  static std::shared_ptr<const lazy_expr<B>> slice(const typename B::raw_type& x, const Shape& in,
+                                                   const Shape& start, const Shape& step,
+                                                   const Shape& out) {
+    return lazy_slice<B>(x, in, start, step, out);
+  }
+  template <class Tn>
+  static std::optional<typename Tn::raw_type> pad(const Tn& x, std::span<const std::int64_t> before,
+                                                  std::span<const std::int64_t> after,
+                                                  typename Tn::value_type value) {
+    return lazy_pad(x, before, after, value);
+  }
+  template <class Tn>
+  static std::optional<typename Tn::raw_type> reduce(
+      const Tn& x, const reduction_plan& p, const reduction_ref<typename Tn::raw_type>& f,
+      map_reduce_fn<typename Tn::raw_type> map_reduce) {
+    return reduce_blocks(x, p, f, map_reduce);
+  }
+  template <class Tn>
+  static typename Tn::raw_type update(const Tn& x, const Shape& start, const Shape& step,
+                                      const Shape& out, const Tn& v) {
+    return host_strided_update(x, start, step, out, v);
+  }
+};
 
 }  // namespace ep::detail

@@ -675,7 +675,7 @@ typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const
 /// a block of the input), or when the expression would grow past max_lazy_nodes (its inputs are
 /// then computed first).
 template <class B, class F, class... In>
-std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call) {
+std::shared_ptr<const lazy_expr<B>> lazy_elementwise(const elementwise_call<F, In...>& call) {
   if constexpr (!(lazy_dtype<typename B::value_type> && ... &&
                   (lazy_dtype<typename In::value_type> &&
                    blocked_backend<typename In::backend_type>))) {
