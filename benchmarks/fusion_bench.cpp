@@ -1,4 +1,4 @@
-// eagerpp - lazy element-wise chains evaluated in blocks (detail/blocks.hpp) against Eigen's fused
+// eagerpp - lazy element-wise chains evaluated in blocks (host/blocks.hpp) against Eigen's fused
 // expressions
 // SPDX-License-Identifier: MIT
 //

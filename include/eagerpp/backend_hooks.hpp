@@ -160,7 +160,7 @@ concept host_sharing_backend = backend_hooks<B>::share_host && backend_hooks<B>:
 
 /// B evaluates element-wise ops lazily, in blocks: `static constexpr bool blocked_evaluation =
 /// true` with the two host-sharing hooks, and its header includes the block engine
-/// (backends/host's detail/blocks.hpp).
+/// (backends/host's host/blocks.hpp).
 template <class B>
 concept blocked_backend = backend_hooks<B>::blocked_evaluation && B::blocked_evaluation;
 
@@ -181,7 +181,7 @@ template <class B>
 concept inverse_backend = backend_hooks<B>::inv;
 
 /// B runs ep::fuse's functions itself: `static constexpr bool fused_loops = true` with the member
-/// templates fused_map and fused_grad (backends/host's detail/fuse_host.hpp).
+/// templates fused_map and fused_grad (backends/host's host/fuse_host.hpp).
 template <class B>
 concept fused_loops_backend = backend_hooks<B>::fused_loops && B::fused_loops;
 

@@ -483,101 +483,128 @@ class lbfgs {
     return (lo + hi) / 2;
   }
 
-  /// A step t along d satisfying the strong Wolfe conditions; moves the state (x, f, g) there and
-  /// records the pair (s, y).
-  template <class F>
-  void line_search(F& f, const Tree& x0, const Tree& d, double t, double gtd0) {
-    const double f0 = f_;
-    const Tree g0 = *g_;
-    struct point {
-      double t, f, gtd;
-      Tree x, g;
-    };
-    auto eval = [&](double step) {
-      Tree x = detail::map_tensors(
-          [step](const auto& xi, const auto& di) { return xi + step * di; }, x0, d);
-      auto [value, grad] = value_and_grad(f, x);
-      ++evaluations_;
-      const double gtd = detail::vdot(grad, d);
-      return point{step, static_cast<double>(value.item()), gtd, std::move(x), std::move(grad)};
-    };
-    std::optional<point> prev;  // t = 0 is (f0, gtd0) without a point
+  /// A trial step of the line search: x = x0 + t d, f(x), its gradient g and g . d.
+  struct point {
+    double t, f, gtd;
+    Tree x, g;
+  };
+
+  /// The line search's bracket and the points it keeps: (lo_t, lo_f, lo_g) and (hi_t, hi_f, hi_g)
+  /// the step, value and slope at the bracket's ends, `prev` the last step before the bracket
+  /// (t = 0 is (f0, gtd0) without a point), `best` a Wolfe point once found.
+  struct line_state {
+    double f0, gtd0;
+    std::optional<point> prev, best, lo_pt;
     double t_prev = 0, f_prev = f0, gtd_prev = gtd0;
-    std::optional<point> best;
-    std::optional<point> lo_pt;
     int evals = 0;
-    // Bracketing (Algorithm 3.5).
     double lo_t = 0, lo_f = f0, lo_g = gtd0, hi_t = 0, hi_f = 0, hi_g = 0;
     bool bracketed = false;
-    while (evals < o_.max_linesearch) {
-      point p = eval(t);
-      ++evals;
-      if (p.f > f0 + o_.c1 * t * gtd0 || (evals > 1 && p.f >= f_prev)) {
-        lo_t = t_prev, lo_f = f_prev, lo_g = gtd_prev, lo_pt = prev;
-        hi_t = p.t, hi_f = p.f, hi_g = p.gtd;
-        bracketed = true;
-        break;
+  };
+
+  /// f and its gradient at x0 + step d, counted.
+  template <class F>
+  point probe(F& f, const Tree& x0, const Tree& d, double step) {
+    Tree x = detail::map_tensors([step](const auto& xi, const auto& di) { return xi + step * di; },
+                                 x0, d);
+    auto [value, grad] = value_and_grad(f, x);
+    ++evaluations_;
+    const double gtd = detail::vdot(grad, d);
+    return point{step, static_cast<double>(value.item()), gtd, std::move(x), std::move(grad)};
+  }
+
+  /// Bracketing (Nocedal and Wright, Algorithm 3.5): steps growing from t until one satisfies the
+  /// strong Wolfe conditions (st.best) or an interval holding one is found (st.bracketed).
+  template <class F>
+  void bracket(F& f, const Tree& x0, const Tree& d, double t, line_state& st) {
+    while (st.evals < o_.max_linesearch) {
+      point p = probe(f, x0, d, t);
+      ++st.evals;
+      if (p.f > st.f0 + o_.c1 * t * st.gtd0 || (st.evals > 1 && p.f >= st.f_prev)) {
+        st.lo_t = st.t_prev, st.lo_f = st.f_prev, st.lo_g = st.gtd_prev, st.lo_pt = st.prev;
+        st.hi_t = p.t, st.hi_f = p.f, st.hi_g = p.gtd;
+        st.bracketed = true;
+        return;
       }
-      if (std::abs(p.gtd) <= -o_.c2 * gtd0) {
-        best = std::move(p);
-        break;
+      if (std::abs(p.gtd) <= -o_.c2 * st.gtd0) {
+        st.best = std::move(p);
+        return;
       }
       if (p.gtd >= 0) {
-        hi_t = t_prev, hi_f = f_prev, hi_g = gtd_prev;
-        lo_t = p.t, lo_f = p.f, lo_g = p.gtd, lo_pt = std::move(p);
-        bracketed = true;
-        break;
+        st.hi_t = st.t_prev, st.hi_f = st.f_prev, st.hi_g = st.gtd_prev;
+        st.lo_t = p.t, st.lo_f = p.f, st.lo_g = p.gtd, st.lo_pt = std::move(p);
+        st.bracketed = true;
+        return;
       }
-      const double next =
-          cubic_min(t_prev, f_prev, gtd_prev, t, p.f, p.gtd, t + 0.01 * (t - t_prev), t * 10);
-      t_prev = t, f_prev = p.f, gtd_prev = p.gtd;
-      prev = std::move(p);
+      const double next = cubic_min(st.t_prev, st.f_prev, st.gtd_prev, t, p.f, p.gtd,
+                                    t + 0.01 * (t - st.t_prev), t * 10);
+      st.t_prev = t, st.f_prev = p.f, st.gtd_prev = p.gtd;
+      st.prev = std::move(p);
       t = next;
     }
-    // Zoom (Algorithm 3.6).
-    while (!best.has_value() && bracketed && evals < o_.max_linesearch) {
-      const double a = std::min(lo_t, hi_t), b = std::max(lo_t, hi_t);
-      double tz = cubic_min(lo_t, lo_f, lo_g, hi_t, hi_f, hi_g, a, b);
+  }
+
+  /// Zoom (Algorithm 3.6): the bracket shrinks around a Wolfe point, found or not within the
+  /// budget.
+  template <class F>
+  void zoom(F& f, const Tree& x0, const Tree& d, line_state& st) {
+    while (!st.best.has_value() && st.bracketed && st.evals < o_.max_linesearch) {
+      const double a = std::min(st.lo_t, st.hi_t), b = std::max(st.lo_t, st.hi_t);
+      double tz = cubic_min(st.lo_t, st.lo_f, st.lo_g, st.hi_t, st.hi_f, st.hi_g, a, b);
       if (std::min(b - tz, tz - a) < 0.1 * (b - a)) tz = (a + b) / 2;  // safeguard: bisect
       if ((b - a) * detail::max_abs(d) < 1e-12) break;                 // the bracket has collapsed
-      point p = eval(tz);
-      ++evals;
-      if (p.f > f0 + o_.c1 * tz * gtd0 || p.f >= lo_f) {
-        hi_t = p.t, hi_f = p.f, hi_g = p.gtd;
+      point p = probe(f, x0, d, tz);
+      ++st.evals;
+      if (p.f > st.f0 + o_.c1 * tz * st.gtd0 || p.f >= st.lo_f) {
+        st.hi_t = p.t, st.hi_f = p.f, st.hi_g = p.gtd;
       } else {
-        if (std::abs(p.gtd) <= -o_.c2 * gtd0) {
-          best = std::move(p);
+        if (std::abs(p.gtd) <= -o_.c2 * st.gtd0) {
+          st.best = std::move(p);
           break;
         }
-        if (p.gtd * (hi_t - lo_t) >= 0) {
-          hi_t = lo_t, hi_f = lo_f, hi_g = lo_g;
+        if (p.gtd * (st.hi_t - st.lo_t) >= 0) {
+          st.hi_t = st.lo_t, st.hi_f = st.lo_f, st.hi_g = st.lo_g;
         }
-        lo_t = p.t, lo_f = p.f, lo_g = p.gtd, lo_pt = std::move(p);
+        st.lo_t = p.t, st.lo_f = p.f, st.lo_g = p.gtd, st.lo_pt = std::move(p);
       }
     }
-    if (!best.has_value()) {  // no Wolfe point within the budget: the lowest point seen
-      if (lo_pt.has_value() && lo_pt->f < f0)
-        best = lo_pt;
-      else if (prev.has_value() && prev->f < f0)
-        best = prev;
-    }
-    if (!best.has_value()) {  // no decrease along d: at the minimum to machine precision
-      converged_ = true;
-      return;
-    }
+  }
+
+  /// Moves the state (x, f, g) to `best` and records the pair (s, y) of the step from (x0, g0).
+  void accept(point& best, const Tree& x0, const Tree& g0) {
     // Computed once: each pair is read by the next `history` iterations' two-loop recursions.
     Tree s = detail::computed(
-        detail::map_tensors([](const auto& xn, const auto& xo) { return xn - xo; }, best->x, x0));
+        detail::map_tensors([](const auto& xn, const auto& xo) { return xn - xo; }, best.x, x0));
     Tree y = detail::computed(
-        detail::map_tensors([](const auto& gn, const auto& go) { return gn - go; }, best->g, g0));
+        detail::map_tensors([](const auto& gn, const auto& go) { return gn - go; }, best.g, g0));
     const double sy = detail::vdot(s, y);
     if (sy > 1e-10) {  // keep the pair only if it keeps H positive definite (PyTorch's test)
       history_.push_back({std::move(s), std::move(y), 1.0 / sy});
       if (static_cast<int>(history_.size()) > o_.history) history_.pop_front();
     }
-    x_ = std::move(best->x);
-    f_ = best->f;
-    g_ = std::move(best->g);
+    x_ = std::move(best.x);
+    f_ = best.f;
+    g_ = std::move(best.g);
+  }
+
+  /// A step t along d satisfying the strong Wolfe conditions; moves the state (x, f, g) there and
+  /// records the pair (s, y).
+  template <class F>
+  void line_search(F& f, const Tree& x0, const Tree& d, double t, double gtd0) {
+    const Tree g0 = *g_;
+    line_state st{f_, gtd0};
+    bracket(f, x0, d, t, st);
+    zoom(f, x0, d, st);
+    if (!st.best.has_value()) {  // no Wolfe point within the budget: the lowest point seen
+      if (st.lo_pt.has_value() && st.lo_pt->f < st.f0)
+        st.best = st.lo_pt;
+      else if (st.prev.has_value() && st.prev->f < st.f0)
+        st.best = st.prev;
+    }
+    if (!st.best.has_value()) {  // no decrease along d: at the minimum to machine precision
+      converged_ = true;
+      return;
+    }
+    accept(*st.best, x0, g0);
   }
 
   lbfgs_options o_;

@@ -111,7 +111,7 @@ TYPED_TEST_P(Autodiff, ValueAndGradOfSquareSum) {
   ep::test::expect_equal(vf, {}, std::vector<float>{140});
   ep::test::expect_equal(gf, {2, 4}, std::vector<float>{0, 2, 4, 6, 8, 10, 12, 14});
   // Large enough for the forward pass to be lazy where the backend evaluates in blocks, its square
-  // taken into the sum and its abs into the max (detail/blocks.hpp): the gradients are those of
+  // taken into the sum and its abs into the max (host/blocks.hpp): the gradients are those of
   // the eager ops. x = arange(20000) - 10000.
   const T big = ep::arange<TypeParam>(20000) - 10000.0;
   const auto [vb, gb] = ep::value_and_grad(f, big);
@@ -540,7 +540,7 @@ TYPED_TEST_P(Autodiff, ManyCallsInALoop) {
 
 TYPED_TEST_P(Autodiff, GradientThroughLargeTemporaries) {
   // Large temporaries are lazy expressions where the backend evaluates in blocks
-  // (detail/blocks.hpp); the tape holds them, so the gradient of ((2x) * x + 3 (x - 1)).sum() is
+  // (host/blocks.hpp); the tape holds them, so the gradient of ((2x) * x + 3 (x - 1)).sum() is
   // still 4x + 3.
   using T = ep::Tensor<TypeParam>;
   const auto v = ep::test::random_values(30000, -2, 2);

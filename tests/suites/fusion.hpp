@@ -1,4 +1,4 @@
-// eagerpp - typed tests of lazy element-wise expressions evaluated in blocks (detail/blocks.hpp)
+// eagerpp - typed tests of lazy element-wise expressions evaluated in blocks (host/blocks.hpp)
 // SPDX-License-Identifier: MIT
 //
 // On a backend that evaluates in blocks (ep::detail::blocked_backend: Eigen, xtensor, omp),

@@ -23,7 +23,7 @@ namespace ep {
 // ep::xtensor, generic vectors on ep::omp: backends/omp's omp/fuse_ops.hpp), so the compiler
 // inlines the whole body of f into one loop that reads each input once and writes the result
 // once. A backend offers this with the optional hook `fused_map` (backends/host's
-// detail/fuse_host.hpp); elsewhere (ep::cuda) the fused function runs f eagerly, with the same
+// host/fuse_host.hpp); elsewhere (ep::cuda) the fused function runs f eagerly, with the same
 // result.
 
 /// The unary element-wise ops a fused function may call, one per row of ops/unary_list.hpp.

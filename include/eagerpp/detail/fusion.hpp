@@ -1,5 +1,5 @@
 // eagerpp - lazy element-wise expressions: what the facade knows of them (their evaluation in
-// cache-sized blocks is the host layer's, backends/host/include/eagerpp/detail/blocks.hpp)
+// cache-sized blocks is the host layer's, backends/host/include/eagerpp/host/blocks.hpp)
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -89,7 +89,7 @@ namespace ep::detail {
 // and every check (shapes, dtypes) runs when the op is called. On a backend that evaluates in
 // blocks (blocked_backend), an element-wise op of a large floating tensor returns a tensor whose
 // value is a small expression over its inputs (a lazy_expr) rather than a buffer; whatever needs
-// the values computes them once, in blocks, and reductions take the blocks (detail/blocks.hpp).
+// the values computes them once, in blocks, and reductions take the blocks (host/blocks.hpp).
 
 /// A full reduction that takes in a map, `f(map, x)`, passed as a pointer.
 template <class Raw>
@@ -112,11 +112,11 @@ constexpr map_reduce_fn<typename B::raw_type> map_reducer() {
 template <class T>
 inline constexpr bool lazy_dtype = std::is_floating_point_v<T> || std::is_same_v<T, bool>;
 
-/// The value of a tensor of backend B that is an element-wise expression (detail/blocks.hpp).
+/// The value of a tensor of backend B that is an element-wise expression (host/blocks.hpp).
 template <class B>
 class lazy_expr;
 
-/// The facade's access to a tensor's expression (detail/blocks.hpp).
+/// The facade's access to a tensor's expression (host/blocks.hpp).
 struct lazy_access;
 
 /// An element-wise op about to run on `in...`: `f(in.raw()...)` computes it now (the call
@@ -140,10 +140,49 @@ elementwise_call<F, In...> elementwise(F f, const In&... in) {
   return {f, std::tuple<const In&...>(in...)};
 }
 
-/// The expression of `call`'s result, or nullptr to compute it now (defined in detail/blocks.hpp,
-/// which every blocked backend includes).
+/// The lazy engine of backend B, the one customization point through which the core keeps results
+/// as expressions evaluated in blocks. The primary template is no engine: every result is computed
+/// now (nullptr, std::nullopt). The host layer specializes it for every blocked_backend
+/// (host/block_reductions.hpp); the core calls it only where blocked_backend<B> holds.
+///   result(call)                     the expression of an element-wise op's result, or nullptr
+///   slice(x, in, start, step, out)   the strided slice x[start[d] + k * step[d]] (step >= 1) of
+///                                    extents `out` as an expression, or nullptr
+///   pad(x, before, after, value)     `x.pad(...)` (constant mode) written straight from x's
+///                                    expression, or std::nullopt
+///   reduce(x, plan, f, map_reduce)   the backend reduction `f` of a lazy x from its blocks, or
+///                                    std::nullopt (ops/reductions.hpp: reduce_raw)
+///   update(x, start, step, out, v)   a copy of x with v written at the strided region: the
+///                                    index_update by integers and slices of a blocked backend
+///                                    (no primary: called only on one)
+template <class B>
+struct lazy_engine {
+  template <class Call>
+  static std::shared_ptr<const lazy_expr<B>> result(const Call& /*call*/) {
+    return nullptr;
+  }
+  static std::shared_ptr<const lazy_expr<B>> slice(const typename B::raw_type& /*x*/,
+                                                   const Shape& /*in*/, const Shape& /*start*/,
+                                                   const Shape& /*step*/, const Shape& /*out*/) {
+    return nullptr;
+  }
+  template <class Tn>
+  static std::optional<typename Tn::raw_type> pad(const Tn& /*x*/,
+                                                  std::span<const std::int64_t> /*before*/,
+                                                  std::span<const std::int64_t> /*after*/,
+                                                  typename Tn::value_type /*value*/) {
+    return std::nullopt;
+  }
+  template <class Tn, class... Args>
+  static std::optional<typename Tn::raw_type> reduce(const Tn& /*x*/, const Args&... /*args*/) {
+    return std::nullopt;
+  }
+};
+
+/// The expression of `call`'s result, or nullptr to compute it now (lazy_engine<B>::result).
 template <class B, class F, class... In>
-std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call);
+std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call) {
+  return lazy_engine<B>::result(call);
+}
 
 /// A computation `now()` of a native tensor that may instead be kept as the expression `lazy()`
 /// returns (nullptr: compute now), e.g. a strided slice as a leaf of element-wise expressions.
@@ -156,27 +195,6 @@ struct deferrable {
 template <class Now, class Lazy>
 deferrable(Now, Lazy) -> deferrable<Now, Lazy>;
 
-/// The strided slice `x[start[d] + k * step[d]]` (step >= 1) of extents `out` as an expression
-/// whose blocks gather their elements, or nullptr to slice now (defined in detail/blocks.hpp).
-template <class B>
-std::shared_ptr<const lazy_expr<B>> lazy_slice(const typename B::raw_type& x, const Shape& in,
-                                               const Shape& start, const Shape& step,
-                                               const Shape& out);
-
-/// `x.pad(...)` (constant mode) written straight from x's expression where x is an expression held
-/// by x alone, or std::nullopt to pad x's value (defined in detail/blocks.hpp).
-template <class Tn>
-std::optional<typename Tn::raw_type> lazy_pad(const Tn& x, std::span<const std::int64_t> before,
-                                              std::span<const std::int64_t> after,
-                                              typename Tn::value_type value);
-
-/// A copy of x with `v` (extents `out`) written at the region x[start[d] + k * step[d]] (step >= 1):
-/// index_update by integers and slices. v's expression is written straight into the copy where v
-/// holds one alone and the region's rows are contiguous (defined in detail/blocks.hpp).
-template <class Tn>
-typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const Shape& step,
-                                          const Shape& out, const Tn& v);
-
 /// Whether F and G are the same function. A template's arguments, not `F == G`: GCC does not take
 /// a comparison of function addresses as a constant expression under -fsanitize=undefined.
 template <auto F, auto G>
@@ -187,7 +205,7 @@ inline constexpr bool same_function<F, F> = true;
 /// Whether the backend function `Compute` gives an element the same value in a SIMD packet and in
 /// a kernel's scalar tail: the IEEE operations that are correctly rounded (add, subtract,
 /// multiply, divide, sqrt) or exact (negative, abs, square is a multiply, minimum, maximum). A
-/// block evaluation may then end its blocks anywhere (detail/blocks.hpp: row blocks); a
+/// block evaluation may then end its blocks anywhere (host/blocks.hpp: row blocks); a
 /// transcendental function's SIMD and scalar versions differ by an ulp or two.
 template <class B, auto Compute>
 constexpr bool tail_exact() {

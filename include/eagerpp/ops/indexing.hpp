@@ -118,7 +118,7 @@ Tn strided_slice(const Tn& x, const Shape& start, const Shape& step, const Shape
                  },
                  [&] {
                    if constexpr (blocked_backend<B> && lazy_dtype<typename B::value_type>) {
-                     return lazy_slice<B>(x.raw(), x.shape(), start, step, out);
+                     return lazy_engine<B>::slice(x.raw(), x.shape(), start, step, out);
                    } else {
                      return nullptr;
                    }
@@ -378,8 +378,9 @@ struct strided_update_rule : takes<Tn, 2> {
 template <class Tn>
 Tn strided_update(const Tn& x, const Shape& start, const Shape& step, const Shape& out,
                   const Tn& v) {
-  return make_result<Tn>([&] { return host_strided_update(x, start, step, out, v); },
-                         strided_update_rule<Tn>{{}, start, step, out}, x, v);
+  return make_result<Tn>(
+      [&] { return lazy_engine<typename Tn::backend_type>::update(x, start, step, out, v); },
+      strided_update_rule<Tn>{{}, start, step, out}, x, v);
 }
 
 /// index_update by integers and slices of positive step only (no new axes, index tensors or

@@ -81,7 +81,8 @@ inline void check_nonempty_reduction(std::string_view op, const Shape& in,
 }
 
 /// A backend reduction `f(raw, axes)` passed by reference without its type (as C++26's
-/// std::function_ref): reduce_blocks is then compiled once per tensor type, not once per reduction.
+/// std::function_ref): the block reduction is then compiled once per tensor type, not once per
+/// reduction.
 template <class Raw>
 struct reduction_ref {
   const void* f;
@@ -89,18 +90,8 @@ struct reduction_ref {
   Raw operator()(const Raw& x, std::span<const int> axes) const { return call(f, x, axes); }
 };
 
-/// The reduction `f` (a backend reduction, `f(raw, axes)`) of the lazy tensor `x` over the axes of
-/// `p`, taking the blocks of x's expression so that x is never computed as a whole (a map the
-/// backend's reduction takes in, `map_reduce` (map_reducer), is applied as the input is loaded);
-/// std::nullopt where the axes do not allow it. Defined in detail/blocks.hpp, which every blocked
-/// backend includes.
-template <class Tn>
-std::optional<typename Tn::raw_type> reduce_blocks(const Tn& x, const reduction_plan& p,
-                                                   const reduction_ref<typename Tn::raw_type>& f,
-                                                   map_reduce_fn<typename Tn::raw_type> map_reduce);
-
 /// Runs the backend reduction `f(raw, axes)`, which drops the reduced axes, and gives the result
-/// the requested shape. A lazy `x` is reduced from its blocks where it can be (reduce_blocks).
+/// the requested shape. A lazy `x` is reduced from its blocks where it can be (lazy_engine::reduce).
 template <class Tn, class F>
 typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
                                  map_reduce_fn<typename Tn::raw_type> map_reduce = nullptr) {
@@ -113,7 +104,7 @@ typename Tn::raw_type reduce_raw(const Tn& x, const reduction_plan& p, F&& f,
       const reduction_ref<Raw> ref{&f, [](const void* fn, const Raw& r, std::span<const int> a) {
                                      return (*static_cast<const Fn*>(fn))(r, a);
                                    }};
-      if (auto r = reduce_blocks(x, p, ref, map_reduce)) {
+      if (auto r = lazy_engine<B>::reduce(x, p, ref, map_reduce)) {
         const Shape& s = tensor_access::shape_ref(x);
         return B::reshape(*r, p.keepdims ? p.kept(s) : p.out(s));
       }

@@ -315,7 +315,7 @@ Tensor<B> Tensor<B>::pad(const Paddings& paddings, std::string_view mode, value_
     return detail::make_result<Tensor>(
         [&] {
           if constexpr (detail::blocked_backend<B> && detail::lazy_dtype<value_type>) {
-            if (auto padded = detail::lazy_pad(*this, before, after, value))
+            if (auto padded = detail::lazy_engine<B>::pad(*this, before, after, value))
               return std::move(*padded);
           }
           return B::pad(raw(), std::span<const std::int64_t>(before),

@@ -13,16 +13,18 @@
 
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/backend.hpp"
-#include "eagerpp/detail/blocks.hpp"
-#include "eagerpp/detail/expression_arithmetic.hpp"
-#include "eagerpp/detail/fuse_host.hpp"
+#include "eagerpp/host/block_reductions.hpp"
+#include "eagerpp/host/blocks.hpp"
+#include "eagerpp/host/expression_arithmetic.hpp"
+#include "eagerpp/host/fuse_host.hpp"
 #include "eagerpp/detail/fusion.hpp"
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/eigen/functors.hpp"
 #include "eagerpp/eigen/fuse_ops.hpp"
 #include "eagerpp/eigen/kernels.hpp"
 #include "eagerpp/eigen/linalg.hpp"
+#include "eagerpp/eigen/matmul.hpp"
 #include "eagerpp/eigen/threads.hpp"
 #include "eagerpp/fwd.hpp"
 #include "eagerpp/ops/unary_defaults.hpp"
@@ -44,11 +46,11 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
 
   static constexpr std::string_view name = "eigen";
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
-  /// same functions (detail/blocks.hpp).
+  /// same functions (host/blocks.hpp).
   static constexpr bool blocked_evaluation = true;
   using value_type = T;
   using raw_type = eigen_array<T>;
-  /// ep::fuse runs its functions here in one pass, Eigen's packet math (detail/fuse_host.hpp).
+  /// ep::fuse runs its functions here in one pass, Eigen's packet math (host/fuse_host.hpp).
   static constexpr bool fused_loops = true;
   template <class F, class... R>
   static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {

@@ -260,7 +260,7 @@ static_assert(sizeof(buffer_header) <= storage_alignment,
 
 /// Where the next allocation of exactly `bytes` bytes on this thread goes instead of the cache: a
 /// lazy expression computing a block of its result points it at that block of the result's buffer,
-/// so that the block's last op writes there and no copy follows (detail/blocks.hpp). Taken by one
+/// so that the block's last op writes there and no copy follows (host/blocks.hpp). Taken by one
 /// allocation at most, and only while an output_scope is open.
 struct output_target {
   std::shared_ptr<void> owner;  // of the buffer `data` points into

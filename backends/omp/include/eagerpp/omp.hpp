@@ -12,8 +12,9 @@
 #include "eagerpp/omp/system.hpp"  // first: it selects Thrust's OpenMP device system
 
 #include "eagerpp/astensor.hpp"
-#include "eagerpp/detail/blocks.hpp"
-#include "eagerpp/detail/fuse_host.hpp"
+#include "eagerpp/host/block_reductions.hpp"
+#include "eagerpp/host/blocks.hpp"
+#include "eagerpp/host/fuse_host.hpp"
 #include "eagerpp/omp/fuse_ops.hpp"
 #include "eagerpp/omp/lapack.hpp"
 #include "eagerpp/thrust/backend.hpp"
@@ -30,10 +31,10 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   static constexpr std::string_view name = "omp";
   using typename detail::thrust_backend<T, detail::omp_system>::raw_type;
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
-  /// same functions (detail/blocks.hpp), the blocks spread over the OpenMP threads.
+  /// same functions (host/blocks.hpp), the blocks spread over the OpenMP threads.
   static constexpr bool blocked_evaluation = true;
   /// ep::fuse runs its functions here in one pass of generic-vector packets (omp/fuse_ops.hpp) on
-  /// the OpenMP threads (detail/fuse_host.hpp).
+  /// the OpenMP threads (host/fuse_host.hpp).
   static constexpr bool fused_loops = true;
   template <class F, class... R>
   static raw_type fused_map(const F& f, const Shape& shape, const R&... xs) {

@@ -22,7 +22,7 @@ namespace detail {
 
 // The maps make no promise of alignment (Eigen::Unaligned: packet loads and stores are `loadu` and
 // `storeu`), so an eigen_array may view any element of a buffer: a block of a lazy expression that
-// lies inside a row of a strided slice is a view of the sliced tensor (detail/blocks.hpp), wherever
+// lies inside a row of a strided slice is a view of the sliced tensor (host/blocks.hpp), wherever
 // the row starts. The buffers eagerpp allocates are 64-byte aligned all the same, and on the CPUs
 // eagerpp runs on an unaligned load of aligned data costs what an aligned one does
 // (benchmarks/fusion_bench and facade_bench run as fast either way), while aligned maps would make

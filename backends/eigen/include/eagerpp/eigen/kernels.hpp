@@ -1,24 +1,21 @@
-// eagerpp - the Eigen backend's kernels over merged dimensions: Eigen expressions, reducers, GEMM
+// eagerpp - the Eigen backend's kernels over merged dimensions: Eigen expressions and reducers
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>    // std::copy_n, std::fill_n, std::transform
+#include <algorithm>    // std::copy_n, std::fill_n
 #include <array>        // Eigen::array (std::array)
 #include <cmath>        // std::isnan
 #include <cstdint>      // std::int64_t
 #include <cstring>      // std::memcpy
-#include <limits>       // std::numeric_limits
 #include <span>         // std::span
-#include <type_traits>  // std::is_floating_point_v, std::integral_constant
+#include <type_traits>  // std::is_floating_point_v
 #include <utility>      // std::pair
-#include <vector>       // std::vector
 
 #include <Eigen/Core>
-#include <Eigen/LU>  // Eigen::PartialPivLU, MatrixBase::inverse
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include "eagerpp/detail/fusion.hpp"
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -30,10 +27,10 @@
 // low-rank maps (a repeated row combined row by row); reductions run Eigen's reducers over plain
 // memory (below); large transpositions of two or three merged axes are Eigen's tiled shuffle;
 // contiguous slices and pads copy rows (eigen_copy_box); matrix products call Eigen's GEMM and
-// GEMV kernels (eigen_gemm). Broadcasting, flips, strided slices and the other transpositions are
-// one general strided loop (detail::host_gather): Eigen's expressions of those ops would be
-// instantiated for every rank up to 8, a large share of each translation unit's code, for ranks
-// that merging makes rare.
+// GEMV kernels (eigen/matmul.hpp: eigen_gemm). Broadcasting, flips, strided slices and the other
+// transpositions are one general strided loop (detail::host_gather): Eigen's expressions of those
+// ops would be instantiated for every rank up to 8, a large share of each translation unit's code,
+// for ranks that merging makes rare.
 namespace ep::detail {
 
 using eigen_extents = std::int64_t[max_rank];
@@ -765,245 +762,6 @@ eigen_array<T> eigen_concatenate(std::span<const eigen_array<T>> parts, int axis
     offset += dims[1];
   }
   return result;
-}
-
-// --- linear algebra -------------------------------------------------------------------------
-
-/// C = op(A) op(B) into the row-major (n, m) `c`, where op(A) is (n, k) and op(B) is (k, m), each
-/// a row-major block as stored or its transpose: Eigen's own GEMM and GEMV kernels, called directly
-/// with the storage order each operand has. That is what Eigen's product expression ends in after
-/// it has chosen among them; the expression instantiates all of its paths (GEMM, two GEMVs, a
-/// coefficient loop) once per transposition, for the same kernels, so calling them directly
-/// compiles faster (the compile_time benchmark, docs/benchmarks.md).
-/// With EIGEN_USE_BLAS these templates are Eigen's BLAS specializations, as the expression's are.
-template <class T>
-void eigen_gemm(const T* a, bool ta, const T* b, bool tb, T* c, Eigen::Index n, Eigen::Index k,
-                Eigen::Index m) {
-  namespace ei = Eigen::internal;
-  using Eigen::ColMajor;
-  using Eigen::Index;
-  using Eigen::RowMajor;
-  if (k == 1) {
-    // An outer product: each row of c is a[i] times b's one row, written once (the kernels would
-    // zero c, pack both operands and run on a depth of one). Per-example gradients of a dense
-    // layer under ep::vmap are a batch of these.
-    for (Index i = 0; i < n; ++i) {
-      const T ai = a[i];  // op(A) is (n, 1): a's elements in order, stored transposed or not
-      T* crow = c + i * m;
-      for (Index j = 0; j < m; ++j) crow[j] = ai * b[j];  // op(B) is (1, m): b's elements in order
-    }
-    return;
-  }
-  if (n + k + m < EIGEN_GEMM_TO_COEFFBASED_THRESHOLD) {
-    // A tiny product, a loop (as Eigen's expression does): the kernels' packing would cost more.
-    // Each c[i][j] sums a[i][p] b[p][j] over p in order; with b's rows contiguous (not tb), row i
-    // of c accumulates whole rows of b, so that the inner loop vectorizes.
-    const Index ai = ta ? 1 : k, ap = ta ? n : 1, bp = tb ? 1 : m, bj = tb ? k : 1;
-    if (!tb) {
-      // Rows of up to four elements are held in registers: the row length M is a template
-      // argument, and so is the inner extent K up to 4 (0: k at run time), so that the loops unroll
-      // into K multiply-adds of whole rows instead of a loop the compiler vectorizes across p.
-      const auto rows = [&]<Index K, Index M>(std::integral_constant<Index, K>,
-                                              std::integral_constant<Index, M>) {
-        const Index kk = K == 0 ? k : K;
-        for (Index i = 0; i < n; ++i) {
-          T row[M]{};
-          for (Index p = 0; p < kk; ++p) {
-            const T aip = a[i * ai + p * ap];
-            for (Index j = 0; j < M; ++j) row[j] += aip * b[p * M + j];
-          }
-          std::copy_n(row, M, c + i * M);
-        }
-      };
-      const auto with_k = [&]<Index M>(std::integral_constant<Index, M> row_length) {
-        switch (k) {
-          case 1:
-            return rows(std::integral_constant<Index, 1>{}, row_length);
-          case 2:
-            return rows(std::integral_constant<Index, 2>{}, row_length);
-          case 3:
-            return rows(std::integral_constant<Index, 3>{}, row_length);
-          case 4:
-            return rows(std::integral_constant<Index, 4>{}, row_length);
-          default:
-            return rows(std::integral_constant<Index, 0>{}, row_length);
-        }
-      };
-      switch (m) {
-        case 1:
-          return with_k(std::integral_constant<Index, 1>{});
-        case 2:
-          return with_k(std::integral_constant<Index, 2>{});
-        case 3:
-          return with_k(std::integral_constant<Index, 3>{});
-        case 4:
-          return with_k(std::integral_constant<Index, 4>{});
-        default:
-          break;
-      }
-      std::fill_n(c, n * m, T{0});
-      for (Index i = 0; i < n; ++i)
-        for (Index p = 0; p < k; ++p) {
-          const T aip = a[i * ai + p * ap];
-          const T* brow = b + p * m;
-          T* crow = c + i * m;
-          for (Index j = 0; j < m; ++j) crow[j] += aip * brow[j];
-        }
-      return;
-    }
-    for (Index i = 0; i < n; ++i)
-      for (Index j = 0; j < m; ++j) {
-        T sum{0};
-        for (Index p = 0; p < k; ++p) sum += a[i * ai + p * ap] * b[p * bp + j * bj];
-        c[i * m + j] = sum;
-      }
-    return;
-  }
-  std::fill_n(c, n * m, T{0});  // the kernels accumulate into c
-  // A matrix times a contiguous vector v into the contiguous c: the (rows, cols) matrix `lhs`,
-  // stored row-major with leading dimension `ld` or column-major (its transpose row-major).
-  const auto gemv = [](const T* lhs, bool row_major, Index ld, Index rows, Index cols, const T* v,
-                       T* out) {
-    if (row_major) {
-      ei::general_matrix_vector_product<
-          Index, T, ei::const_blas_data_mapper<T, Index, RowMajor>, RowMajor, false, T,
-          ei::const_blas_data_mapper<T, Index, ColMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
-                                                                      out, 1, T{1});
-    } else {
-      ei::general_matrix_vector_product<
-          Index, T, ei::const_blas_data_mapper<T, Index, ColMajor>, ColMajor, false, T,
-          ei::const_blas_data_mapper<T, Index, RowMajor>, false>::run(rows, cols, {lhs, ld}, {v, 1},
-                                                                      out, 1, T{1});
-    }
-  };
-  if (m == 1) return gemv(a, !ta, ta ? n : k, n, k, b, c);  // c = op(A) b
-  if (n == 1) return gemv(b, tb, tb ? k : m, m, k, a, c);   // c^T = op(B)^T a^T
-  // Column-major, c^T (m, n) = op(B)^T (m, k) op(A)^T (k, n): op(B)^T is b as stored, row-major,
-  // when tb, else its transpose (column-major); the same for op(A)^T. Through Eigen's
-  // parallelize_gemm, as the expression goes: with OpenMP, Eigen's threads share the product.
-  using blocking_type =
-      ei::gemm_blocking_space<ColMajor, T, T, Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>;
-  blocking_type blocking(m, n, k, 1, true);
-  Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, ColMajor>> dest(c, m, n);
-  const auto run = [&]<int LhsOrder, int RhsOrder>() {
-    using lhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, LhsOrder>>;
-    using rhs_map = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, RhsOrder>>;
-    using product = ei::general_matrix_matrix_product<Index, T, LhsOrder, false, T, RhsOrder, false,
-                                                      ColMajor, 1>;
-    const lhs_map lhs(b, m, k);
-    const rhs_map rhs(a, k, n);
-    ei::parallelize_gemm<true>(
-        ei::gemm_functor<T, Index, product, lhs_map, rhs_map, decltype(dest), blocking_type>(
-            lhs, rhs, dest, T{1}, blocking),
-        m, n, k, false);
-  };
-  if (tb) {
-    if (ta) return run.template operator()<RowMajor, RowMajor>();
-    return run.template operator()<RowMajor, ColMajor>();
-  }
-  if (ta) return run.template operator()<ColMajor, RowMajor>();
-  run.template operator()<ColMajor, ColMajor>();
-}
-
-/// op(a) op(b) of one (n, k) by (k, m) product, n, k, m > 0, in a result of its own: a function of
-/// its own so that the result is constructed in the caller's place, not moved there.
-template <class T>
-eigen_array<T> eigen_matrix_product(const T* a, bool ta, const T* b, bool tb, std::int64_t n,
-                                    std::int64_t k, std::int64_t m) {
-  eigen_array<T> result(Shape{n, m});
-  eigen_gemm(a, ta, b, tb, result.mutable_data(), n, k, m);
-  return result;
-}
-
-/// Batched matrix product op(a) op(b) with Eigen's GEMM (eigen_gemm) on each 2-D block; a
-/// transposed operand is read in place.
-template <class T>
-eigen_array<T> eigen_matmul(const eigen_array<T>& a, const eigen_array<T>& b, bool transpose_a,
-                            bool transpose_b) {
-  const Shape& sa = a.shape();
-  const Shape& sb = b.shape();
-  const int r = sa.size();
-  const std::int64_t n = sa[r - (transpose_a ? 1 : 2)], k = sa[r - (transpose_a ? 2 : 1)];
-  const std::int64_t m = sb[r - (transpose_b ? 2 : 1)];
-  if constexpr (!std::is_same_v<T, bool>) {
-    // One matrix: no batch to walk (a small product's fixed cost).
-    if (r == 2 && n * m > 0 && k > 0)
-      return eigen_matrix_product(a.data(), transpose_a, b.data(), transpose_b, n, k, m);
-  }
-  Shape out_shape = sa;
-  out_shape[r - 2] = n;
-  out_shape[r - 1] = m;
-  if (out_shape.numel() == 0) return eigen_array<T>(out_shape);
-  if (k == 0) return eigen_full(out_shape, T{0});
-  const std::int64_t batch = eigen_product(sa, 0, r - 2);
-  eigen_array<T> result(out_shape);
-  T* out = result.mutable_data();
-  if constexpr (std::is_same_v<T, bool>) {
-    // NumPy's bool matmul is the OR of ANDs: a positive count of true products.
-    const std::vector<float> fa(a.data(), a.data() + a.size()), fb(b.data(), b.data() + b.size());
-    std::vector<float> count(static_cast<std::size_t>(n * m));
-    for (std::int64_t i = 0; i < batch; ++i) {
-      eigen_gemm(fa.data() + i * n * k, transpose_a, fb.data() + i * k * m, transpose_b,
-                 count.data(), n, k, m);
-      std::transform(count.begin(), count.end(), out + i * n * m, [](float v) { return v > 0; });
-    }
-  } else {
-    for (std::int64_t i = 0; i < batch; ++i)
-      eigen_gemm(a.data() + i * n * k, transpose_a, b.data() + i * k * m, transpose_b,
-                 out + i * n * m, n, k, m);
-  }
-  return result;
-}
-
-/// The inverse of each n x n matrix of the stack `x`. Up to 4 x 4, Eigen's fixed-size inverse
-/// (cofactors; a vectorized 4 x 4), picked by a switch on the runtime n, and a matrix of
-/// determinant 0 is singular; larger, Eigen's PartialPivLU, where a zero pivot is. A singular
-/// matrix's inverse is NaN and `failed` the flat batch index of the first one (else -1).
-template <class T>
-eigen_array<T> eigen_inv(const eigen_array<T>& x, std::int64_t& failed) {
-  failed = -1;
-  const std::int64_t n = x.shape().back();
-  eigen_array<T> out(x.shape());
-  if (out.size() == 0) return out;
-  const std::int64_t batch = out.size() / (n * n);
-  const auto invert = [&]<int N>(std::integral_constant<int, N>) {
-    using matrix = Eigen::Matrix<T, N, N, Eigen::RowMajor>;
-    for (std::int64_t b = 0; b < batch; ++b) {
-      const Eigen::Map<const matrix> a(x.data() + b * n * n, n, n);
-      Eigen::Map<matrix> r(out.mutable_data() + b * n * n, n, n);
-      bool singular = false;
-      if constexpr (N == Eigen::Dynamic) {
-        const Eigen::PartialPivLU<matrix> lu(a);
-        singular = (lu.matrixLU().diagonal().array() == T(0)).any();
-        if (!singular) r = lu.inverse();
-      } else {
-        const matrix m = a;
-        singular = m.determinant() == T(0);
-        if (!singular) r = m.inverse();
-      }
-      if (singular) {
-        if (failed < 0) failed = b;
-        r.setConstant(std::numeric_limits<T>::quiet_NaN());
-      }
-    }
-  };
-  switch (n) {
-    case 1:
-      invert(std::integral_constant<int, 1>{});
-      break;
-    case 2:
-      invert(std::integral_constant<int, 2>{});
-      break;
-    case 3:
-      invert(std::integral_constant<int, 3>{});
-      break;
-    case 4:
-      invert(std::integral_constant<int, 4>{});
-      break;
-    default:
-      invert(std::integral_constant<int, Eigen::Dynamic>{});
-  }
-  return out;
 }
 
 }  // namespace ep::detail

@@ -1,13 +1,14 @@
-// eagerpp - the Eigen backend's matrix decompositions: one Eigen solver per matrix of a batch
+// eagerpp - the Eigen backend's inverse and decompositions: one Eigen solver per matrix of a batch
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>  // std::fill, std::fill_n, std::min
-#include <cmath>      // std::log, std::abs
-#include <cstdint>    // std::int64_t
-#include <limits>     // std::numeric_limits
-#include <tuple>      // std::tuple
-#include <utility>    // std::pair
+#include <algorithm>    // std::fill, std::fill_n, std::min
+#include <cmath>        // std::log, std::abs
+#include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
+#include <tuple>        // std::tuple
+#include <type_traits>  // std::integral_constant
+#include <utility>      // std::pair
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -15,7 +16,7 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -223,6 +224,57 @@ std::pair<eigen_array<T>, eigen_array<T>> eigen_slogdet(const eigen_array<T>& x)
     logabs.mutable_data()[b] = la;
   }
   return {sign, logabs};
+}
+
+/// The inverse of each n x n matrix of the stack `x`. Up to 4 x 4, Eigen's fixed-size inverse
+/// (cofactors; a vectorized 4 x 4), picked by a switch on the runtime n, and a matrix of
+/// determinant 0 is singular; larger, Eigen's PartialPivLU, where a zero pivot is. A singular
+/// matrix's inverse is NaN and `failed` the flat batch index of the first one (else -1).
+template <class T>
+eigen_array<T> eigen_inv(const eigen_array<T>& x, std::int64_t& failed) {
+  failed = -1;
+  const std::int64_t n = x.shape().back();
+  eigen_array<T> out(x.shape());
+  if (out.size() == 0) return out;
+  const std::int64_t batch = out.size() / (n * n);
+  const auto invert = [&]<int N>(std::integral_constant<int, N>) {
+    using matrix = Eigen::Matrix<T, N, N, Eigen::RowMajor>;
+    for (std::int64_t b = 0; b < batch; ++b) {
+      const Eigen::Map<const matrix> a(x.data() + b * n * n, n, n);
+      Eigen::Map<matrix> r(out.mutable_data() + b * n * n, n, n);
+      bool singular = false;
+      if constexpr (N == Eigen::Dynamic) {
+        const Eigen::PartialPivLU<matrix> lu(a);
+        singular = (lu.matrixLU().diagonal().array() == T(0)).any();
+        if (!singular) r = lu.inverse();
+      } else {
+        const matrix m = a;
+        singular = m.determinant() == T(0);
+        if (!singular) r = m.inverse();
+      }
+      if (singular) {
+        if (failed < 0) failed = b;
+        r.setConstant(std::numeric_limits<T>::quiet_NaN());
+      }
+    }
+  };
+  switch (n) {
+    case 1:
+      invert(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      invert(std::integral_constant<int, 2>{});
+      break;
+    case 3:
+      invert(std::integral_constant<int, 3>{});
+      break;
+    case 4:
+      invert(std::integral_constant<int, 4>{});
+      break;
+    default:
+      invert(std::integral_constant<int, Eigen::Dynamic>{});
+  }
+  return out;
 }
 
 }  // namespace ep::detail

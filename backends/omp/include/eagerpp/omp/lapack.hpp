@@ -16,8 +16,8 @@
 
 #include <fmt/format.h>
 
-#include "eagerpp/detail/cblas_trsm.hpp"
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/cblas_trsm.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/shape.hpp"
 

@@ -270,6 +270,99 @@ struct row_operand_fn {
   }
 };
 
+/// thrust_map of two operands, one of the result's shape and the other one element or the
+/// result's trailing extents (a row repeated along the leading axes: a bias, (C,) or (1, C)
+/// against (N, C)), into `o`; false where the operands are not so (nothing written).
+template <class S, class Out, class F, class ArrayA, class ArrayB>
+bool thrust_map_scalar_or_row(std::string_view op, F& f, const Shape& shape, Out* o,
+                              const ArrayA& a, const ArrayB& b) {
+  using A = typename ArrayA::value_type;
+  using B = typename ArrayB::value_type;
+  const std::int64_t n = shape.numel();
+  if (a.shape() == shape && b.size() == 1) {
+    S::guard(op, [&] {
+      S::write_n(n, o, scalar_operand_fn<F, A, B, false>{f, a.data(), b.data()});
+    });
+    return true;
+  }
+  if (b.shape() == shape && a.size() == 1) {
+    S::guard(op, [&] {
+      S::write_n(n, o, scalar_operand_fn<F, A, B, true>{f, a.data(), b.data()});
+    });
+    return true;
+  }
+  // Row r of the result reads row r of the one and the whole other, on a system that loops over
+  // rows.
+  if constexpr (system_members<S>::write_rows) {
+    const auto trailing = [&shape](const Shape& s) {
+      int first = 0;  // leading extents of 1 repeat the rest whole
+      while (first < s.size() && s[first] == 1) ++first;
+      const int lead = shape.size() - s.size();
+      for (int d = first; d < s.size(); ++d)
+        if (s[d] != shape[lead + d]) return false;
+      return true;
+    };
+    if (a.shape() == shape && b.size() > 1 && trailing(b.shape())) {
+      S::guard(op, [&] {
+        S::write_rows(n / b.size(), b.size(), o,
+                      row_operand_fn<F, A, B, false>{f, a.data(), b.data(), b.size()});
+      });
+      return true;
+    }
+    if (b.shape() == shape && a.size() > 1 && trailing(a.shape())) {
+      S::guard(op, [&] {
+        S::write_rows(n / a.size(), a.size(), o,
+                      row_operand_fn<F, A, B, true>{f, a.data(), b.data(), a.size()});
+      });
+      return true;
+    }
+  }
+  return false;
+}
+
+/// thrust_map where every operand has the result's shape or one element: the one-element operands
+/// as a bit mask, a template argument of the functor (one kernel per mask), so that element i
+/// reads element i or element 0 of each operand, a plain vector loop.
+template <class S, class Out, class F, class... Arrays>
+void thrust_map_scalars(std::string_view op, F& f, const Shape& shape, Out* o,
+                        const Arrays&... xs) {
+  constexpr int n_in = sizeof...(Arrays);
+  const std::int64_t n = shape.numel();
+  unsigned mask = 0;
+  unsigned bit = 1;
+  ((mask |= xs.shape() != shape ? bit : 0U, bit <<= 1), ...);
+  S::guard(op, [&] {
+    [&]<unsigned... M>(std::integer_sequence<unsigned, M...>) {
+      (void)((mask == M + 1 && (S::write_n(n, o,
+                                           scalar_mask_fn<F, M + 1, typename Arrays::value_type...>{
+                                               f, {xs.data()...}}),
+                                true)) ||
+             ...);
+    }
+    (std::make_integer_sequence<unsigned, (1U << n_in) - 1>{});
+  });
+}
+
+/// thrust_map of operands of any shapes: each read through its broadcast strides.
+template <class S, class Out, class F, class... Arrays>
+void thrust_map_strided(std::string_view op, F& f, const Shape& shape, Out* o,
+                        const Arrays&... xs) {
+  broadcast_layout<sizeof...(Arrays)> l;
+  l.rank = shape.size();
+  for (int a = 0; a < l.rank; ++a) l.dims[a] = shape[a];
+  int k = 0;
+  (
+      [&](const Shape& s) {
+        const Shape st = strides_of(s);
+        const int lead = l.rank - s.size();
+        for (int a = 0; a < s.size(); ++a) l.strides[k][lead + a] = s[a] == 1 ? 0 : st[a];
+        ++k;
+      }(xs.shape()),
+      ...);
+  broadcast_fn<F, typename Arrays::value_type...> fn{f, l, {xs.data()...}};
+  S::guard(op, [&] { S::write_n(shape.numel(), o, fn); });
+}
+
 /// f applied element-wise with NumPy broadcasting; Out is the result's element type. Operands of
 /// the result's shape are read at the result's index; a one-element operand through stride 0;
 /// other shapes through broadcast strides.
@@ -277,7 +370,6 @@ struct row_operand_fn {
 /// end cannot do, but read from value_type.)
 template <class S, class Out, class F, class... Arrays>
 thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
-  constexpr int n_in = sizeof...(Arrays);
   // Operands of one shape (every block of a lazy expression's ops) need no broadcasting.
   const Shape& first = std::get<0>(std::forward_as_tuple(xs...)).shape();
   Shape shape = first;
@@ -295,84 +387,13 @@ thrust_array<S, Out> thrust_map(std::string_view op, F f, const Arrays&... xs) {
     });
     return out;
   }
-  if constexpr (n_in == 2) {
-    const auto& a = std::get<0>(std::forward_as_tuple(xs...));
-    const auto& b = std::get<1>(std::forward_as_tuple(xs...));
-    using A = typename std::remove_cvref_t<decltype(a)>::value_type;
-    using B = typename std::remove_cvref_t<decltype(b)>::value_type;
-    if (a.shape() == shape && b.size() == 1) {
-      S::guard(op, [&] {
-        S::write_n(n, o, scalar_operand_fn<F, A, B, false>{f, a.data(), b.data()});
-      });
-      return out;
-    }
-    if (b.shape() == shape && a.size() == 1) {
-      S::guard(op, [&] {
-        S::write_n(n, o, scalar_operand_fn<F, A, B, true>{f, a.data(), b.data()});
-      });
-      return out;
-    }
-    // One operand of the result's shape, the other of its trailing extents (a bias, (C,) or
-    // (1, C) against (N, C)): row r of the result reads row r of the one and the whole other, on a
-    // system that loops over rows.
-    if constexpr (system_members<S>::write_rows) {
-      const auto trailing = [&shape](const Shape& s) {
-        int first = 0;  // leading extents of 1 repeat the rest whole
-        while (first < s.size() && s[first] == 1) ++first;
-        const int lead = shape.size() - s.size();
-        for (int d = first; d < s.size(); ++d)
-          if (s[d] != shape[lead + d]) return false;
-        return true;
-      };
-      if (a.shape() == shape && b.size() > 1 && trailing(b.shape())) {
-        S::guard(op, [&] {
-          S::write_rows(n / b.size(), b.size(), o,
-                        row_operand_fn<F, A, B, false>{f, a.data(), b.data(), b.size()});
-        });
-        return out;
-      }
-      if (b.shape() == shape && a.size() > 1 && trailing(a.shape())) {
-        S::guard(op, [&] {
-          S::write_rows(n / a.size(), a.size(), o,
-                        row_operand_fn<F, A, B, true>{f, a.data(), b.data(), a.size()});
-        });
-        return out;
-      }
-    }
+  if constexpr (sizeof...(Arrays) == 2) {
+    if (thrust_map_scalar_or_row<S>(op, f, shape, o, xs...)) return out;
   }
-  if (((xs.shape() == shape || xs.size() == 1) && ...)) {
-    // The one-element operands as a bit mask, a template argument of the functor (one kernel per
-    // mask): element i reads element i or element 0 of each operand, a plain vector loop.
-    unsigned mask = 0;
-    unsigned bit = 1;
-    ((mask |= xs.shape() != shape ? bit : 0U, bit <<= 1), ...);
-    S::guard(op, [&] {
-      [&]<unsigned... M>(std::integer_sequence<unsigned, M...>) {
-        (void)((mask == M + 1 &&
-                (S::write_n(
-                     n, o,
-                     scalar_mask_fn<F, M + 1, typename Arrays::value_type...>{f, {xs.data()...}}),
-                 true)) ||
-               ...);
-      }
-      (std::make_integer_sequence<unsigned, (1U << n_in) - 1>{});
-    });
-    return out;
-  }
-  broadcast_layout<n_in> l;
-  l.rank = shape.size();
-  for (int a = 0; a < l.rank; ++a) l.dims[a] = shape[a];
-  int k = 0;
-  (
-      [&](const Shape& s) {
-        const Shape st = strides_of(s);
-        const int lead = l.rank - s.size();
-        for (int a = 0; a < s.size(); ++a) l.strides[k][lead + a] = s[a] == 1 ? 0 : st[a];
-        ++k;
-      }(xs.shape()),
-      ...);
-  broadcast_fn<F, typename Arrays::value_type...> fn{f, l, {xs.data()...}};
-  S::guard(op, [&] { S::write_n(n, o, fn); });
+  if (((xs.shape() == shape || xs.size() == 1) && ...))
+    thrust_map_scalars<S>(op, f, shape, o, xs...);
+  else
+    thrust_map_strided<S>(op, f, shape, o, xs...);
   return out;
 }
 

@@ -25,7 +25,7 @@
 #include <xtensor/xoperation.hpp>
 
 #include "eagerpp/detail/fusion.hpp"
-#include "eagerpp/detail/host_kernels.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/shape.hpp"
 
 namespace ep::detail::xt_kernels {

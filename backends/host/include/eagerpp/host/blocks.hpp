@@ -675,7 +675,7 @@ typename Tn::raw_type host_strided_update(const Tn& x, const Shape& start, const
 /// a block of the input), or when the expression would grow past max_lazy_nodes (its inputs are
 /// then computed first).
 template <class B, class F, class... In>
-std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>& call) {
+std::shared_ptr<const lazy_expr<B>> lazy_elementwise(const elementwise_call<F, In...>& call) {
   if constexpr (!(lazy_dtype<typename B::value_type> && ... &&
                   (lazy_dtype<typename In::value_type> &&
                    blocked_backend<typename In::backend_type>))) {
@@ -704,98 +704,6 @@ std::shared_ptr<const lazy_expr<B>> lazy_result(const elementwise_call<F, In...>
         },
         call.in);
   }
-}
-
-/// reduce_raw's block reduction (ops/reductions.hpp), for an expression held by `x` alone. A
-/// reduced range longer than a block is
-/// reduced block by block into partial results, which `f` then reduces (a sum of sums, a min of
-/// mins). The reduced axes must be one contiguous range and the kept inner extent at most a block.
-template <class Tn>
-std::optional<typename Tn::raw_type> reduce_blocks(
-    const Tn& x, const reduction_plan& p, const reduction_ref<typename Tn::raw_type>& f,
-    map_reduce_fn<typename Tn::raw_type> map_reduce) {
-  using B = typename Tn::backend_type;
-  using T = typename B::value_type;
-  // An expression that something else holds too (the tape, another expression, a copy of the
-  // tensor) will be read again: computed once here and reduced, rather than computed once per use.
-  // Only a sole reference (`x.square().sum()`, a temporary) is reduced from its blocks.
-  // An empty expression has no blocks (and the eager reduction gives the empty result or error).
-  if (lazy_access::expr(x).use_count() > 1 || x.size() == 0) return std::nullopt;
-  const lazy_expr<B>& e = *lazy_access::expr(x);
-  const Shape& s = e.shape();
-  const int rank = s.size();
-  int k0 = 0;
-  while (!p.reduces(k0)) ++k0;
-  int k1 = k0;
-  while (k1 < rank && p.reduces(k1)) ++k1;
-  for (int i = k1; i < rank; ++i)
-    if (p.reduces(i)) return std::nullopt;  // not one range
-  std::int64_t outer = 1;
-  std::int64_t red = 1;
-  std::int64_t inner = 1;
-  for (int i = 0; i < k0; ++i) outer *= s[i];
-  for (int i = k0; i < k1; ++i) red *= s[i];
-  for (int i = k1; i < rank; ++i) inner *= s[i];
-  const std::int64_t bytes = thread_fusion().block_bytes;
-  const std::int64_t step = block_elements<T>(bytes);
-  if (inner > step) return std::nullopt;
-  std::shared_ptr<T> out = allocate_storage<T>(static_cast<std::size_t>(outer * inner));
-  static constexpr int middle[] = {1};
-  static constexpr int first[] = {0};
-  // A rank-1 block whose last op is a map the backend's reduction takes in (square, abs under a
-  // sum, min or max) is reduced from that op's input: the map is applied as the input is loaded.
-  std::optional<map_kind> map;
-  if (map_reduce != nullptr && inner == 1) map = e.map();
-  // Over every element of a map of a computed tensor: one pass, nothing to keep in cache.
-  if (map && outer == 1 && e.map_input_computed()) {
-    block_context ctx = e.context(bytes);
-    B::to_data(map_reduce(*map, e.map_input_block(ctx, 0, red)), out.get());
-    return B::from_host_shared(std::move(out), Shape{1});
-  }
-  // A block of (r, n) elements (inner == 1) or (r, n, inner), reduced over its middle axis. (A
-  // rank-1 block, r == 1 and inner == 1, is reduced as it is: the backends' full reduction.)
-  const auto reduce_middle = [&](block_context& ctx, std::int64_t begin, std::int64_t r,
-                                 std::int64_t n, T* to) {
-    if (r == 1 && inner == 1) {
-      if (map) return B::to_data(map_reduce(*map, e.map_input_block(ctx, begin, n)), to);
-      return B::to_data(f(e.block(ctx, begin, n), std::span<const int>(first)), to);
-    }
-    const typename B::raw_type b = e.block(ctx, begin, r * n * inner);
-    B::to_data(f(B::reshape(b, inner == 1 ? Shape{r, n} : Shape{r, n, inner}),
-                 std::span<const int>(middle)),
-               to);
-  };
-  // `body(ctx, i)` for the work items [0, count), over the threads for_blocks gives.
-  const auto in_ranges = [&](std::int64_t count, const auto& body) {
-    for_blocks<B>(count, [&](std::int64_t lo, std::int64_t hi) {
-      block_context ctx = e.context(bytes);
-      for (std::int64_t i = lo; i < hi; ++i) body(ctx, i);
-    });
-  };
-  if (red * inner <= step) {
-    // Each block: whole (red, inner) slices.
-    const std::int64_t slices = step / (red * inner);
-    in_ranges((outer + slices - 1) / slices, [&](block_context& ctx, std::int64_t i) {
-      const std::int64_t o = i * slices;
-      reduce_middle(ctx, o * red * inner, std::min(slices, outer - o), red, out.get() + o * inner);
-    });
-  } else {
-    // Each block: rows of `inner` elements of one slice, reduced to one partial row; then the
-    // partial rows, (outer, parts, inner), reduced over their middle axis.
-    const std::int64_t rows = step / inner;
-    const std::int64_t parts = (red + rows - 1) / rows;
-    std::shared_ptr<T> partial =
-        allocate_storage<T>(static_cast<std::size_t>(outer * parts * inner));
-    in_ranges(outer * parts, [&](block_context& ctx, std::int64_t i) {
-      const std::int64_t o = i / parts;
-      const std::int64_t j = i % parts * rows;
-      reduce_middle(ctx, (o * red + j) * inner, 1, std::min(rows, red - j),
-                    partial.get() + i * inner);
-    });
-    const typename B::raw_type all = B::from_host_shared(partial, Shape{outer, parts, inner});
-    B::to_data(f(all, std::span<const int>(middle)), out.get());
-  }
-  return B::from_host_shared(std::move(out), Shape{outer * inner});
 }
 
 }  // namespace ep::detail
