@@ -494,7 +494,7 @@ class lbfgs {
   /// (t = 0 is (f0, gtd0) without a point), `best` a Wolfe point once found.
   struct line_state {
     double f0, gtd0;
-    std::optional<point> prev, best, lo_pt;
+    std::optional<point> prev{}, best{}, lo_pt{};
     double t_prev = 0, f_prev = f0, gtd_prev = gtd0;
     int evals = 0;
     double lo_t = 0, lo_f = f0, lo_g = gtd0, hi_t = 0, hi_f = 0, hi_g = 0;
