@@ -84,7 +84,7 @@ Tensor<B> Tensor<B>::unary(const Rule& rule) const {
 
 // The gradient rules of the unary ops (ops/unary_list.hpp): `grad`, an element-wise rule.
 namespace detail {
-#define EAGERPP_UNARY_RULE(name, dtypes, grad, scalar)                                \
+#define EAGERPP_UNARY_RULE(name, dtypes, grad, scalar)                        \
   template <class Tn>                                                         \
   struct name##_rule : takes<Tn> {                                            \
     static constexpr bool elementwise = true;                                 \
@@ -116,7 +116,7 @@ struct clip_rule : takes<Tn> {
 // The methods of the unary ops (ops/unary_list.hpp): `Tensor<B>::name()` needs a FLOAT or NUMERIC
 // tensor, computes `B::name` and records the rule `detail::name_rule`. A macro, because the
 // static_assert of each op must name it in a literal.
-#define EAGERPP_UNARY(name, dtypes, grad, scalar)                  \
+#define EAGERPP_UNARY(name, dtypes, grad, scalar)          \
   template <backend B>                                     \
   Tensor<B> Tensor<B>::name() const {                      \
     EAGERPP_REQUIRE_##dtypes(#name);                       \

@@ -15,8 +15,8 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include "eagerpp/detail/fusion.hpp"
-#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
 

@@ -16,8 +16,8 @@
 #include <Eigen/QR>
 #include <Eigen/SVD>
 
-#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/eigen/array.hpp"
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/shape.hpp"
 
 namespace ep::detail {

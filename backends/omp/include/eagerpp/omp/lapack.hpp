@@ -16,9 +16,9 @@
 
 #include <fmt/format.h>
 
+#include "eagerpp/error.hpp"
 #include "eagerpp/host/cblas_trsm.hpp"
 #include "eagerpp/host/host_kernels.hpp"
-#include "eagerpp/error.hpp"
 #include "eagerpp/shape.hpp"
 
 // The LAPACK routines, declared here rather than taken from a LAPACK header (none is a dependency):

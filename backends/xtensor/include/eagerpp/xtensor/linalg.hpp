@@ -36,9 +36,9 @@
 #include <xtensor-blas/xblas.hpp>    // xt::blas::gemm
 #include <xtensor-blas/xlapack.hpp>  // xt::lapack::potr, gesv, getrf, geqrf, orgqr, gesdd, syevd
 
+#include "eagerpp/error.hpp"
 #include "eagerpp/host/cblas_trsm.hpp"
 #include "eagerpp/host/host_kernels.hpp"
-#include "eagerpp/error.hpp"
 #include "eagerpp/xtensor/kernels.hpp"
 
 namespace ep::detail {
