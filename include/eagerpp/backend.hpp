@@ -72,7 +72,11 @@ namespace ep {
 ///     NumPy's: the remainder takes the divisor's sign; an integer division by 0 gives 0
 ///   minimum maximum -> R: NaN propagates
 ///   zip_rule<rule>(x, y) -> R: element by element the scalar rule `rule` of
-///     detail/numpy_math.hpp (the array API's atan2, copysign, ... over every backend)
+///     detail/numpy_math.hpp (NumPy's division, remainder, power, minimum, maximum and the bitwise
+///     ops), for the dtypes the rule takes
+///   name(x, y) for each SCALAR row of EAGERPP_BINARY_FUNCTIONS (ops/binary_list.hpp: atan2,
+///     copysign, hypot, nextafter, ...), for the dtypes its row names -> R; ep::binary_defaults
+///     gives them from one zip_elements
 ///   logical_and logical_or, bool T -> R
 ///   less less_equal greater greater_equal equal not_equal -> Rb<bool>
 ///   where(const Rb<bool>& cond, x, y), the three shapes broadcasting together -> R: x where cond,
@@ -232,6 +236,23 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
   EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_AND, name, dtypes)
 #define EAGERPP_BACKEND_ASSERT_BINARY(name, dtypes, ...) \
   EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_ASSERT, name, dtypes)
+// The SCALAR rows of the binary functions' table (ops/binary_list.hpp); a COMPOSITE row is no row of
+// the contract.
+#define EAGERPP_BACKEND_HAS_FUNCTION_SCALAR(name, dtypes, ...) \
+  EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_HAS, name, dtypes)
+#define EAGERPP_BACKEND_AND_FUNCTION_SCALAR(name, dtypes, ...) \
+  EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_AND, name, dtypes)
+#define EAGERPP_BACKEND_ASSERT_FUNCTION_SCALAR(name, dtypes, ...) \
+  EAGERPP_BACKEND_BINARY(EAGERPP_BACKEND_ASSERT, name, dtypes)
+#define EAGERPP_BACKEND_HAS_FUNCTION_COMPOSITE(...)
+#define EAGERPP_BACKEND_AND_FUNCTION_COMPOSITE(...)
+#define EAGERPP_BACKEND_ASSERT_FUNCTION_COMPOSITE(...)
+#define EAGERPP_BACKEND_HAS_FUNCTION(name, dtypes, value, grad) \
+  EAGERPP_BINARY_BY_VALUE(EAGERPP_BACKEND_HAS_FUNCTION, name, dtypes, value)
+#define EAGERPP_BACKEND_AND_FUNCTION(name, dtypes, value, grad) \
+  EAGERPP_BINARY_BY_VALUE(EAGERPP_BACKEND_AND_FUNCTION, name, dtypes, value)
+#define EAGERPP_BACKEND_ASSERT_FUNCTION(name, dtypes, value, grad) \
+  EAGERPP_BINARY_BY_VALUE(EAGERPP_BACKEND_ASSERT_FUNCTION, name, dtypes, value)
 #define EAGERPP_BACKEND_COMPARISON(X, name)                   \
   X(name, true, #name "(raw, raw) -> rebind<bool>::raw_type", \
     { B::name(x, x) } -> std::same_as<Rb<B, bool>>)
@@ -272,6 +293,7 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
   X(isinf, true, "isinf(raw) -> rebind<bool>::raw_type",                                           \
     { B::isinf(x) } -> std::same_as<Rb<B, bool>>)                                                  \
   EAGERPP_BINARY_OPS(X##_BINARY)                                                                   \
+  EAGERPP_BINARY_FUNCTIONS(X##_FUNCTION)                                                           \
   X(zip_rule, true,                                                                               \
     "template <detail::numpy::rule R> zip_rule(raw, raw): the scalar rule R of "                   \
     "detail/numpy_math.hpp element by element",                                                    \
@@ -368,6 +390,15 @@ EAGERPP_BACKEND_FAMILY(decomposition, EAGERPP_DECOMPOSITION_FUNCTIONS)
 #undef EAGERPP_BACKEND_HAS_BINARY
 #undef EAGERPP_BACKEND_AND_BINARY
 #undef EAGERPP_BACKEND_ASSERT_BINARY
+#undef EAGERPP_BACKEND_HAS_FUNCTION_SCALAR
+#undef EAGERPP_BACKEND_AND_FUNCTION_SCALAR
+#undef EAGERPP_BACKEND_ASSERT_FUNCTION_SCALAR
+#undef EAGERPP_BACKEND_HAS_FUNCTION_COMPOSITE
+#undef EAGERPP_BACKEND_AND_FUNCTION_COMPOSITE
+#undef EAGERPP_BACKEND_ASSERT_FUNCTION_COMPOSITE
+#undef EAGERPP_BACKEND_HAS_FUNCTION
+#undef EAGERPP_BACKEND_AND_FUNCTION
+#undef EAGERPP_BACKEND_ASSERT_FUNCTION
 #undef EAGERPP_BACKEND_COMPARISON
 #undef EAGERPP_BACKEND_HAS_COMPARISON
 #undef EAGERPP_BACKEND_AND_COMPARISON

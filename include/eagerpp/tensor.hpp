@@ -129,7 +129,8 @@ auto mix(const Tensor<B1>& a, const Tensor<B2>& b, F&& f) {
   }
 
 /// The array API's functions that are also methods, `x.name(args...)` for `ep::name(x, args...)`
-/// (declared in Tensor, defined in ops/array_api.hpp): X(name) for each.
+/// (declared in Tensor, defined in ops/array_api.hpp): X(name) for each, and X_ROW(row) for each row
+/// of the binary functions' table (ops/binary_list.hpp).
 // clang-format off
 #define EAGERPP_ARRAY_API_METHODS(X) \
   X(acos) \
@@ -146,11 +147,7 @@ auto mix(const Tensor<B1>& a, const Tensor<B2>& b, F&& f) {
   X(real) \
   X(imag) \
   X(conj) \
-  X(atan2) \
-  X(copysign) \
-  X(hypot) \
-  X(logaddexp) \
-  X(nextafter) \
+  EAGERPP_BINARY_FUNCTIONS(X##_ROW) \
   X(logical_xor) \
   X(bitwise_and) \
   X(bitwise_or) \
@@ -283,18 +280,28 @@ class [[nodiscard]] Tensor {
   /// Floor division, NumPy's `//` (`floor_divide`); integer division by zero gives 0.
   Tensor floordiv(const Tensor& other) const;
   Tensor mod(const Tensor& other) const;  ///< Remainder with the divisor's sign, NumPy's `%`.
-  EAGERPP_MIXED_METHOD(pow)
-  EAGERPP_MIXED_METHOD(minimum)
-  EAGERPP_MIXED_METHOD(maximum)
-  EAGERPP_MIXED_METHOD(floordiv)
-  EAGERPP_MIXED_METHOD(mod)
-  EAGERPP_MIXED_METHOD(logical_and)
-  EAGERPP_MIXED_METHOD(logical_or)
-  auto pow(scalar auto exponent) const;
-  auto minimum(scalar auto other) const;
-  auto maximum(scalar auto other) const;
-  auto floordiv(scalar auto other) const;
-  auto mod(scalar auto other) const;
+  // Each METHOD row of EAGERPP_BINARY_OPS (ops/binary_list.hpp) with a tensor of another dtype.
+#define EAGERPP_MIXED_METHOD_OPERATOR(symbol)
+#define EAGERPP_MIXED_METHOD_METHOD(method) EAGERPP_MIXED_METHOD(method)
+#define EAGERPP_MIXED_METHOD_ROW(name, dtypes, spelling, spelled) \
+  EAGERPP_MIXED_METHOD_##spelling(spelled)
+  EAGERPP_BINARY_OPS(EAGERPP_MIXED_METHOD_ROW)
+#undef EAGERPP_MIXED_METHOD_ROW
+#undef EAGERPP_MIXED_METHOD_METHOD
+#undef EAGERPP_MIXED_METHOD_OPERATOR
+  // Each NUMERIC METHOD row with a C++ scalar (`x.pow(2)`); the bool rows take a bool, below.
+#define EAGERPP_SCALAR_METHOD_NUMERIC_METHOD(method) auto method(scalar auto other) const;
+#define EAGERPP_SCALAR_METHOD_NUMERIC_OPERATOR(symbol)
+#define EAGERPP_SCALAR_METHOD_BOOL_METHOD(method)
+#define EAGERPP_SCALAR_METHOD_BOOL_OPERATOR(symbol)
+#define EAGERPP_SCALAR_METHOD_ROW(name, dtypes, spelling, spelled) \
+  EAGERPP_SCALAR_METHOD_##dtypes##_##spelling(spelled)
+  EAGERPP_BINARY_OPS(EAGERPP_SCALAR_METHOD_ROW)
+#undef EAGERPP_SCALAR_METHOD_ROW
+#undef EAGERPP_SCALAR_METHOD_BOOL_OPERATOR
+#undef EAGERPP_SCALAR_METHOD_BOOL_METHOD
+#undef EAGERPP_SCALAR_METHOD_NUMERIC_OPERATOR
+#undef EAGERPP_SCALAR_METHOD_NUMERIC_METHOD
   /// For this bool condition: `x` where true, `y` where false (EagerPy: `cond.where(x, y)`).
   template <backend B2>
   Tensor<B2> where(const Tensor<B2>& x, const Tensor<B2>& y) const;
@@ -356,7 +363,9 @@ class [[nodiscard]] Tensor {
 #define EAGERPP_ARRAY_API_METHOD(name) \
   template <class... Args>             \
   auto name(const Args&... args) const;
+#define EAGERPP_ARRAY_API_METHOD_ROW(name, dtypes, value, grad) EAGERPP_ARRAY_API_METHOD(name)
   EAGERPP_ARRAY_API_METHODS(EAGERPP_ARRAY_API_METHOD)
+#undef EAGERPP_ARRAY_API_METHOD_ROW
 #undef EAGERPP_ARRAY_API_METHOD
   /// `ep::var(x, axis, correction, keepdims)`, `ep::stddev(...)` and `ep::count_nonzero(x, axis,
   /// keepdims)` (the reductions take an axis list in braces, which a forwarding template cannot).

@@ -558,15 +558,15 @@ TYPED_TEST_P(Autodiff, GradientThroughLargeTemporaries) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(
-    Autodiff, CheckGradientDetectsWrongRules, UnaryOpGradients, ScalarOperandGradients,
-    IntegerOperandsPromotedByNumpyRulesAreConstants, ArithmeticGradientsBroadcast,
-    PowMinimumMaximumModGradientsBroadcast, WhereGradients, AstypeRoundTripPassesGradient,
-    ReductionGradientsEveryAxisForm, CumsumGradients, ShapeOpGradients, ConcatenateStackGradients,
-    MatmulGradients, NnGradients, GradientsOfGradientsMatchFiniteDifferences,
-    ValueAndGradOfSquareSum, ExtraArgumentsPassThrough, HasAuxTensor, HasAuxTuple,
-    RepeatedCallsGiveSameResult, NthDerivativeOfPowerIsFactorial, StopGradientBlocks,
-    CustomGradientNoisySquare, CustomGradientKfacMatmul, TupleParameters, VectorParameters,
-    IndependentOfInputGivesZeros, NonScalarResultThrows, AbsGradientAtZeroIsZero,
+    Autodiff, CheckGradientDetectsWrongRules, UnaryOpGradients, BinaryFunctionGradients,
+    ScalarOperandGradients, IntegerOperandsPromotedByNumpyRulesAreConstants,
+    ArithmeticGradientsBroadcast, PowMinimumMaximumModGradientsBroadcast, WhereGradients,
+    AstypeRoundTripPassesGradient, ReductionGradientsEveryAxisForm, CumsumGradients,
+    ShapeOpGradients, ConcatenateStackGradients, MatmulGradients, NnGradients,
+    GradientsOfGradientsMatchFiniteDifferences, ValueAndGradOfSquareSum, ExtraArgumentsPassThrough,
+    HasAuxTensor, HasAuxTuple, RepeatedCallsGiveSameResult, NthDerivativeOfPowerIsFactorial,
+    StopGradientBlocks, CustomGradientNoisySquare, CustomGradientKfacMatmul, TupleParameters,
+    VectorParameters, IndependentOfInputGivesZeros, NonScalarResultThrows, AbsGradientAtZeroIsZero,
     MaxTiesShareGradientEvenly, MinimumMaximumTiesShareGradient,
     PlainL2NormOfZeroVectorHasNanGradient, ThrowingFunctionLeavesNoActiveTape,
     ConcurrentThreadsGetTheirOwnGradients, ManyCallsInALoop, GradientThroughLargeTemporaries);

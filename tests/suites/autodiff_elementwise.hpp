@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "suites/autodiff_fixture.hpp"
+#include "suites/binary_cases.hpp"
 #include "suites/unary_cases.hpp"
 
 // Against central finite differences at random points, and exactly where noted; registered with the
@@ -44,6 +45,35 @@ TYPED_TEST_P(Autodiff, UnaryOpGradients) {
           << c.name << " at an input of shape " << s;
     }
   }
+}
+
+TYPED_TEST_P(Autodiff, BinaryFunctionGradients) {
+  using namespace autodiff_suite;
+  // Every differentiable row of the binary functions' table (a RULE row), on the interval of its
+  // cases (suites/binary_cases.hpp), with respect to each operand, on every broadcasting pair; a
+  // RULE row without an interval fails here.
+  std::string missing;
+  const auto check = [&](const char* op, bool differentiable, auto f) {
+    const auto* c = binary_cases::find(binary_cases::binary, op);
+    if (!differentiable) return;
+    if (c == nullptr || c->lo == c->hi) {
+      missing += std::string(" ") + op;
+      return;
+    }
+    for (const auto& [sx, sy] : broadcast_pairs())
+      check_binary<TypeParam>(op, f, sx, sy, c->lo, c->hi, c->lo, c->hi);
+  };
+#define EAGERPP_DIFFERENTIABLE_RULE(...) true
+#define EAGERPP_DIFFERENTIABLE_CONSTANT false
+#define EAGERPP_BINARY_GRADIENT_CASE(name, dtypes, value, grad) \
+  check(#name, EAGERPP_DIFFERENTIABLE_##grad,                   \
+        [](const auto& a, const auto& b) { return ep::name(a, b); });
+  EAGERPP_BINARY_FUNCTIONS(EAGERPP_BINARY_GRADIENT_CASE)
+#undef EAGERPP_BINARY_GRADIENT_CASE
+#undef EAGERPP_DIFFERENTIABLE_CONSTANT
+#undef EAGERPP_DIFFERENTIABLE_RULE
+  EXPECT_EQ(missing, "") << "differentiable binary functions without a gradient interval in "
+                            "tests/suites/binary_cases.py";
 }
 
 TYPED_TEST_P(Autodiff, ScalarOperandGradients) {

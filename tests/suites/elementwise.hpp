@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "suites/binary_cases.hpp"
 #include "suites/unary_cases.hpp"
 #include "support/support.hpp"
 
@@ -79,6 +80,65 @@ TYPED_TEST_P(Elementwise, EveryUnaryOpOfTheTableMatchesNumPy) {
   EAGERPP_UNARY_OPS(EAGERPP_CHECK_UNARY)
 #undef EAGERPP_CHECK_UNARY
   EXPECT_EQ(missing, "") << "ops of the unary table without cases in tests/suites/unary_cases.hpp";
+}
+
+namespace elementwise_test {
+/// Checks `f(a, b)` of the case of `op` (suites/binary_cases.hpp) against NumPy's values, with the
+/// operands as tensors of backend In; records an op without cases in `missing`.
+template <class In, class F>
+void check_binary(const char* op, F f, std::string& missing) {
+  const auto* c = binary_cases::find(binary_cases::binary, op);
+  if (c == nullptr) {
+    missing += std::string(" ") + op;
+    return;
+  }
+  SCOPED_TRACE(op);
+  const ep::Shape s{static_cast<std::int64_t>(c->a.size())};
+  const auto out = f(ep::test::tensor<In>(c->a, s), ep::test::tensor<In>(c->b, s));
+  using Out = typename decltype(out)::backend_type;
+  if constexpr (std::is_same_v<typename Out::value_type, float>)
+    ep::test::expect_near(out, s, c->expected32, 1e-6, 1e-7);
+  else
+    ep::test::expect_near(out, s, c->expected, 1e-12, 1e-15);
+}
+}  // namespace elementwise_test
+
+// Every row of the binary lists (ops/binary_list.hpp: the binary ops as spelled, the binary
+// functions as methods and free functions, the comparisons) against its NumPy values
+// (suites/binary_cases.hpp); an op without cases fails here.
+TYPED_TEST_P(Elementwise, EveryBinaryOpOfTheListsMatchesNumPy) {
+  using B = TypeParam;
+  using Bool = typename B::template rebind<bool>;
+  using elementwise_test::check_binary;
+  std::string missing;
+#define EAGERPP_OPERAND_NUMERIC B
+#define EAGERPP_OPERAND_BOOL Bool
+#define EAGERPP_SPELLED_OPERATOR(symbol) a symbol b
+#define EAGERPP_SPELLED_METHOD(method) a.method(b)
+#define EAGERPP_CHECK_BINARY(name, dtypes, spelling, spelled)                                  \
+  check_binary<EAGERPP_OPERAND_##dtypes>(                                                      \
+      #name, [](const auto& a, const auto& b) { return EAGERPP_SPELLED_##spelling(spelled); }, \
+      missing);
+  EAGERPP_BINARY_OPS(EAGERPP_CHECK_BINARY)
+#define EAGERPP_CHECK_FUNCTION(name, dtypes, value, grad)                      \
+  check_binary<B>(                                                             \
+      #name, [](const auto& a, const auto& b) { return a.name(b); }, missing); \
+  check_binary<B>(                                                             \
+      #name, [](const auto& a, const auto& b) { return ep::name(a, b); }, missing);
+  EAGERPP_BINARY_FUNCTIONS(EAGERPP_CHECK_FUNCTION)
+#define EAGERPP_CHECK_COMPARISON(name, symbol, dtypes) \
+  check_binary<B>(                                     \
+      #name, [](const auto& a, const auto& b) { return a symbol b; }, missing);
+  EAGERPP_COMPARISON_OPS(EAGERPP_CHECK_COMPARISON)
+#undef EAGERPP_CHECK_COMPARISON
+#undef EAGERPP_CHECK_FUNCTION
+#undef EAGERPP_CHECK_BINARY
+#undef EAGERPP_SPELLED_METHOD
+#undef EAGERPP_SPELLED_OPERATOR
+#undef EAGERPP_OPERAND_BOOL
+#undef EAGERPP_OPERAND_NUMERIC
+  EXPECT_EQ(missing, "")
+      << "ops of the binary lists without cases in tests/suites/binary_cases.hpp";
 }
 
 TYPED_TEST_P(Elementwise, RoundIsHalfToEvenCeilFloorNegative) {
@@ -639,9 +699,9 @@ TYPED_TEST_P(Elementwise, ExpUnderflowsToDenormalsAndZero) {
 REGISTER_TYPED_TEST_SUITE_P(
     Elementwise, SqrtIsCorrectlyRounded, NegativeFlipsTheSignOfZero, PowOfSpecialOperandsIsCs,
     RoundingKeepsTheSignOfZero, ExpUnderflowsToDenormalsAndZero, EveryUnaryOpOfTheTableMatchesNumPy,
-    RoundIsHalfToEvenCeilFloorNegative, AbsSignClip, IsnanIsinfGiveBoolTensors,
-    PowWithScalarsTensorsAndBroadcasting, ArithmeticBroadcastsRowAgainstMatrix,
-    ArithmeticBroadcastsColumnAgainstRow, ScalarsOnEitherSide,
+    EveryBinaryOpOfTheListsMatchesNumPy, RoundIsHalfToEvenCeilFloorNegative, AbsSignClip,
+    IsnanIsinfGiveBoolTensors, PowWithScalarsTensorsAndBroadcasting,
+    ArithmeticBroadcastsRowAgainstMatrix, ArithmeticBroadcastsColumnAgainstRow, ScalarsOnEitherSide,
     ZeroDimensionalAndEmptyTensorsBroadcast, RankFiveBroadcast, FloordivModFollowNumpyOnFloats,
     FloatDivisionByZeroFollowsNumpy, FloordivModFollowNumpyOnInt64, IntegerTrueDivisionGivesFloat64,
     MinimumMaximumBroadcastAndTakeScalars, MinimumMaximumPropagateNan,

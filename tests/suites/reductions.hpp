@@ -5,6 +5,8 @@
 
 #include <cmath>        // std::isfinite, std::nan, std::signbit, std::sqrt
 #include <cstdint>      // std::int64_t
+#include <string>       // std::string
+#include <string_view>  // std::string_view
 #include <thread>       // std::thread
 #include <type_traits>  // std::is_same_v
 #include <utility>      // std::pair
@@ -12,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "suites/binary_cases.hpp"
 #include "support/support.hpp"
 
 // Expected values come from NumPy 1.24 on the same inputs (np.sum, np.prod, ..., and for logsumexp
@@ -343,6 +346,60 @@ TYPED_TEST_P(Reductions, Int64) {
   ep::test::expect_equal(j.prod(1), {2}, std::vector<std::int64_t>{-2100000, -200000000});
 }
 
+namespace reductions_test {
+/// Checks `all(x)` (over every axis) and `axis1(x)` (along axis 1) of the case of `op`
+/// (suites/binary_cases.hpp), x a (2, 4) tensor of backend In, against NumPy's values; records an
+/// op without cases in `missing`.
+template <class In, class All, class Axis1>
+void check_reduction(const char* op, All all, Axis1 axis1, const ep::Shape& all_shape,
+                     std::string& missing) {
+  const auto* c = binary_cases::find(binary_cases::reductions, op);
+  if (c == nullptr) {
+    missing += std::string(" ") + op;
+    return;
+  }
+  SCOPED_TRACE(op);
+  const auto x = ep::test::tensor<In>(c->x, {2, 4});
+  const double rtol = std::is_same_v<typename In::value_type, float> ? 1e-6 : 1e-12;
+  ep::test::expect_near(all(x), all_shape, c->all, rtol, 1e-12);
+  const ep::Shape s1 = c->axis1.size() == 2 ? ep::Shape{2} : ep::Shape{2, 4};
+  ep::test::expect_near(axis1(x), s1, c->axis1, rtol, 1e-12);
+}
+}  // namespace reductions_test
+
+// Every row of the reduction lists (ops/binary_list.hpp) against its NumPy values
+// (suites/binary_cases.hpp), as a method over every axis and along axis 1 and as a free function;
+// an op without cases fails here.
+TYPED_TEST_P(Reductions, EveryReductionOfTheListsMatchesNumPy) {
+  using B = TypeParam;
+  using Bool = typename B::template rebind<bool>;
+  using reductions_test::check_reduction;
+  std::string missing;
+#define EAGERPP_REDUCED_EVERY B
+#define EAGERPP_REDUCED_FLOAT B
+#define EAGERPP_REDUCED_NUMERIC B
+#define EAGERPP_REDUCED_BOOL Bool
+#define EAGERPP_CHECK_REDUCTION(name, dtypes, native)                                              \
+  check_reduction<EAGERPP_REDUCED_##dtypes>(                                                       \
+      #name, [](const auto& x) { return x.name(); }, [](const auto& x) { return ep::name(x, 1); }, \
+      ep::Shape{}, missing);
+  EAGERPP_REDUCTION_OPS(EAGERPP_CHECK_REDUCTION)
+#define EAGERPP_CHECK_AXIS_REDUCTION(name, dtypes)                                                 \
+  check_reduction<EAGERPP_REDUCED_##dtypes>(                                                       \
+      #name, [](const auto& x) { return x.name(); }, [](const auto& x) { return ep::name(x, 1); }, \
+      std::string_view(#name) == "cumsum" ? ep::Shape{8} : ep::Shape{}, missing);
+  EAGERPP_AXIS_REDUCTION_OPS(EAGERPP_CHECK_AXIS_REDUCTION)
+#undef EAGERPP_CHECK_AXIS_REDUCTION
+#undef EAGERPP_CHECK_REDUCTION
+#undef EAGERPP_REDUCED_BOOL
+#undef EAGERPP_REDUCED_NUMERIC
+#undef EAGERPP_REDUCED_FLOAT
+#undef EAGERPP_REDUCED_EVERY
+  EXPECT_EQ(missing, "")
+      << "reductions of the lists without cases in tests/suites/binary_cases.hpp";
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Reductions, SumAllAxes, SumOneAxis, SumNegativeAxis, SumSeveralAxes,
                             Prod, Mean, MinMax, MinMaxOrderSignedZeros, AllAny, ZeroDimensional,
-                            EmptyTensor, HighRank, ArgminArgmax, Cumsum, Logsumexp, Int64);
+                            EmptyTensor, HighRank, ArgminArgmax, Cumsum, Logsumexp, Int64,
+                            EveryReductionOfTheListsMatchesNumPy);

@@ -8,6 +8,7 @@
 #include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t,
                         // std::is_floating_point_v, std::is_unsigned_v
 
+#include "eagerpp/ops/binary_list.hpp"
 #include "eagerpp/ops/unary_list.hpp"
 
 #if defined(__CUDACC__)
@@ -225,9 +226,24 @@ EAGERPP_HOST_DEVICE T to_integral(T x) noexcept {
 EAGERPP_UNARY_OPS(EAGERPP_UNARY_SCALAR)
 #undef EAGERPP_UNARY_SCALAR
 
-/// The binary rules above, by name; the C library's floating functions of two arguments (their
-/// special cases are C99 Annex F's, which the array API standard repeats): atan2, copysign,
-/// nextafter; and the bitwise ops of integers and bools.
+// One functor per SCALAR row of the binary functions' table (ops/binary_list.hpp), `name_fn`: the
+// op on two elements. The constraint keeps xtensor from taking it for a functor of xsimd batches.
+#define EAGERPP_BINARY_SCALAR_SCALAR(name, dtypes, ...)                                 \
+  struct name##_fn {                                                                    \
+    template <class T>                                                                  \
+    requires std::is_arithmetic_v<T> EAGERPP_HOST_DEVICE T operator()(T a, T b) const { \
+      return static_cast<T>(__VA_ARGS__);                                               \
+    }                                                                                   \
+  };
+#define EAGERPP_BINARY_SCALAR_COMPOSITE(name, dtypes, ...)
+#define EAGERPP_BINARY_SCALAR(name, dtypes, value, grad) \
+  EAGERPP_BINARY_BY_VALUE(EAGERPP_BINARY_SCALAR, name, dtypes, value)
+EAGERPP_BINARY_FUNCTIONS(EAGERPP_BINARY_SCALAR)
+#undef EAGERPP_BINARY_SCALAR
+#undef EAGERPP_BINARY_SCALAR_COMPOSITE
+#undef EAGERPP_BINARY_SCALAR_SCALAR
+
+/// The binary rules above, by name, and the bitwise ops of integers and bools.
 enum class rule {
   divide,
   floor_divide,
@@ -235,9 +251,6 @@ enum class rule {
   int_power,
   minimum,
   maximum,
-  atan2,
-  copysign,
-  nextafter,
   bitwise_and,
   bitwise_or,
   bitwise_xor,
@@ -253,9 +266,6 @@ constexpr const char* name(rule r) noexcept {
                                    "power",
                                    "minimum",
                                    "maximum",
-                                   "atan2",
-                                   "copysign",
-                                   "nextafter",
                                    "bitwise_and",
                                    "bitwise_or",
                                    "bitwise_xor",
@@ -279,12 +289,6 @@ struct binary_op {
       return mod(a, b);
     else if constexpr (R == rule::int_power)
       return int_power(a, b);
-    else if constexpr (R == rule::atan2)
-      return EAGERPP_MATH(atan2)(a, b);
-    else if constexpr (R == rule::copysign)
-      return EAGERPP_MATH(copysign)(a, b);
-    else if constexpr (R == rule::nextafter)
-      return EAGERPP_MATH(nextafter)(a, b);
     else if constexpr (R == rule::bitwise_and)
       return static_cast<T>(a & b);
     else if constexpr (R == rule::bitwise_or)

@@ -155,108 +155,88 @@ Tensor<typename B::template rebind<bool>> isfinite(const Tensor<B>& x) {
   }
 }
 
-/// log(exp(a) + exp(b)) without overflow (array API: `logaddexp`; floating dtypes, broadcast):
-/// max(a, b) + log1p(exp(-|a - b|)). +infinity with anything but NaN gives +infinity, two
-/// -infinities -infinity, NaN NaN. The gradient is the softmax weight of each operand (1/2 each
-/// where they are equal).
-template <backend B>
-Tensor<B> logaddexp(const Tensor<B>& a, const Tensor<B>& b) {
-  using T = typename B::value_type;
-  static_assert(detail::floating<T>,
-                "ep::logaddexp: the operands must be of a floating dtype (convert with astype)");
-  // Equal infinities would give inf - inf = NaN: their difference is taken as 0.
-  const auto same_infinity = a.isinf().logical_and(a == b);
-  const auto d = where(same_infinity, T(0), a - b);
-  return a.maximum(b) + (-d.abs()).exp().log1p();
-}
-
-/// sqrt(a^2 + b^2) without overflow or underflow in the squares (array API: `hypot`; floating
-/// dtypes, broadcast): m sqrt(1 + (n / m)^2) with m = max(|a|, |b|), n = min(|a|, |b|); an infinite
-/// operand gives +infinity even beside NaN, as the standard says. The gradient at (0, 0) is 0.
-template <backend B>
-Tensor<B> hypot(const Tensor<B>& a, const Tensor<B>& b) {
-  using T = typename B::value_type;
-  static_assert(detail::floating<T>,
-                "ep::hypot: the operands must be of a floating dtype (convert with astype)");
-  const auto x = a.abs(), y = b.abs();
-  const auto m = x.maximum(y), n = x.minimum(y);
-  // 0 / 0 where both are zero: divide by 1 there instead (the ratio is 0 either way), so that
-  // neither the value nor the gradient sees a NaN.
-  const auto r = n / where(m == 0, T(1), m);
-  const auto h = m * (r.square() + 1).sqrt();
-  return where(x.isinf().logical_or(y.isinf()), std::numeric_limits<T>::infinity(), h);
-}
-
 namespace detail {
 
 /// Whether x's sign bit is set, element by element: copysign(1, x) < 0.
 template <backend B>
 typename Tensor<B>::bool_tensor sign_bit(const Tensor<B>& x) {
-  const auto unit = make_constant<Tensor<B>>(
-      elementwise(&B::template zip_rule<numpy::rule::copysign>, x.full_scalar(1), x));
+  const auto unit = make_constant<Tensor<B>>(elementwise(&B::copysign, x.full_scalar(1), x));
   return unit < typename B::value_type(0);
 }
 
-/// d/da atan2(a, b) = b / (a^2 + b^2), d/db = -a / (a^2 + b^2) (NaN at the origin, as JAX's).
-template <class Tn>
-struct atan2_rule : takes<Tn, 2> {
-  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& a, const Tn& b) const {
-    const Tn w = g / (a.square() + b.square());
-    return {unbroadcast(w * b, a.shape()), unbroadcast(-(w * a), b.shape())};
-  }
-};
-/// copysign(a, b) is |a| with b's sign: d/da = sign(a), negated where b's sign bit is set (0 at
-/// a = 0, as JAX's); b only selects a sign, d/db = 0.
-template <class Tn>
-struct copysign_rule : takes<Tn, 2> {
-  std::tuple<Tn, Tn> operator()(const Tn& g, const Tn&, const Tn& a, const Tn& b) const {
-    const Tn flip = where(sign_bit(b), typename Tn::value_type(-1), typename Tn::value_type(1));
-    return {unbroadcast(g * a.sign() * flip, a.shape()), b.zeros_like()};
-  }
-};
+/// a - b, and 0 where a == b (so that two equal infinities give 0, not NaN).
+template <backend B>
+Tensor<B> tied_difference(const Tensor<B>& a, const Tensor<B>& b) {
+  return where(a == b, typename B::value_type(0), a - b);
+}
 
-/// A binary op of two floating tensors computed by the backends' `zip_rule<R>`, naming `op`.
-template <numpy::rule R, class Rule, backend B>
-Tensor<B> floating_rule(std::string_view op, const Tensor<B>& a, const Tensor<B>& b,
-                        const Rule& rule) {
-  return binary<&B::template zip_rule<R>>(op, a, b, rule);
+// The gradient rules of the binary functions (ops/binary_list.hpp), `name_rule`: for a RULE row,
+// its two expressions, each summed back to its operand's shape; for a CONSTANT row, a marker that
+// the result is a constant of the tape.
+#define EAGERPP_BINARY_GRAD_RULE(da, db)                                                    \
+  std::tuple<Tn, Tn> operator()([[maybe_unused]] const Tn& g, [[maybe_unused]] const Tn& y, \
+                                const Tn& a, const Tn& b) const {                           \
+    return {unbroadcast(da, a.shape()), unbroadcast(db, b.shape())};                        \
+  }
+#define EAGERPP_BINARY_GRAD_CONSTANT static constexpr bool constant = true;
+#define EAGERPP_BINARY_RULE(name, dtypes, value, grad) \
+  template <class Tn>                                  \
+  struct name##_rule : takes<Tn, 2> {                  \
+    using value_type = typename Tn::value_type;        \
+    EAGERPP_BINARY_GRAD_##grad                         \
+  };
+EAGERPP_BINARY_FUNCTIONS(EAGERPP_BINARY_RULE)
+#undef EAGERPP_BINARY_RULE
+#undef EAGERPP_BINARY_GRAD_CONSTANT
+#undef EAGERPP_BINARY_GRAD_RULE
+
+/// A binary function of the table: checks that the operands broadcast, naming `op`, computes
+/// `value(a, b)` (without recording its ops) and records `Rule`, or makes a constant of the tape
+/// for a CONSTANT row.
+template <class Rule, backend B, class Value>
+Tensor<B> binary_function(std::string_view op, const Tensor<B>& a, const Tensor<B>& b,
+                          const Value& value) {
+  check_broadcast(op, a, b);
+  if (active_tape_count() == 0) [[likely]]
+    return value(a, b);
+  auto y = [&] {
+    no_record_scope quiet;
+    return value(a, b);
+  }();
+  if constexpr (requires { Rule::constant; })
+    return y;
+  else
+    return make_result<Tensor<B>>(typename B::raw_type(y.raw()), Rule{}, a, b);
 }
 
 }  // namespace detail
 
-/// The angle of the point (b, a) in radians, in [-pi, pi] (array API: `atan2(x1, x2)`, x1 the y
-/// coordinate; floating dtypes, broadcast). The signs of zeros and infinities pick the quadrant as
-/// C's atan2 does, which the standard's special cases repeat: atan2(+0, -0) = +pi,
-/// atan2(-0, -0) = -pi, atan2(+inf, -inf) = 3pi/4.
-template <backend B>
-Tensor<B> atan2(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(detail::floating<typename B::value_type>,
-                "ep::atan2: the operands must be of a floating dtype (convert with astype)");
-  return detail::floating_rule<detail::numpy::rule::atan2>("atan2", a, b,
-                                                           detail::atan2_rule<Tensor<B>>{});
-}
-
-/// |a| with the sign of b, the sign bit read even from a zero or a NaN (array API: `copysign`;
-/// floating dtypes, broadcast): copysign(1, -0.0) = -1. Differentiable in a.
-template <backend B>
-Tensor<B> copysign(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(detail::floating<typename B::value_type>,
-                "ep::copysign: the operands must be of a floating dtype (convert with astype)");
-  return detail::floating_rule<detail::numpy::rule::copysign>("copysign", a, b,
-                                                              detail::copysign_rule<Tensor<B>>{});
-}
-
-/// The next representable value after a in the direction of b (array API: `nextafter`; floating
-/// dtypes, broadcast): b itself where a == b, NaN where either is NaN. A step function: its result
-/// is a constant of the tape (no gradient), as in JAX.
-template <backend B>
-Tensor<B> nextafter(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(detail::floating<typename B::value_type>,
-                "ep::nextafter: the operands must be of a floating dtype (convert with astype)");
-  detail::check_broadcast("nextafter", a, b);
-  return detail::make_constant<Tensor<B>>(
-      detail::elementwise(&B::template zip_rule<detail::numpy::rule::nextafter>, a, b));
-}
+// The binary functions of the table (ops/binary_list.hpp), `ep::name(a, b)` of two tensors of one
+// dtype: a SCALAR row computes the backend's `B::name`, a COMPOSITE row its expression.
+#define EAGERPP_BINARY_VALUE_SCALAR(name, dtypes, ...)                            \
+  [](const Tensor<B>& x, const Tensor<B>& y) {                                    \
+    return detail::make_constant<Tensor<B>>(detail::elementwise(&B::name, x, y)); \
+  }
+#define EAGERPP_BINARY_VALUE_COMPOSITE(name, dtypes, ...) \
+  [](const Tensor<B>& a, const Tensor<B>& b) {            \
+    using value_type = typename B::value_type;            \
+    return Tensor<B>(__VA_ARGS__);                        \
+  }
+#define EAGERPP_BINARY_REQUIRE_FLOAT(op)                  \
+  static_assert(detail::floating<typename B::value_type>, \
+                "ep::" op ": the operands must be of a floating dtype (convert with astype)")
+#define EAGERPP_BINARY_FUNCTION(name, dtypes, value, grad)                                \
+  template <backend B>                                                                    \
+  Tensor<B> name(const Tensor<B>& a, const Tensor<B>& b) {                                \
+    EAGERPP_BINARY_REQUIRE_##dtypes(#name);                                               \
+    return detail::binary_function<detail::name##_rule<Tensor<B>>>(                       \
+        #name, a, b, EAGERPP_BINARY_BY_VALUE(EAGERPP_BINARY_VALUE, name, dtypes, value)); \
+  }
+EAGERPP_BINARY_FUNCTIONS(EAGERPP_BINARY_FUNCTION)
+#undef EAGERPP_BINARY_FUNCTION
+#undef EAGERPP_BINARY_REQUIRE_FLOAT
+#undef EAGERPP_BINARY_VALUE_COMPOSITE
+#undef EAGERPP_BINARY_VALUE_SCALAR
 
 /// Whether the sign bit of each element is set (array API: `signbit`; floating dtypes): true for
 /// -0.0 and a NaN with its sign bit set, which `x < 0` misses.
@@ -359,17 +339,15 @@ Tensor<B> operator~(const Tensor<B>& x) {
 #define EAGERPP_ARRAY_API_BINARY(name) \
   EAGERPP_MIXED_FUNCTION(name)         \
   EAGERPP_SCALAR_FUNCTION(name)
-EAGERPP_ARRAY_API_BINARY(atan2)
-EAGERPP_ARRAY_API_BINARY(copysign)
-EAGERPP_ARRAY_API_BINARY(hypot)
-EAGERPP_ARRAY_API_BINARY(logaddexp)
-EAGERPP_ARRAY_API_BINARY(nextafter)
 EAGERPP_ARRAY_API_BINARY(logical_xor)
 EAGERPP_ARRAY_API_BINARY(bitwise_and)
 EAGERPP_ARRAY_API_BINARY(bitwise_or)
 EAGERPP_ARRAY_API_BINARY(bitwise_xor)
 EAGERPP_ARRAY_API_BINARY(bitwise_left_shift)
 EAGERPP_ARRAY_API_BINARY(bitwise_right_shift)
+#define EAGERPP_ARRAY_API_BINARY_ROW(name, dtypes, value, grad) EAGERPP_ARRAY_API_BINARY(name)
+EAGERPP_BINARY_FUNCTIONS(EAGERPP_ARRAY_API_BINARY_ROW)
+#undef EAGERPP_ARRAY_API_BINARY_ROW
 #undef EAGERPP_ARRAY_API_BINARY
 
 /// The real part (array API: `real`); of a real dtype, x itself, as the standard allows since
@@ -464,7 +442,9 @@ Tensor<B> permute_dims(const Tensor<B>& x, const std::vector<int>& axes) {
   auto Tensor<B>::name(const Args&... args) const { \
     return ep::name(*this, args...);                \
   }
+#define EAGERPP_ARRAY_API_METHOD_ROW(name, dtypes, value, grad) EAGERPP_ARRAY_API_METHOD(name)
 EAGERPP_ARRAY_API_METHODS(EAGERPP_ARRAY_API_METHOD)
+#undef EAGERPP_ARRAY_API_METHOD_ROW
 #undef EAGERPP_ARRAY_API_METHOD
 template <backend B>
 template <class V>

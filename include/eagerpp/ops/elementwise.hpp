@@ -352,17 +352,13 @@ Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
 
 // --- comparisons: bool tensors of the same backend ----------------------------------------------
 
-#define EAGERPP_COMPARISON(op, name)                         \
+// One operator per row of EAGERPP_COMPARISON_OPS (ops/binary_list.hpp).
+#define EAGERPP_COMPARISON(name, op, dtypes)                 \
   template <backend B>                                       \
   auto operator op(const Tensor<B>& a, const Tensor<B>& b) { \
     return detail::boolean<&B::name>(#name, a, b);           \
   }
-EAGERPP_COMPARISON(<, less)
-EAGERPP_COMPARISON(<=, less_equal)
-EAGERPP_COMPARISON(>, greater)
-EAGERPP_COMPARISON(>=, greater_equal)
-EAGERPP_COMPARISON(==, equal)
-EAGERPP_COMPARISON(!=, not_equal)
+EAGERPP_COMPARISON_OPS(EAGERPP_COMPARISON)
 #undef EAGERPP_COMPARISON
 
 // --- scalars ------------------------------------------------------------------------------------
@@ -380,17 +376,20 @@ EAGERPP_COMPARISON(!=, not_equal)
   auto operator op(S a, const Tensor<B>& b) {                                              \
     return detail::with_scalar(b, a, [](const auto& y, const auto& s) { return s op y; }); \
   }
-EAGERPP_WITH_SCALAR(+)
-EAGERPP_WITH_SCALAR(-)
-EAGERPP_WITH_SCALAR(*)
-EAGERPP_WITH_SCALAR(/)
+// The OPERATOR rows of EAGERPP_BINARY_OPS, `%` (the operator of the METHOD row mod) and the
+// comparisons (ops/binary_list.hpp).
+#define EAGERPP_WITH_SCALAR_OPERATOR(op) EAGERPP_WITH_SCALAR(op)
+#define EAGERPP_WITH_SCALAR_METHOD(method)
+#define EAGERPP_WITH_SCALAR_ROW(name, dtypes, spelling, spelled) \
+  EAGERPP_WITH_SCALAR_##spelling(spelled)
+EAGERPP_BINARY_OPS(EAGERPP_WITH_SCALAR_ROW)
+#undef EAGERPP_WITH_SCALAR_ROW
+#undef EAGERPP_WITH_SCALAR_METHOD
+#undef EAGERPP_WITH_SCALAR_OPERATOR
 EAGERPP_WITH_SCALAR(%)
-EAGERPP_WITH_SCALAR(<)
-EAGERPP_WITH_SCALAR(<=)
-EAGERPP_WITH_SCALAR(>)
-EAGERPP_WITH_SCALAR(>=)
-EAGERPP_WITH_SCALAR(==)
-EAGERPP_WITH_SCALAR(!=)
+#define EAGERPP_WITH_SCALAR_COMPARISON(name, op, dtypes) EAGERPP_WITH_SCALAR(op)
+EAGERPP_COMPARISON_OPS(EAGERPP_WITH_SCALAR_COMPARISON)
+#undef EAGERPP_WITH_SCALAR_COMPARISON
 #undef EAGERPP_WITH_SCALAR
 
 #define EAGERPP_WITH_SCALAR_METHOD(name)                                                \
@@ -399,11 +398,19 @@ EAGERPP_WITH_SCALAR(!=)
     return detail::with_scalar(*this, other,                                            \
                                [](const auto& x, const auto& s) { return x.name(s); }); \
   }
-EAGERPP_WITH_SCALAR_METHOD(pow)
-EAGERPP_WITH_SCALAR_METHOD(minimum)
-EAGERPP_WITH_SCALAR_METHOD(maximum)
-EAGERPP_WITH_SCALAR_METHOD(floordiv)
-EAGERPP_WITH_SCALAR_METHOD(mod)
+// The NUMERIC METHOD rows of EAGERPP_BINARY_OPS (the bool ones take a bool: tensor.hpp).
+#define EAGERPP_WITH_SCALAR_SPELLED_NUMERIC_OPERATOR(spelled)
+#define EAGERPP_WITH_SCALAR_SPELLED_NUMERIC_METHOD(spelled) EAGERPP_WITH_SCALAR_METHOD(spelled)
+#define EAGERPP_WITH_SCALAR_SPELLED_BOOL_OPERATOR(spelled)
+#define EAGERPP_WITH_SCALAR_SPELLED_BOOL_METHOD(spelled)
+#define EAGERPP_WITH_SCALAR_METHOD_ROW(name, dtypes, spelling, spelled) \
+  EAGERPP_WITH_SCALAR_SPELLED_##dtypes##_##spelling(spelled)
+EAGERPP_BINARY_OPS(EAGERPP_WITH_SCALAR_METHOD_ROW)
+#undef EAGERPP_WITH_SCALAR_METHOD_ROW
+#undef EAGERPP_WITH_SCALAR_SPELLED_BOOL_METHOD
+#undef EAGERPP_WITH_SCALAR_SPELLED_BOOL_OPERATOR
+#undef EAGERPP_WITH_SCALAR_SPELLED_NUMERIC_METHOD
+#undef EAGERPP_WITH_SCALAR_SPELLED_NUMERIC_OPERATOR
 #undef EAGERPP_WITH_SCALAR_METHOD
 
 template <backend B>

@@ -27,6 +27,7 @@
 #include "eagerpp/host/expression_arithmetic.hpp"
 #include "eagerpp/host/fuse_host.hpp"
 #include "eagerpp/host/host_kernels.hpp"
+#include "eagerpp/ops/binary_defaults.hpp"
 #include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
 
@@ -39,7 +40,8 @@ namespace ep {
 /// Ops that make no sense for a dtype are constrained away: `ep::eigen<bool>::add` does not exist.
 template <class T>
 struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
-               unary_defaults<eigen<T>, eigen_array<T>, T> {
+               unary_defaults<eigen<T>, eigen_array<T>, T>,
+               binary_defaults<eigen<T>, eigen_array<T>, T> {
   static_assert(dtype<T>,
                 "ep::eigen<T>: T must be one of the array API's real dtypes: bool, std::int8_t ... "
                 "std::uint64_t, float or double");
@@ -94,10 +96,16 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
  public:
   using rule = detail::numpy::rule;
   /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element: the contract's
-  /// `zip_rule` (backend.hpp), through which ep::atan2, copysign and nextafter run.
+  /// `zip_rule` (backend.hpp).
   template <rule R>
   static raw_type zip_rule(const raw_type& a, const raw_type& b) {
     return zip_with<detail::numpy::binary_op<R>>(a, b);
+  }
+  /// The primitives of the binary functions' table not declared below: `f` element by element
+  /// (ep::binary_defaults).
+  template <class F>
+  static raw_type zip_elements(const raw_type& a, const raw_type& b, F f, const char*) {
+    return zip(a, b, [f](const auto& x, const auto& y) { return x.binaryExpr(y, f); });
   }
 
   // --- storage ------------------------------------------------------------------------------

@@ -34,6 +34,7 @@
 #include "eagerpp/host/expression_arithmetic.hpp"
 #include "eagerpp/host/fuse_host.hpp"
 #include "eagerpp/host/host_kernels.hpp"
+#include "eagerpp/ops/binary_defaults.hpp"
 #include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/storage.hpp"
@@ -49,7 +50,8 @@ namespace ep {
 /// backend's loops (xtensor/kernels.hpp), with NumPy's scalar rules from xtensor/functors.hpp.
 template <class T>
 struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
-                 unary_defaults<xtensor<T>, xtensor_array<T>, T> {
+                 unary_defaults<xtensor<T>, xtensor_array<T>, T>,
+                 binary_defaults<xtensor<T>, xtensor_array<T>, T> {
   static constexpr std::string_view name = "xtensor";
   /// Element-wise ops of large floating tensors are lazy, computed in cache-sized blocks by these
   /// same functions (host/blocks.hpp).
@@ -96,14 +98,20 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
  public:
   using rule = detail::numpy::rule;
   /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element: the contract's
-  /// `zip_rule` (backend.hpp), through which ep::atan2, copysign and nextafter run; atan2 of
-  /// floats through xsimd's batches.
+  /// `zip_rule` (backend.hpp).
   template <rule R>
   static raw_type zip_rule(const raw_type& a, const raw_type& b) {
-    if constexpr (R == rule::atan2 && floating_dtype<T>)
-      return detail::xt_kernels::zip_costly(a, b, detail::xt_functors::atan2_fn{});
-    else
-      return zip_fn(a, b, detail::numpy::binary_op<R>{});
+    return zip_fn(a, b, detail::numpy::binary_op<R>{});
+  }
+  /// The primitives of the binary functions' table not declared below: `f` element by element
+  /// (ep::binary_defaults).
+  template <class F>
+  static raw_type zip_elements(const raw_type& a, const raw_type& b, F f, const char*) {
+    return zip_fn(a, b, f);
+  }
+  /// atan2 through xsimd's batches.
+  static raw_type atan2(const raw_type& a, const raw_type& b) requires floating_dtype<T> {
+    return detail::xt_kernels::zip_costly(a, b, detail::xt_functors::atan2_fn{});
   }
 
  private:

@@ -11,6 +11,7 @@
 
 #include "eagerpp/backend.hpp"
 #include "eagerpp/fwd.hpp"
+#include "eagerpp/ops/binary_defaults.hpp"
 #include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
 #include "eagerpp/thrust/array.hpp"
@@ -31,7 +32,8 @@ namespace ep::detail {
 /// Thrust sorts, float matmul is S::gemm. ep::cuda<T> and ep::omp<T> derive from it and add their
 /// name and the optional hooks of their memory.
 template <class T, class S>
-struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>, T> {
+struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>, T>,
+                        binary_defaults<thrust_backend<T, S>, thrust_array<S, T>, T> {
   // Names each member the system lacks or declares otherwise (eagerpp/thrust/system.hpp).
   static_assert(sizeof(system_members<S>) > 0);
   static_assert(dtype<T>,
@@ -178,10 +180,16 @@ struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>,
 #undef EAGERPP_THRUST_ZIP
   using rule = detail::numpy::rule;
   /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element: the contract's
-  /// `zip_rule`, through which ep::atan2, copysign and nextafter run.
+  /// `zip_rule`.
   template <rule R>
   static raw_type zip_rule(const raw_type& a, const raw_type& b) {
     return zip(a, b, detail::numpy::binary_op<R>{}, detail::numpy::name(R));
+  }
+  /// The primitives of the binary functions' table: `f` element by element, one transform
+  /// (ep::binary_defaults; f is the row's detail::numpy::name_fn, host and device code).
+  template <class F>
+  static raw_type zip_elements(const raw_type& a, const raw_type& b, F f, const char* op) {
+    return zip(a, b, f, op);
   }
   /// NaN propagates; on bool, logical and.
   static raw_type minimum(const raw_type& a, const raw_type& b) {
