@@ -385,6 +385,11 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
 #define EAGERPP_ANY_BINARY(name, dtypes, spelling, spelled) \
   EAGERPP_ANY_BINARY_##spelling(spelled, name, dtypes)
   EAGERPP_BINARY_OPS(EAGERPP_ANY_BINARY)
+  // The array API's binary functions (ops/binary_list.hpp), `x.atan2(y)`.
+#define EAGERPP_ANY_FUNCTION(name, dtypes, value, grad) \
+  EAGERPP_ANY_BINARY_METHOD(name, name, dtypes)
+  EAGERPP_BINARY_FUNCTIONS(EAGERPP_ANY_FUNCTION)
+#undef EAGERPP_ANY_FUNCTION
 #undef EAGERPP_ANY_BINARY
 #undef EAGERPP_ANY_BINARY_METHOD
 #undef EAGERPP_ANY_BINARY_OPERATOR

@@ -425,6 +425,16 @@ value_info generator::describe(const instruction& ins, const value& v) const {
   // multiplying decides: 0 * inf = NaN, or 0, where one lane holds the zero factor and another
   // overflowed (a float32 prod of 245 factors up to 45.6 with a zero: NaN on ep::omp, 0 on Eigen).
   // IEEE arithmetic has no one right answer there, as for inf - inf: dtype and shape only.
+  // A subnormal result (nextafter from 0) is read differently by the libraries' vector math (Eigen's
+  // log2 takes 1.4e-45 for 2^-126, xtensor's gives -149): what follows from it, dtype and shape.
+  if (is_floating(v.type)) {
+    const double smallest = v.type == dtype::float32 ? std::numeric_limits<float>::min()
+                                                     : std::numeric_limits<double>::min();
+    for (double f : v.f) vi.tag = f != 0 && std::abs(f) < smallest ? 2 : vi.tag;
+  }
+  if (op_named(ins.op).traits.flags & nan_sign) {
+    for (int a : ins.args) vi.tag = info_[static_cast<std::size_t>(a)].has_nan ? 2 : vi.tag;
+  }
   if (ins.op == "prod" && is_floating(v.type)) {
     const double largest = v.type == dtype::float32 ? std::numeric_limits<float>::max()
                                                     : std::numeric_limits<double>::max();

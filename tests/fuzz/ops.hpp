@@ -76,6 +76,8 @@
 #define EAGERPP_FUZZ_FROM_UNARY(name, dtypes, ...) EAGERPP_FUZZ_ROW(UNARY, name, dtypes, name)
 #define EAGERPP_FUZZ_FROM_BINARY(name, dtypes, spelling, spelled) \
   EAGERPP_FUZZ_ROW(spelling, name, dtypes, spelled)
+#define EAGERPP_FUZZ_FROM_FUNCTION(name, dtypes, value, grad) \
+  EAGERPP_FUZZ_ROW(METHOD, name, dtypes, name)
 #define EAGERPP_FUZZ_FROM_COMPARISON(name, symbol, dtypes) \
   EAGERPP_FUZZ_ROW(OPERATOR, name, dtypes, symbol)
 #define EAGERPP_FUZZ_FROM_REDUCTION(name, dtypes, native) \
@@ -88,6 +90,7 @@
   EAGERPP_UNARY_OPS(EAGERPP_FUZZ_FROM_UNARY)                      \
   EAGERPP_FUZZ_UNARY_METHODS(EAGERPP_FUZZ_FROM_UNARY)             \
   EAGERPP_BINARY_OPS(EAGERPP_FUZZ_FROM_BINARY)                    \
+  EAGERPP_BINARY_FUNCTIONS(EAGERPP_FUZZ_FROM_FUNCTION)            \
   EAGERPP_COMPARISON_OPS(EAGERPP_FUZZ_FROM_COMPARISON)            \
   EAGERPP_REDUCTION_OPS(EAGERPP_FUZZ_FROM_REDUCTION)              \
   EAGERPP_AXIS_REDUCTION_OPS(EAGERPP_FUZZ_FROM_AXIS)              \
@@ -136,6 +139,8 @@ enum trait : unsigned {
   keeps = 2,    // keeps an inexact value's relative error about the same (no cancellation, no jump)
   sums = 4,     // sums terms: its rounding scales with its operands' magnitudes times their count
   grad = 8,     // differentiable: a gradient program may use it
+  nan_sign = 16,  // reads the sign bit of an operand, which a NaN made by an invalid operation has
+                  // as its library sets it: with a NaN operand, dtype and shape are compared only
 };
 
 struct traits {
@@ -219,6 +224,12 @@ inline constexpr named_traits op_traits[] = {
     {"power", {inexact, domain::real, growth::power}},
     {"minimum", {keeps | grad, domain::distinct}},
     {"maximum", {keeps | grad, domain::distinct}},
+    // binary functions
+    {"atan2", {inexact | grad, domain::nonzero}},
+    {"copysign", {keeps | grad | nan_sign, domain::nonzero}},
+    {"hypot", {inexact | keeps | grad, domain::nonzero}},
+    {"logaddexp", {inexact | keeps | grad}},
+    {"nextafter", {keeps}},
     // reductions
     {"sum", {inexact | sums | grad, domain::real, growth::count}},
     {"prod", {inexact | sums | grad, domain::nonzero, growth::power_count}},  // grad: prod / x
