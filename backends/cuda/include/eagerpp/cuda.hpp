@@ -1,5 +1,5 @@
 // eagerpp - the CUDA backend: ep::cuda<T>, the Thrust backend on the GPU (CUB reductions, cuBLAS
-// GEMM)
+// GEMM, cuSOLVER decompositions)
 // SPDX-License-Identifier: MIT
 #pragma once
 
