@@ -14,9 +14,8 @@
 #include <utility>           // std::pair
 #include <vector>            // std::vector
 
-#include <cublas_v2.h>      // cublasStrsmBatched, cublasDtrsmBatched
-#include <cusolverDn.h>     // cusolverDnHandle_t, cusolverDn{S,D}{potrfBatched,getrf,...}
-#include <cuda/std/limits>  // ::cuda::std::numeric_limits
+#include <cublas_v2.h>   // cublasStrsmBatched, cublasDtrsmBatched
+#include <cusolverDn.h>  // cusolverDnHandle_t, cusolverDn{S,D}{potrfBatched,getrf,...}
 
 #include <fmt/format.h>
 
@@ -24,7 +23,7 @@
 #include "eagerpp/cuda/system.hpp"
 #include "eagerpp/error.hpp"
 #include "eagerpp/shape.hpp"
-#include "eagerpp/thrust/cuda_std.hpp"
+#include "eagerpp/thrust/cuda_std.hpp"  // ::cuda::std::log, abs, numeric_limits
 #include "eagerpp/thrust/system.hpp"
 
 namespace ep::detail {
