@@ -4,13 +4,14 @@
 #pragma once
 
 #include <algorithm>         // std::max, std::min
+#include <cstddef>           // std::size_t
 #include <cstdint>           // std::int64_t
 #include <initializer_list>  // std::initializer_list
 #include <limits>            // std::numeric_limits
 #include <memory>            // std::shared_ptr, std::unique_ptr
 #include <string_view>       // std::string_view
 #include <tuple>             // std::tuple
-#include <type_traits>       // std::is_same_v, std::remove_pointer_t
+#include <type_traits>       // std::is_same_v
 #include <utility>           // std::pair
 #include <vector>            // std::vector
 
