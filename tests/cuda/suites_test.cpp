@@ -1,5 +1,6 @@
 // eagerpp - every typed suite on the CUDA backend (float32 and float64; Autodiff in float64 only)
-// but Fusion (ep::cuda is eager). Every test skips without a device.
+// but Fusion and Fuse (ep::cuda is eager), LinalgExtension through cuSOLVER included. Every test
+// skips without a device.
 // SPDX-License-Identifier: MIT
 //
 // One translation unit per backend, the suites' shared instantiations compiled once
@@ -16,6 +17,8 @@
 using CudaBackends = ::testing::Types<ep::cuda<float>, ep::cuda<double>>;
 using CudaDouble = ::testing::Types<ep::cuda<double>>;
 EAGERPP_INSTANTIATE_ALL_SUITES(Cuda, CudaBackends, CudaDouble);
+// ep::linalg's decompositions through cuSOLVER (eagerpp/cuda/cusolver.hpp).
+INSTANTIATE_TYPED_TEST_SUITE_P(Cuda, LinalgExtension, CudaBackends);
 // Lazy evaluation in blocks is the host backends' (suites/fusion.hpp).
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Fusion);
 

@@ -37,8 +37,9 @@
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Jacobian, DoubleTypes)
 
 /// EAGERPP_INSTANTIATE_ALL_SUITES and the suites of what only the host backends have: the Fusion
-/// suite (element-wise ops evaluated in blocks), Fuse (ep::fuse in one loop) and LinalgExtension
-/// (ep::linalg's decompositions; ep::cuda has neither, and every op on it is eager).
+/// suite (element-wise ops evaluated in blocks) and Fuse (ep::fuse in one loop), which ep::cuda,
+/// where every op is eager, does without; and LinalgExtension (ep::linalg's decompositions), which
+/// tests/cuda/suites_test.cpp instantiates on a line of its own.
 #define EAGERPP_INSTANTIATE_HOST_SUITES(Prefix, Types, DoubleTypes) \
   EAGERPP_INSTANTIATE_ALL_SUITES(Prefix, Types, DoubleTypes);       \
   INSTANTIATE_TYPED_TEST_SUITE_P(Prefix, Fusion, Types);            \

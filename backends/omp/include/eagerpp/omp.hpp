@@ -81,8 +81,7 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
 
   // Decompositions (ep::linalg): LAPACK's potrf, getrf and getrs, BLAS's trsm, geqrf and orgqr,
   // gesdd, syevd (OpenBLAS's) on each matrix, the batch split among the OpenMP threads
-  // (eagerpp/omp/lapack.hpp).
-  // ep::cuda, the same Thrust code on the GPU, has none of these.
+  // (eagerpp/omp/lapack.hpp). ep::cuda's are cuSOLVER's (eagerpp/cuda/cusolver.hpp).
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
     return detail::lapack_cholesky<omp>(x, failed);
   }
