@@ -173,7 +173,7 @@ struct fused {
     if constexpr (D > 0) {                                   \
       /* a row's rule reads some of x, y and g */            \
       [[maybe_unused]] const fused<Ops> x{v}, y{r.v};        \
-      for (std::size_t k = 0; k < D; ++k) {                  \
+      for (std::size_t k = 0; k != D; ++k) {                 \
         [[maybe_unused]] const fused<Ops> g{d[k]};           \
         r.d[k] = (grad).v;                                   \
       }                                                      \
@@ -186,7 +186,7 @@ struct fused {
 #undef EAGERPP_FUSED_METHOD
   fused negative() const {
     fused r{Ops::neg(v)};
-    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::neg(d[k]);
+    for (std::size_t k = 0; k != D; ++k) r.d[k] = Ops::neg(d[k]);
     return r;
   }
   /// x^e; d/dx = e x^(e-1), d/de = x^e log x, taken as 0 where x == 0 (the eager rule's).
@@ -198,7 +198,7 @@ struct fused {
           Ops::mul(e.v, detail::fuse::pow<Ops>(v, Ops::sub(e.v, Ops::set1(value_type(1)))));
       const packet de = Ops::select(Ops::eq(v, zero), zero,
                                     Ops::mul(r.v, detail::fuse::unary<Ops, fused_unary::log>(v)));
-      for (std::size_t k = 0; k < D; ++k)
+      for (std::size_t k = 0; k != D; ++k)
         r.d[k] = Ops::add(Ops::mul(dx, d[k]), Ops::mul(de, e.d[k]));
     }
     return r;
@@ -260,23 +260,23 @@ struct fused {
 
   friend fused operator+(const fused& a, const fused& b) {
     fused r{Ops::add(a.v, b.v)};
-    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::add(a.d[k], b.d[k]);
+    for (std::size_t k = 0; k != D; ++k) r.d[k] = Ops::add(a.d[k], b.d[k]);
     return r;
   }
   friend fused operator-(const fused& a, const fused& b) {
     fused r{Ops::sub(a.v, b.v)};
-    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::sub(a.d[k], b.d[k]);
+    for (std::size_t k = 0; k != D; ++k) r.d[k] = Ops::sub(a.d[k], b.d[k]);
     return r;
   }
   friend fused operator*(const fused& a, const fused& b) {
     fused r{Ops::mul(a.v, b.v)};
-    for (std::size_t k = 0; k < D; ++k)
+    for (std::size_t k = 0; k != D; ++k)
       r.d[k] = Ops::add(Ops::mul(a.d[k], b.v), Ops::mul(a.v, b.d[k]));
     return r;
   }
   friend fused operator/(const fused& a, const fused& b) {
     fused r{Ops::div(a.v, b.v)};
-    for (std::size_t k = 0; k < D; ++k)
+    for (std::size_t k = 0; k != D; ++k)
       r.d[k] = Ops::div(Ops::sub(a.d[k], Ops::mul(r.v, b.d[k])), b.v);
     return r;
   }
@@ -321,7 +321,7 @@ struct fused {
   /// `c ? a : b` for value and derivatives.
   static fused select(const typename Ops::mask& c, const fused& a, const fused& b) {
     fused r{Ops::select(c, a.v, b.v)};
-    for (std::size_t k = 0; k < D; ++k) r.d[k] = Ops::select(c, a.d[k], b.d[k]);
+    for (std::size_t k = 0; k != D; ++k) r.d[k] = Ops::select(c, a.d[k], b.d[k]);
     return r;
   }
 
@@ -332,7 +332,7 @@ struct fused {
       const auto tie = Ops::eq(v, b.v);
       const auto from_a = Ops::eq(v, out), from_b = Ops::eq(b.v, out);
       const packet zero = Ops::set1(value_type(0)), half = Ops::set1(value_type(0.5));
-      for (std::size_t k = 0; k < D; ++k)
+      for (std::size_t k = 0; k != D; ++k)
         r.d[k] = Ops::select(tie, Ops::mul(half, Ops::add(d[k], b.d[k])),
                              Ops::select(from_a, d[k], Ops::select(from_b, b.d[k], zero)));
     }

@@ -1,13 +1,11 @@
-// eagerpp - linear algebra ops of ep::Tensor: matmul, inv, slogdet (ep::linalg's on a backend with
-// decompositions, eagerpp/linalg.hpp; a host LU on one without)
+// eagerpp - linear algebra ops of ep::Tensor: matmul, inv, slogdet (a backend's `inv` hook, else
+// ep::linalg's, through the backend's decompositions: eagerpp/linalg.hpp)
 // SPDX-License-Identifier: MIT
 #pragma once
 
 #include <algorithm>  // std::equal
-#include <cmath>      // std::abs, std::log
 #include <concepts>   // std::same_as
 #include <cstdint>    // std::int64_t
-#include <limits>     // std::numeric_limits
 #include <numeric>    // std::iota
 
 #include <fmt/format.h>
@@ -139,33 +137,9 @@ slogdet_result<Tensor<B>> slogdet(const Tensor<B>& x);
 
 namespace detail {
 
-/// LU factorization with partial pivoting of the n x n row-major matrix `a`, in place, in double.
-/// Returns the sign of the permutation, or 0 if a pivot is exactly 0 (singular).
-inline int lu_factor(std::vector<double>& a, std::vector<std::int64_t>& piv, std::int64_t n) {
-  int sign = 1;
-  piv.resize(static_cast<std::size_t>(n));
-  for (std::int64_t k = 0; k < n; ++k) {
-    std::int64_t p = k;
-    for (std::int64_t i = k + 1; i < n; ++i)
-      if (std::abs(a[static_cast<std::size_t>(i * n + k)]) >
-          std::abs(a[static_cast<std::size_t>(p * n + k)]))
-        p = i;
-    piv[static_cast<std::size_t>(k)] = p;
-    if (a[static_cast<std::size_t>(p * n + k)] == 0) return 0;
-    if (p != k) {
-      sign = -sign;
-      for (std::int64_t j = 0; j < n; ++j)
-        std::swap(a[static_cast<std::size_t>(k * n + j)], a[static_cast<std::size_t>(p * n + j)]);
-    }
-    const double pivot = a[static_cast<std::size_t>(k * n + k)];
-    for (std::int64_t i = k + 1; i < n; ++i) {
-      const double f = a[static_cast<std::size_t>(i * n + k)] /= pivot;
-      for (std::int64_t j = k + 1; j < n; ++j)
-        a[static_cast<std::size_t>(i * n + j)] -= f * a[static_cast<std::size_t>(k * n + j)];
-    }
-  }
-  return sign;
-}
+/// The check that B has the decompositions (eagerpp/linalg.hpp), naming each missing function.
+template <backend B>
+constexpr void require_decompositions();
 
 /// Checks for a stack of square matrices; returns n.
 inline std::int64_t square_extent(std::string_view op, const Shape& s) {
@@ -191,86 +165,19 @@ Tensor<B> Tensor<B>::inv() const {
           "matrices",
           failed, shape_ref().str()));
     return detail::make_result<Tensor>(std::move(out), detail::inv_rule<Tensor>{}, *this);
+  } else {
+    detail::require_decompositions<B>();
+    return linalg::inv(*this);
   }
-  if constexpr (decomposition_backend<B>) return linalg::inv(*this);
-  const Shape s = shape();
-  const std::int64_t n = detail::square_extent("inv", s);
-  const auto values = to_vector();
-  std::vector<value_type> out(values.size());
-  const std::int64_t nn = n * n;
-  std::vector<double> a;
-  std::vector<std::int64_t> piv;
-  for (std::size_t b = 0; nn > 0 && b < values.size() / static_cast<std::size_t>(nn); ++b) {
-    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn),
-             values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
-    const bool singular = detail::lu_factor(a, piv, n) == 0;
-    for (std::int64_t col = 0; col < n; ++col) {  // solve A x = e_col
-      std::vector<double> x(static_cast<std::size_t>(n), 0.0);
-      x[static_cast<std::size_t>(col)] = 1;
-      if (singular) {
-        for (auto& v : x) v = std::numeric_limits<double>::infinity();
-      } else {
-        for (std::int64_t k = 0; k < n; ++k)
-          std::swap(x[static_cast<std::size_t>(k)],
-                    x[static_cast<std::size_t>(piv[static_cast<std::size_t>(k)])]);
-        for (std::int64_t i = 0; i < n; ++i)
-          for (std::int64_t j = 0; j < i; ++j)
-            x[static_cast<std::size_t>(i)] -=
-                a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
-        for (std::int64_t i = n - 1; i >= 0; --i) {
-          for (std::int64_t j = i + 1; j < n; ++j)
-            x[static_cast<std::size_t>(i)] -=
-                a[static_cast<std::size_t>(i * n + j)] * x[static_cast<std::size_t>(j)];
-          x[static_cast<std::size_t>(i)] /= a[static_cast<std::size_t>(i * n + i)];
-        }
-      }
-      for (std::int64_t i = 0; i < n; ++i)
-        out[static_cast<std::size_t>(static_cast<std::int64_t>(b) * nn + i * n + col)] =
-            static_cast<value_type>(x[static_cast<std::size_t>(i)]);
-    }
-  }
-  const Tensor r = from_vector<B>(out, s);
-  return detail::make_result<Tensor>(typename B::raw_type(r.raw()), detail::inv_rule<Tensor>{},
-                                     *this);
 }
 
 template <backend B>
 auto Tensor<B>::slogdet() const -> std::pair<Tensor, Tensor> {
   static_assert(floating_dtype<value_type>,
                 "ep::slogdet: needs a floating tensor (float or double)");
-  if constexpr (decomposition_backend<B>) {
-    auto [sign, logabs] = linalg::slogdet(*this);
-    return {sign, logabs};
-  }
-  const Shape s = shape();
-  const std::int64_t n = detail::square_extent("slogdet", s);
-  const Shape batch(s.begin(), s.end() - 2);
-  const auto values = to_vector();
-  std::vector<value_type> signs(static_cast<std::size_t>(batch.numel())), logs(signs.size());
-  std::vector<double> a;
-  std::vector<std::int64_t> piv;
-  const std::int64_t nn = n * n;
-  for (std::size_t b = 0; b < signs.size(); ++b) {
-    a.assign(values.begin() + static_cast<std::ptrdiff_t>(b * nn),
-             values.begin() + static_cast<std::ptrdiff_t>((b + 1) * nn));
-    int sign = detail::lu_factor(a, piv, n);
-    double logdet = 0;
-    for (std::int64_t k = 0; sign != 0 && k < n; ++k) {
-      const double d = a[static_cast<std::size_t>(k * n + k)];
-      if (d < 0) sign = -sign;
-      logdet += std::log(std::abs(d));
-    }
-    signs[b] = static_cast<value_type>(sign);
-    logs[b] =
-        sign == 0 ? -std::numeric_limits<value_type>::infinity() : static_cast<value_type>(logdet);
-  }
-  const Tensor logabs = from_vector<B>(logs, batch);
-  Shape kept = batch;
-  kept.push_back(1);
-  kept.push_back(1);
-  return {from_vector<B>(signs, batch),
-          detail::make_result<Tensor>(typename B::raw_type(logabs.raw()),
-                                      detail::slogdet_rule<Tensor>{{}, kept}, *this)};
+  detail::require_decompositions<B>();
+  auto [sign, logabs] = linalg::slogdet(*this);
+  return {sign, logabs};
 }
 
 }  // namespace ep
