@@ -212,15 +212,17 @@ Tensor<B> binary_function(std::string_view op, const Tensor<B>& a, const Tensor<
 }  // namespace detail
 
 // The binary functions of the table (ops/binary_list.hpp), `ep::name(a, b)` of two tensors of one
-// dtype: a SCALAR row computes the backend's `B::name`, a COMPOSITE row its expression.
+// dtype: a SCALAR row computes the backend's `B::name`, a COMPOSITE row its expression (which, as
+// the rules, may call the helpers above: tied_difference, sign_bit).
 #define EAGERPP_BINARY_VALUE_SCALAR(name, dtypes, ...)                            \
   [](const Tensor<B>& x, const Tensor<B>& y) {                                    \
     return detail::make_constant<Tensor<B>>(detail::elementwise(&B::name, x, y)); \
   }
-#define EAGERPP_BINARY_VALUE_COMPOSITE(name, dtypes, ...) \
-  [](const Tensor<B>& a, const Tensor<B>& b) {            \
-    using value_type = typename B::value_type;            \
-    return Tensor<B>(__VA_ARGS__);                        \
+#define EAGERPP_BINARY_VALUE_COMPOSITE(name, dtypes, ...)       \
+  [](const Tensor<B>& a, const Tensor<B>& b) {                  \
+    using value_type [[maybe_unused]] = typename B::value_type; \
+    using namespace detail; /* the rows' helpers */             \
+    return Tensor<B>(__VA_ARGS__);                              \
   }
 #define EAGERPP_BINARY_REQUIRE_FLOAT(op)                  \
   static_assert(detail::floating<typename B::value_type>, \

@@ -58,8 +58,7 @@
   X(hypot, FLOAT, SCALAR(EAGERPP_MATH(hypot)(a, b)),                                               \
     RULE(g * a / where(y == 0, value_type(1), y), g * b / where(y == 0, value_type(1), y)))        \
   X(logaddexp, FLOAT,                                                                              \
-    COMPOSITE(where(a == b, a + std::numbers::ln2_v<value_type>,                                   \
-                    a.maximum(b) + (-(a - b).abs()).exp().log1p())),                               \
+    COMPOSITE(a.maximum(b) + (-tied_difference(a, b).abs()).exp().log1p()),                       \
     RULE(g / ((-tied_difference(a, b)).exp() + 1), g / (tied_difference(a, b).exp() + 1)))         \
   X(nextafter, FLOAT, SCALAR(EAGERPP_MATH(nextafter)(a, b)), CONSTANT)
 

@@ -260,6 +260,27 @@ std::int64_t failures(const int* info, std::int64_t batch,
   return first;
 }
 
+/// The LU factorizations (getrf) of `batch` C-order n x n matrices at `in`, into column-major
+/// copies at `lu` (n * n apart) with their 1-based pivots at `pivots` (n apart) and each matrix's
+/// info at `info`: one call per matrix, cuSOLVER having no batched getrf.
+template <class T>
+void getrf(const T* in, std::int64_t batch, std::int64_t n, T* lu, int* pivots, int* info,
+           std::string_view op) {
+  if (n == 0) return;
+  const int ni = size(n, op);
+  const cusolverDnHandle_t h = cusolver_handle(op);
+  to_column_major(in, batch, n, n, lu, n * n);
+  int lwork = 0;
+  cusolver_check(
+      pick<T>(cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize)(h, ni, ni, lu, ni, &lwork),
+      op);
+  const auto work = workspace<T>(lwork, op);
+  for (std::int64_t b = 0; b < batch; ++b)
+    cusolver_check(pick<T>(cusolverDnSgetrf, cusolverDnDgetrf)(
+                       h, ni, ni, lu + b * n * n, ni, work.get(), pivots + b * n, info + b),
+                   op);
+}
+
 }  // namespace cusolver
 
 // The decompositions of ep::cuda, on C-order stacks in device memory. A C-order m x n matrix is
@@ -314,17 +335,7 @@ cuda_array<T> cusolver_solve(const cuda_array<T>& a, const cuda_array<T>& rhs,
     const auto lu = device_allocate<T>(static_cast<std::size_t>(batch * n * n), op);
     const auto pivots = device_allocate<int>(static_cast<std::size_t>(batch * n), op);
     const auto info = cusolver::infos(batch, op), solve_info = cusolver::infos(1, op);
-    cusolver::to_column_major(a.data(), batch, n, n, lu.get(), n * n);
-    int lwork = 0;
-    cusolver_check(cusolver::pick<T>(cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize)(
-                       h, ni, ni, lu.get(), ni, &lwork),
-                   op);
-    const auto work = cusolver::workspace<T>(lwork, op);
-    for (std::int64_t b = 0; b < batch; ++b)
-      cusolver_check(cusolver::pick<T>(cusolverDnSgetrf, cusolverDnDgetrf)(
-                         h, ni, ni, lu.get() + b * n * n, ni, work.get(), pivots.get() + b * n,
-                         info.get() + b),
-                     op);
+    cusolver::getrf(a.data(), batch, n, lu.get(), pivots.get(), info.get(), op);
     if (k > 0) {
       const auto x = device_allocate<T>(static_cast<std::size_t>(batch * n * k), op);
       cusolver::to_column_major(rhs.data(), batch, n, k, x.get(), n * k);
@@ -543,25 +554,11 @@ std::pair<cuda_array<T>, cuda_array<T>> cusolver_slogdet(const cuda_array<T>& x)
   const Shape bs(x.shape().begin(), x.shape().end() - 2);
   cuda_array<T> sign(bs, op), logabs(bs, op);
   if (batch == 0) return {sign, logabs};
-  const int ni = cusolver::size(n, op);
   return cuda_system::guard(op, [&]() -> std::pair<cuda_array<T>, cuda_array<T>> {
     const auto lu = device_allocate<T>(static_cast<std::size_t>(batch * n * n), op);
     const auto pivots = device_allocate<int>(static_cast<std::size_t>(batch * n), op);
     const auto info = cusolver::infos(batch, op);
-    if (n > 0) {
-      const cusolverDnHandle_t h = cusolver_handle(op);
-      cusolver::to_column_major(x.data(), batch, n, n, lu.get(), n * n);
-      int lwork = 0;
-      cusolver_check(cusolver::pick<T>(cusolverDnSgetrf_bufferSize, cusolverDnDgetrf_bufferSize)(
-                         h, ni, ni, lu.get(), ni, &lwork),
-                     op);
-      const auto work = cusolver::workspace<T>(lwork, op);
-      for (std::int64_t b = 0; b < batch; ++b)
-        cusolver_check(cusolver::pick<T>(cusolverDnSgetrf, cusolverDnDgetrf)(
-                           h, ni, ni, lu.get() + b * n * n, ni, work.get(), pivots.get() + b * n,
-                           info.get() + b),
-                       op);
-    }
+    cusolver::getrf(x.data(), batch, n, lu.get(), pivots.get(), info.get(), op);
     cuda_system::for_n(
         batch, cusolver::slogdet_fn<T>{lu.get(), pivots.get(), info.get(), sign.mutable_data(),
                                        logabs.mutable_data(), n});
