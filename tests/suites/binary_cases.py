@@ -112,7 +112,7 @@ namespace binary_cases {{
 
 struct binary_case {{
   std::string_view op;
-  std::vector<double> a, b;    // of shape (8,) or (9,); bools as 0 and 1
+  std::vector<double> a, b;        // of shape (8,) or (9,); bools as 0 and 1
   std::vector<double> expected;    // NumPy's float64 values (comparisons: 0 and 1)
   std::vector<double> expected32;  // NumPy's float32 values where they differ (nextafter)
   double lo, hi;  // the gradient is checked at random points of [lo, hi]; lo == hi: not checked
