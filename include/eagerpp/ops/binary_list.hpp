@@ -47,8 +47,8 @@
 //   tape (a step function, as in JAX).
 // Expanded by ops/array_api.hpp (the functions and their rules), tensor.hpp (the methods),
 // detail/numpy_math.hpp (the functors), ops/binary_defaults.hpp and backend.hpp (the SCALAR rows'
-// backend functions), vmap.hpp (the batched backend) and the tests (value cases per op, which fail
-// for an op without cases). Adding one is a row here, its cases in tests/suites/binary_cases.py
+// backend functions), vmap.hpp (the batched backend), any.hpp (AnyTensor's methods), the fuzzer
+// (tests/fuzz/ops.hpp) and the tests (value cases per op, which fail for an op without cases). Adding one is a row here, its cases in tests/suites/binary_cases.py
 // (which writes binary_cases.hpp) and its line in docs/api.md (docs/backends.md, "Adding an op").
 #define EAGERPP_BINARY_FUNCTIONS(X)                                                               \
   X(atan2, FLOAT, SCALAR(EAGERPP_MATH(atan2)(a, b)),                                               \
