@@ -44,6 +44,8 @@
 
 // The dispatch kind of an op list's DTYPES (ops/unary_list.hpp, ops/binary_list.hpp).
 #define EAGERPP_ANY_KIND_FLOAT detail::any_kind::floating
+#define EAGERPP_ANY_KIND_INEXACT detail::any_kind::floating
+#define EAGERPP_ANY_KIND_ARITHMETIC detail::any_kind::numeric
 #define EAGERPP_ANY_KIND_NUMERIC detail::any_kind::numeric
 #define EAGERPP_ANY_KIND_EVERY detail::any_kind::every
 #define EAGERPP_ANY_KIND_BOOL detail::any_kind::boolean
@@ -692,6 +694,8 @@ EAGERPP_COMPARISON_OPS(EAGERPP_ANY_COMPARISON)
 #undef EAGERPP_ANY_OPERATOR
 #undef EAGERPP_ANY_OPERATOR_LEFT
 #undef EAGERPP_ANY_KIND_FLOAT
+#undef EAGERPP_ANY_KIND_INEXACT
+#undef EAGERPP_ANY_KIND_ARITHMETIC
 #undef EAGERPP_ANY_KIND_NUMERIC
 #undef EAGERPP_ANY_KIND_EVERY
 #undef EAGERPP_ANY_KIND_BOOL

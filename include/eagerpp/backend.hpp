@@ -180,6 +180,14 @@ concept converts_to_dtype = requires(const typename B::raw_type& x) {
 template <class B, class... U>
 concept converts_to = (converts_to_dtype<B, U> && ...);
 
+/// The scalar functor of the map_elements row: each element by value.
+struct copy_element_fn {
+  template <class V>
+  V operator()(const V& v) const {
+    return v;
+  }
+};
+
 // One table per op family, a row per static function the facade calls:
 // X(name, needed, signature, requirement): B must have `name` where its dtype needs it (`needed`,
 // e.g. exp only for floating dtypes), shaped as `requirement` says of the arguments below. Each
@@ -216,6 +224,9 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
 // the list with `X##_UNARY`: one adapter per expansion of a table (has, and, assert).
 #define EAGERPP_BACKEND_NEEDS_FLOAT floating_dtype<T>
 #define EAGERPP_BACKEND_NEEDS_NUMERIC numeric_dtype<T>
+// The complex dtypes of INEXACT and ARITHMETIC unary rows go through map_elements (a row of its own).
+#define EAGERPP_BACKEND_NEEDS_INEXACT floating_dtype<T>
+#define EAGERPP_BACKEND_NEEDS_ARITHMETIC numeric_dtype<T>
 #define EAGERPP_BACKEND_UNARY(X, name, dtypes) \
   X(name, EAGERPP_BACKEND_NEEDS_##dtypes, #name "(raw)", { B::name(x) } -> std::same_as<R>)
 #define EAGERPP_BACKEND_HAS_UNARY(name, dtypes, grad, scalar) \
@@ -284,6 +295,9 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
 
 #define EAGERPP_ELEMENTWISE_FUNCTIONS(X)                                                           \
   EAGERPP_UNARY_OPS(X##_UNARY)                                                                     \
+  X(map_elements, true,                                                                            \
+    "template <class F> map_elements(raw, F f, const char* op) -> the raw type of f's result",     \
+    { B::map_elements(x, copy_element_fn{}, "op") } -> std::same_as<R>)                            \
   X(negative, numeric_dtype<T>, "negative(raw)", { B::negative(x) } -> std::same_as<R>)            \
   X(logical_not, (std::same_as<T, bool>), "logical_not(raw)",                                      \
     { B::logical_not(x) } -> std::same_as<R>)                                                      \
@@ -384,6 +398,8 @@ EAGERPP_BACKEND_FAMILY(decomposition, EAGERPP_DECOMPOSITION_FUNCTIONS)
 #undef EAGERPP_BACKEND_ASSERT_UNARY
 #undef EAGERPP_BACKEND_NEEDS_FLOAT
 #undef EAGERPP_BACKEND_NEEDS_NUMERIC
+#undef EAGERPP_BACKEND_NEEDS_INEXACT
+#undef EAGERPP_BACKEND_NEEDS_ARITHMETIC
 #undef EAGERPP_BACKEND_NEEDS_BOOL
 #undef EAGERPP_BACKEND_NEEDS_EVERY
 #undef EAGERPP_BACKEND_BINARY

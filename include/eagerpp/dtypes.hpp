@@ -1,5 +1,5 @@
 // eagerpp - the array API's data type functions at compile time: result_type, can_cast, isdtype,
-// finfo, iinfo, over the standard's eleven real dtypes as C++ types
+// finfo, iinfo, over the standard's thirteen dtypes as C++ types
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -11,10 +11,6 @@
 #include "eagerpp/fwd.hpp"
 
 namespace ep {
-
-/// The standard's real dtypes as C++ types: the dtypes a tensor holds (ep::dtype, fwd.hpp).
-template <class T>
-concept real_dtype = dtype<T>;
 
 namespace detail {
 
@@ -32,9 +28,25 @@ using signed_of = std::conditional_t<
                        std::conditional_t<Bytes == 4, std::int32_t, std::int64_t>>>;
 
 template <class A, class B>
+constexpr auto promote_tag();
+
+/// A complex dtype with another dtype: the complex dtype of their parts' promotion (complex64 with
+/// float64: complex128; with int32, as NumPy: complex128).
+template <class A, class B>
+constexpr auto promote_complex() {
+  using P = decltype(promote_tag<real_of_t<A>, real_of_t<B>>());
+  if constexpr (std::is_same_v<P, bool> || std::is_integral_v<P>)
+    return complex_of_t<double>{};
+  else
+    return complex_of_t<P>{};
+}
+
+template <class A, class B>
 constexpr auto promote_tag() {
   if constexpr (std::is_same_v<A, B>) {
     return A{};
+  } else if constexpr (complex_dtype<A> || complex_dtype<B>) {
+    return promote_complex<A, B>();
   } else if constexpr (std::is_same_v<A, bool>) {
     return B{};
   } else if constexpr (std::is_same_v<B, bool>) {
@@ -86,26 +98,33 @@ using promoted_t = decltype(promote_tag<T1, T2>());
 
 /// The dtype the array API's type promotion gives two dtypes (`result_type`): within a kind the
 /// wider one, a signed with an unsigned integer the smallest signed integer holding both, bool with
-/// anything the other. Mixed integer and floating dtypes, which the standard leaves undefined, as
-/// NumPy 2 promotes arrays (int8/int16/uint8/uint16 with float32: float32, wider: float64). uint64
-/// with a signed integer is a compile-time error.
-template <real_dtype A, real_dtype... Rest>
+/// anything the other, a real floating with a complex dtype the complex dtype of the wider parts
+/// (float64 with complex64: complex128). Mixed integer and floating dtypes, which the standard
+/// leaves undefined, as NumPy 2 promotes arrays (int8/int16/uint8/uint16 with float32: float32,
+/// wider: float64; int8 with complex64: complex64, int32: complex128). uint64 with a signed integer
+/// is a compile-time error.
+template <dtype A, dtype... Rest>
 struct result_type {
   using type = A;
 };
-template <real_dtype A, real_dtype B, real_dtype... Rest>
+template <dtype A, dtype B, dtype... Rest>
 struct result_type<A, B, Rest...> {
   using type = typename result_type<decltype(detail::promote_tag<A, B>()), Rest...>::type;
 };
-template <real_dtype... T>
+template <dtype... T>
 using result_type_t = typename result_type<T...>::type;
 
 /// Whether From converts to To by the promotion rules (`can_cast`): their result_type is To.
-/// Across kinds only bool and integers to floating dtypes wide enough (NumPy's "safe" casting).
-template <real_dtype From, real_dtype To>
+/// Across kinds only bool and integers to floating dtypes wide enough, and real dtypes to complex
+/// dtypes whose parts they cast to (NumPy's "safe" casting); complex to real never.
+template <dtype From, dtype To>
 constexpr bool can_cast() {
   if constexpr (std::is_same_v<From, To> || std::is_same_v<From, bool>) {
     return true;
+  } else if constexpr (complex_dtype<From>) {
+    return complex_dtype<To> && sizeof(To) >= sizeof(From);
+  } else if constexpr (complex_dtype<To>) {
+    return can_cast<From, real_of_t<To>>();
   } else if constexpr (std::is_same_v<To, bool>) {
     return false;
   } else if constexpr (std::is_floating_point_v<From> && !std::is_floating_point_v<To>) {
@@ -123,24 +142,28 @@ constexpr bool can_cast() {
 
 /// Whether T is of `kind` (`isdtype`): "bool", "signed integer", "unsigned integer", "integral",
 /// "real floating", "complex floating", "numeric". Throws nothing: an unknown kind is false.
-template <real_dtype T>
+template <dtype T>
 constexpr bool isdtype(std::string_view kind) {
   if (kind == "bool") return std::is_same_v<T, bool>;
   if (kind == "signed integer") return detail::signed_int<T>;
   if (kind == "unsigned integer") return detail::unsigned_int<T>;
   if (kind == "integral") return detail::signed_int<T> || detail::unsigned_int<T>;
   if (kind == "real floating") return std::is_floating_point_v<T>;
-  if (kind == "complex floating") return false;
+  if (kind == "complex floating") return complex_dtype<T>;
   if (kind == "numeric") return !std::is_same_v<T, bool>;
   return false;
 }
 
 /// Machine limits of a floating dtype (`finfo`): its bits, eps (the distance from 1 to the next
-/// value), max, min (the most negative finite value) and smallest_normal.
+/// value), max, min (the most negative finite value) and smallest_normal. For a complex dtype, as
+/// the standard says, those of its parts (finfo<complex64> is float32's, `bits` 32).
 template <class T>
-struct finfo {
+struct finfo : finfo<real_of_t<T>> {};
+template <class T>
+requires std::is_floating_point_v<T> ||(!complex_dtype<T>)struct finfo<T> {
   static_assert(std::is_floating_point_v<T>,
-                "ep::finfo: T must be a floating dtype (float, double); iinfo is for integers");
+                "ep::finfo: T must be a floating or complex dtype (float, double, complex64, "
+                "complex128); iinfo is for integers");
   static constexpr int bits = static_cast<int>(sizeof(T) * 8);
   static constexpr T eps = std::numeric_limits<T>::epsilon();
   static constexpr T max = std::numeric_limits<T>::max();

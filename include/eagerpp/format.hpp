@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <cmath>        // std::signbit, std::isnan
+#include <complex>      // std::complex
 #include <ostream>      // std::ostream
 #include <string>       // std::string
 #include <string_view>  // std::string_view
@@ -17,10 +19,22 @@ namespace ep::detail {
 inline constexpr std::int64_t print_threshold = 1000;
 inline constexpr std::int64_t print_edge = 3;
 
+/// a+bj as Python prints a complex number (without its parentheses, as NumPy prints one in an
+/// array): each part as `spec` formats it, the imaginary part with its sign (+nanj, -infj).
+template <class F>
+std::string format_complex(const std::complex<F>& z, std::string_view spec) {
+  const F im = z.imag();
+  const bool minus = std::signbit(im) && !std::isnan(im);
+  return fmt::format(fmt::runtime(spec), z.real()) + (minus ? "-" : "+") +
+         fmt::format(fmt::runtime(spec), minus ? -im : im) + "j";
+}
+
 template <class T>
 std::string format_element(T v) {
   if constexpr (std::same_as<T, bool>) {
     return v ? "True" : "False";
+  } else if constexpr (complex_dtype<T>) {
+    return format_complex(v, "{}");
   } else {
     return fmt::format("{}", v);
   }
@@ -100,10 +114,19 @@ struct fmt::formatter<ep::Tensor<B>> {
     const char type = spec.back();
     const bool floating = type == 'f' || type == 'F' || type == 'e' || type == 'E' || type == 'g' ||
                           type == 'G' || type == '%';
-    if (floating)
+    if constexpr (ep::complex_dtype<typename B::value_type>) {  // each part, as Python does
+      if (!floating)
+        throw fmt::format_error(fmt::format(
+            "ep::Tensor: the format spec '{}' of a complex number needs a floating presentation "
+            "(f, e, g or %)",
+            spec));
+      return fmt::format_to(ctx.out(), "{}",
+                            ep::detail::format_complex(v, fmt::format("{{:{}}}", spec)));
+    } else if (floating)
       return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)),
                             static_cast<double>(v));
-    return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)), v);
+    else
+      return fmt::format_to(ctx.out(), fmt::runtime(fmt::format("{{:{}}}", spec)), v);
   }
 };
 

@@ -170,6 +170,10 @@ EAGERPP_FREE_UNARY(isnan)
 EAGERPP_FREE_UNARY(isinf)
 EAGERPP_FREE_UNARY(logical_not)
 EAGERPP_FREE_UNARY(inv)
+EAGERPP_FREE_UNARY(real)
+EAGERPP_FREE_UNARY(imag)
+EAGERPP_FREE_UNARY(conj)
+EAGERPP_FREE_UNARY(angle)
 #undef EAGERPP_FREE_UNARY
 template <facade_tensor Tn, scalar S1, scalar S2>
 auto clip(const Tn& x, S1 min_, S2 max_) {

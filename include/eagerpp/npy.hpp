@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>          // std::endian
+#include <complex>      // std::complex
 #include <cstdint>      // std::uint8_t, std::uint32_t
 #include <cstring>      // std::memcpy
 #include <filesystem>   // std::filesystem::path
@@ -26,7 +27,7 @@ namespace detail {
 static_assert(std::endian::native == std::endian::little,
               "eagerpp's .npy support assumes a little-endian machine");
 
-/// NumPy's `descr` of T on a little-endian machine: "<f4", "<i8", "|u1", "|b1", ...
+/// NumPy's `descr` of T on a little-endian machine: "<f4", "<c8", "<i8", "|u1", "|b1", ...
 template <class T>
 constexpr std::string_view npy_descr() {
   if constexpr (std::same_as<T, bool>)
@@ -35,6 +36,10 @@ constexpr std::string_view npy_descr() {
     return "<f4";
   else if constexpr (std::same_as<T, double>)
     return "<f8";
+  else if constexpr (std::same_as<T, std::complex<float>>)
+    return "<c8";
+  else if constexpr (std::same_as<T, std::complex<double>>)
+    return "<c16";
   else if constexpr (std::is_signed_v<T>)
     return sizeof(T) == 1 ? "|i1" : sizeof(T) == 2 ? "<i2" : sizeof(T) == 4 ? "<i4" : "<i8";
   else

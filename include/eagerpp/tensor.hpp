@@ -27,12 +27,17 @@
 
 namespace ep {
 
-/// A C++ number that may stand for a tensor in an op (`x * 2`, `1 - x`): it is converted to the
-/// tensor's element type.
+/// A C++ number that may stand for a tensor in an op (`x * 2`, `1 - x`, `z * std::complex(0., 1.)`):
+/// it is converted to the tensor's element type, or the tensor to the dtype NumPy gives both
+/// (ep::scalar_result_t).
 template <class S>
-concept scalar = std::is_arithmetic_v<S>;
+concept scalar = std::is_arithmetic_v<S> || complex_dtype<S>;
 
 namespace detail {
+/// |z| of each element of a complex tensor (ops/complex.hpp).
+template <class Tn>
+typename Tn::real_tensor complex_abs(const Tn& x);
+
 /// A backend that batches another one (ep::batched<B>, ep::vmap): its native tensor holds B's with
 /// the batch axis in front, as `.data`.
 template <class B>
@@ -210,7 +215,8 @@ class [[nodiscard]] Tensor {
   [[nodiscard]] value_type item() const;
   /// Every element in C order (NumPy: `t.ravel().tolist()`).
   [[nodiscard]] std::vector<value_type> to_vector() const;
-  /// The elements converted to `U` (NumPy: `astype`). Differentiable between floating types.
+  /// The elements converted to `U` (NumPy: `astype`). Differentiable between floating and complex
+  /// types; a complex tensor converts only to a complex dtype (a compile-time error otherwise).
   template <ep::dtype U>
   rebind<U> astype() const;
   /// `astype<float>()`.
@@ -255,6 +261,21 @@ class [[nodiscard]] Tensor {
 #define EAGERPP_DECLARE_UNARY(name, dtypes, grad, scalar) Tensor name() const;
   EAGERPP_UNARY_OPS(EAGERPP_DECLARE_UNARY)
 #undef EAGERPP_DECLARE_UNARY
+
+  // --- complex numbers (ops/complex.hpp) ----------------------------------------------------
+  /// The dtype of the parts: float for complex64, double for complex128, value_type otherwise.
+  using real_tensor = rebind<real_of_t<value_type>>;
+  /// |z| of each element of a complex tensor, a real tensor (the table's abs() is for real ones);
+  /// std::abs, which does not overflow where |z| fits.
+  real_tensor abs() const requires complex_dtype<value_type> { return detail::complex_abs(*this); }
+  /// The real part of each element; of a real tensor, the tensor itself (the array API's `real`).
+  real_tensor real() const;
+  /// The imaginary part of each element; of a real tensor, its zeros (NumPy's `imag`).
+  real_tensor imag() const;
+  /// The complex conjugate of each element; of a real tensor, the tensor itself.
+  Tensor conj() const;
+  /// The argument of each element in radians, in [-pi, pi] (NumPy's `angle`): atan2(imag, real).
+  real_tensor angle() const;
   Tensor negative() const;  ///< -x (also `operator-`).
   /// Each element limited to [min_, max_] (NumPy: `clip`); the gradient is 1 inside, 0 outside.
   Tensor clip(value_type min_, value_type max_) const;
@@ -728,6 +749,7 @@ auto all_examples(const Tensor<B>& t) {
 #include "eagerpp/functions.hpp"
 #include "eagerpp/ops/creation.hpp"
 #include "eagerpp/ops/elementwise.hpp"
+#include "eagerpp/ops/complex.hpp"
 #include "eagerpp/ops/reductions.hpp"
 #include "eagerpp/ops/shape.hpp"
 #include "eagerpp/ops/indexing.hpp"

@@ -173,6 +173,10 @@ struct batched : detail::batched_inverse<B> {
   EAGERPP_BATCHED_UNARY_OP(logical_not)
   EAGERPP_BATCHED_UNARY_OP(isnan)
   EAGERPP_BATCHED_UNARY_OP(isinf)
+  template <class F>
+  static auto map_elements(const raw_type& x, F f, const char* op) {
+    return wrap(B::map_elements(x.data, f, op));
+  }
 #undef EAGERPP_BATCHED_UNARY_ROW
 #undef EAGERPP_BATCHED_UNARY_OP
   static raw_type clip(const raw_type& x, T lo, T hi) requires requires(const R& r) {

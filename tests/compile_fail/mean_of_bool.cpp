@@ -1,4 +1,4 @@
-// expect: ep::mean: needs a floating tensor
+// expect: ep::mean: needs a floating or complex tensor
 // eagerpp - compile-fail: the mean of a bool tensor
 // SPDX-License-Identifier: MIT
 #include <eagerpp/eagerpp.hpp>

@@ -15,6 +15,9 @@ np.save("uint8_2x3.npy", np.array([[0, 1, 127], [128, 200, 255]], dtype=np.uint8
 np.save("uint16_4.npy", np.array([0, 1, 40000, 65535], dtype=np.uint16))
 np.save("uint32_4.npy", np.array([0, 1, 3000000000, 4294967295], dtype=np.uint32))
 np.save("uint64_4.npy", np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64))
+# The complex dtypes of tests/complex, interleaved (real, imaginary) as NumPy stores them.
+np.save("complex64_2x2.npy", np.array([[1 + 2j, -0.5 - 0.25j], [3, 1j]], dtype=np.complex64))
+np.save("complex128_3.npy", np.array([1e300 + 1j, complex(0.0, -0.0), -2.5 + 1e-300j]))
 
 # The .npz fixtures of tests/tree/npz_test.cpp: a stored archive (numpy.savez) and a deflated one
 # (numpy.savez_compressed), of the tree {"w": float64 (2, 3), "layers/0/b": float64 (3,)}.

@@ -1,5 +1,5 @@
 // eagerpp - tests of ep::to_dlpack / ep::from_dlpack on hand-made DLManagedTensors, Eigen and
-// xtensor, every dtype
+// xtensor, every dtype (the complex ones as DLPack's kDLComplex)
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
@@ -40,6 +40,8 @@ struct hand_made {
   static T value(int i) {
     if constexpr (std::is_same_v<T, bool>)
       return i % 3 == 1;
+    else if constexpr (ep::complex_dtype<T>)
+      return T(10 + i, -i);
     else
       return static_cast<T>(10 + i);
   }
@@ -52,7 +54,8 @@ using Backends =
                      ep::eigen<std::int64_t>, ep::eigen<bool>, ep::eigen<std::uint8_t>,
                      ep::eigen<std::int16_t>, ep::xtensor<float>, ep::xtensor<double>,
                      ep::xtensor<std::int32_t>, ep::xtensor<std::int64_t>, ep::xtensor<bool>,
-                     ep::xtensor<std::int8_t>, ep::xtensor<std::uint64_t>>;
+                     ep::xtensor<std::int8_t>, ep::xtensor<std::uint64_t>, ep::eigen<ep::complex64>,
+                     ep::xtensor<ep::complex128>>;
 TYPED_TEST_SUITE(DLPack, Backends);
 
 template <class T>
@@ -176,9 +179,9 @@ TYPED_TEST(DLPack, MismatchesThrowNamingThem) {
                         "expected {} (code {}, bits {}, lanes 1)",
                         ep::dlpack_dtype<T>().code, 8 * sizeof(T), backend, ep::dtype_name<T>(),
                         ep::dlpack_dtype<T>().code, 8 * sizeof(T)));
-  h.managed.dl_tensor.dtype = DLDataType{kDLComplex, 64, 1};  // complex64: no eagerpp dtype
+  h.managed.dl_tensor.dtype = DLDataType{kDLFloat, 16, 1};  // float16: no eagerpp dtype
   EXPECT_NE(error_of<TypeParam>(h).find(
-                "from_dlpack: dtype (code 5, bits 64, lanes 1) does not match " + backend),
+                "from_dlpack: dtype (code 2, bits 16, lanes 1) does not match " + backend),
             std::string::npos);
   h.managed.dl_tensor.dtype = ep::dlpack_dtype<T>();
   h.managed.dl_tensor.device = DLDevice{kDLCUDA, 1};

@@ -178,6 +178,8 @@ struct op {
 #define EAGERPP_FUZZ_FAMILY_AXIS ::ep::fuzz::family::axis
 #define EAGERPP_FUZZ_FAMILY_OTHER ::ep::fuzz::family::other
 #define EAGERPP_FUZZ_TAKES_FLOAT ::ep::fuzz::takes::floating
+#define EAGERPP_FUZZ_TAKES_INEXACT ::ep::fuzz::takes::floating
+#define EAGERPP_FUZZ_TAKES_ARITHMETIC ::ep::fuzz::takes::numeric
 #define EAGERPP_FUZZ_TAKES_NUMERIC ::ep::fuzz::takes::numeric
 #define EAGERPP_FUZZ_TAKES_EVERY ::ep::fuzz::takes::every
 #define EAGERPP_FUZZ_TAKES_BOOL ::ep::fuzz::takes::boolean

@@ -41,9 +41,9 @@ struct identity_rule : takes<Tn> {
 /// (nesting) while this tape sees only its own input (TensorFlow does the same with tf.identity).
 template <class B>
 Tensor<B> watch_one(const Tensor<B>& x, tape& t) {
-  static_assert(floating_dtype<typename B::value_type>,
-                "ep::value_and_grad: can only differentiate with respect to floating tensors "
-                "(float or double)");
+  static_assert(inexact_dtype<typename B::value_type>,
+                "ep::value_and_grad: can only differentiate with respect to floating or complex "
+                "tensors (float, double, complex64, complex128)");
   Tensor<B> w =
       make_result<Tensor<B>>(typename B::raw_type(x.raw()), identity_rule<Tensor<B>>{}, x);
   if (tensor_access::node(w) == 0) tensor_access::set_node(w, new_node_id());
@@ -110,6 +110,9 @@ auto run_and_differentiate(F&& f, const X& x, Args&&... args) {
   static_assert(
       istensor<L>,
       "ep::value_and_grad: f must return an ep::Tensor (with has_aux: a pair {loss, aux})");
+  static_assert(!complex_dtype<typename L::value_type>,
+                "ep::value_and_grad: f must return a real scalar; of a complex result, "
+                "differentiate its real(), imag() or abs()");
   if (loss.size() != 1)
     throw value_error(fmt::format(
         "value_and_grad: f must return a scalar (one element), got a tensor of shape {}",

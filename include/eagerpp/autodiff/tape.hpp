@@ -11,11 +11,13 @@
 #include <cstdint>        // std::uint64_t
 #include <memory>         // std::unique_ptr
 #include <tuple>          // std::tuple, std::apply
-#include <type_traits>    // std::is_floating_point_v, std::is_empty_v, std::conditional_t
+#include <type_traits>    // std::is_empty_v, std::conditional_t
 #include <unordered_map>  // std::unordered_map
 #include <unordered_set>  // std::unordered_set
 #include <utility>        // std::move, std::exchange, std::index_sequence
 #include <vector>         // std::vector
+
+#include "eagerpp/fwd.hpp"
 
 namespace ep::detail {
 
@@ -409,11 +411,11 @@ Out make_output(Raw&& raw) {
 
 /// Wraps a backend result (a native tensor, or a computation of one: make_output) as the output of
 /// an op and, when a tape is active and some input is recorded on it, records the op's gradient
-/// rule (record_on_tapes). Only floating outputs are ever recorded.
+/// rule (record_on_tapes). Only floating and complex outputs are ever recorded.
 template <class Out, class Raw, class Vjp, class... In>
 Out make_result(Raw&& raw, const Vjp& vjp, const In&... in) {
   Out out = make_output<Out>(std::forward<Raw>(raw));
-  if constexpr (std::is_floating_point_v<typename Out::value_type>) {
+  if constexpr (inexact_dtype<typename Out::value_type>) {
     if (active_tape_count() != 0) [[unlikely]]
       record_on_tapes(out, vjp, in...);
   }
@@ -435,7 +437,7 @@ namespace ep::detail {
 template <class Out, class Raw, class Rule>
 Out make_result_n(Raw&& raw, const Rule& rule, const std::vector<Out>& ins) {
   Out out = make_output<Out>(std::forward<Raw>(raw));
-  if constexpr (std::is_floating_point_v<typename Out::value_type>) {
+  if constexpr (inexact_dtype<typename Out::value_type>) {
     if (active_tape_count() == 0) [[likely]]
       return out;
     for (tape* t : active_tapes()) {

@@ -156,6 +156,7 @@ struct fused_mask {
 template <class Ops, std::size_t D = 0>
 struct fused {
   using value_type = typename Ops::value_type;
+  using real_type = value_type;  // the unary table's rules name it; ep::fuse is real
   using packet = typename Ops::packet;
   packet v;
   packet d[D > 0 ? D : 1]{};  // a plain array: std::array<__m128> drops the type's attributes

@@ -5,6 +5,8 @@
 
 #include <cmath>        // std::fmod, std::floor, std::copysign, std::isnan, std::atan2,
                         // std::nextafter
+#include <complex>      // std::complex
+#include <numbers>      // std::numbers::ln2_v
 #include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t,
                         // std::is_floating_point_v, std::is_unsigned_v
 
@@ -212,6 +214,52 @@ EAGERPP_HOST_DEVICE T to_integral(T x) noexcept {
     return EAGERPP_MATH(ceil)(x);
   else
     return EAGERPP_MATH(floor)(x);
+}
+
+/// Whether T is std::complex<F> (host code only: the complex dtypes are host types).
+template <class T>
+inline constexpr bool is_complex = false;
+template <class F>
+inline constexpr bool is_complex<std::complex<F>> = true;
+
+/// expm1, with NumPy's complex form: (expm1(x) cos y - 2 sin^2(y / 2)) + i e^x sin y, exact near 0.
+template <class T>
+EAGERPP_HOST_DEVICE T expm1(T z) {
+  if constexpr (is_complex<T>) {
+    using F = typename T::value_type;
+    const F x = z.real(), y = z.imag();
+    const F half = std::sin(y / 2);
+    if (y == 0) return T(std::expm1(x), y);  // keeps a real argument's -0 and inf cases
+    return T(std::expm1(x) * std::cos(y) - 2 * half * half, std::exp(x) * std::sin(y));
+  } else {
+    return EAGERPP_MATH(expm1)(z);
+  }
+}
+
+/// log1p, for a complex z log(1 + z) with its real part log|1 + z| from log1p near 0.
+template <class T>
+EAGERPP_HOST_DEVICE T log1p(T z) {
+  if constexpr (is_complex<T>) {
+    using F = typename T::value_type;
+    const F x = z.real(), y = z.imag();
+    if (std::abs(x) < F(0.5) && std::abs(y) < F(0.5))
+      return T(std::log1p(x * (2 + x) + y * y) / 2, std::atan2(y, 1 + x));
+    return std::log(T(1 + x, y));  // y kept as it is: -0.0 selects the branch below the cut
+  } else {
+    return EAGERPP_MATH(log1p)(z);
+  }
+}
+
+/// log2, for a complex z log(z) / log(2).
+template <class T>
+EAGERPP_HOST_DEVICE T log2(T z) {
+  if constexpr (is_complex<T>) {
+    using F = typename T::value_type;
+    const T l = std::log(z);
+    return T(l.real() / std::numbers::ln2_v<F>, l.imag() / std::numbers::ln2_v<F>);
+  } else {
+    return EAGERPP_MATH(log2)(z);
+  }
 }
 
 // One functor per row of the unary table (ops/unary_list.hpp), `name_fn`: the op on one element,

@@ -352,24 +352,6 @@ EAGERPP_BINARY_FUNCTIONS(EAGERPP_ARRAY_API_BINARY_ROW)
 #undef EAGERPP_ARRAY_API_BINARY_ROW
 #undef EAGERPP_ARRAY_API_BINARY
 
-/// The real part (array API: `real`); of a real dtype, x itself, as the standard allows since
-/// 2024.12.
-template <backend B>
-Tensor<B> real(const Tensor<B>& x) {
-  return x;
-}
-/// The complex conjugate (array API: `conj`); of a real dtype, x itself (2024.12).
-template <backend B>
-Tensor<B> conj(const Tensor<B>& x) {
-  return x;
-}
-/// The imaginary part (array API: `imag`, which specifies complex input only); of a real dtype,
-/// zeros of x's shape and dtype, as NumPy's and JAX's `imag` give.
-template <backend B>
-Tensor<B> imag(const Tensor<B>& x) {
-  return x.zeros_like();
-}
-
 // --- statistics ----------------------------------------------------------------------------------
 
 /// The variance over `axis` (all axes by default): sum((x - mean)^2) / (N - correction), N the

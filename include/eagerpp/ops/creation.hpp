@@ -43,14 +43,16 @@ auto Tensor<B>::to_vector() const -> std::vector<value_type> {
 }
 
 namespace detail {
-/// The gradient of a cast between float and double: g cast back to the other floating type.
-template <class Tn>
-using other_floating = typename Tn::template rebind<
-    std::conditional_t<std::same_as<typename Tn::value_type, float>, double, float>>;
-template <class Tn>
-struct astype_rule : takes<other_floating<Tn>> {
-  other_floating<Tn> operator()(const Tn& g, const Tn&, const other_floating<Tn>&) const {
-    return g.template astype<typename other_floating<Tn>::value_type>();
+/// The gradient of a cast between inexact dtypes: g cast back to the input's dtype; from a real
+/// input to a complex dtype, the real part of g (the real dtypes are a subspace of the complex).
+template <class Out, class In>
+struct astype_rule : takes<In> {
+  In operator()(const Out& g, const Out&, const In&) const {
+    using T = typename In::value_type;
+    if constexpr (complex_dtype<typename Out::value_type> && !complex_dtype<T>)
+      return g.real().template astype<T>();
+    else
+      return g.template astype<T>();
   }
 };
 }  // namespace detail
@@ -59,11 +61,14 @@ template <backend B>
 template <ep::dtype U>
 auto Tensor<B>::astype() const -> rebind<U> {
   using Out = rebind<U>;
+  static_assert(!complex_dtype<value_type> || complex_dtype<U>,
+                "ep::astype: a complex tensor converts only to a complex dtype; take its real(), "
+                "imag() or abs() first");
   if constexpr (std::same_as<U, value_type>) {
     return *this;
-  } else if constexpr (floating_dtype<value_type> && floating_dtype<U>) {
+  } else if constexpr (inexact_dtype<value_type> && inexact_dtype<U>) {
     return detail::make_result<Out>(detail::elementwise(&B::template astype<U>, *this),
-                                    detail::astype_rule<Out>{}, *this);
+                                    detail::astype_rule<Out, Tensor>{}, *this);
   } else {
     return detail::make_constant<Out>(detail::elementwise(&B::template astype<U>, *this));
   }

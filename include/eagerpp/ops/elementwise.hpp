@@ -62,13 +62,25 @@ typename Tensor<B>::bool_tensor boolean(std::string_view op, const Tensor<B>& a,
 }  // namespace detail
 
 // The dtype each op needs, in a sentence that names the op (a static_assert message is a literal).
-#define EAGERPP_REQUIRE_FLOAT(op)                                                            \
-  static_assert(floating_dtype<value_type>,                                                  \
-                "ep::" op                                                                    \
-                ": needs a floating tensor (float or double); convert with astype<float>() " \
+#define EAGERPP_REQUIRE_FLOAT(op)                                                                 \
+  static_assert(floating_dtype<value_type>,                                                       \
+                "ep::" op                                                                         \
+                ": needs a real floating tensor (float or double); convert with astype<float>() " \
                 "first")
-#define EAGERPP_REQUIRE_NUMERIC(op)        \
-  static_assert(numeric_dtype<value_type>, \
+#define EAGERPP_REQUIRE_NUMERIC(op)                                                  \
+  static_assert(!complex_dtype<value_type>,                                          \
+                "ep::" op                                                            \
+                ": needs a real tensor; complex numbers have no order (use real(), " \
+                "imag() or abs() first)");                                           \
+  static_assert(numeric_dtype<value_type> || complex_dtype<value_type>,              \
+                "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
+#define EAGERPP_REQUIRE_INEXACT(op)                                                             \
+  static_assert(inexact_dtype<value_type>,                                                      \
+                "ep::" op                                                                       \
+                ": needs a floating or complex tensor (float, double, complex64, complex128); " \
+                "convert with astype<float>() first")
+#define EAGERPP_REQUIRE_ARITHMETIC(op)        \
+  static_assert(arithmetic_dtype<value_type>, \
                 "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
 
 // --- unary ---------------------------------------------------------------------------------------
@@ -84,11 +96,20 @@ Tensor<B> Tensor<B>::unary(const Rule& rule) const {
 
 // The gradient rules of the unary ops (ops/unary_list.hpp): `grad`, an element-wise rule.
 namespace detail {
+/// A unary op of the table on a complex tensor: the row's scalar function mapped over the elements
+/// (`F` is `numpy::name_fn`, `Name` the op's name for the backend's errors).
+template <class B, class F, const char* Name>
+typename B::raw_type complex_unary(const typename B::raw_type& x) {
+  return B::map_elements(x, F{}, Name);
+}
+
 #define EAGERPP_UNARY_RULE(name, dtypes, grad, scalar)                        \
+  inline constexpr char name##_name[] = #name;                                \
   template <class Tn>                                                         \
   struct name##_rule : takes<Tn> {                                            \
     static constexpr bool elementwise = true;                                 \
     using value_type = typename Tn::value_type;                               \
+    using real_type = real_of_t<value_type>;                                  \
     Tn operator()([[maybe_unused]] const Tn& g, [[maybe_unused]] const Tn& y, \
                   [[maybe_unused]] const Tn& x) const {                       \
       return grad;                                                            \
@@ -113,21 +134,26 @@ struct clip_rule : takes<Tn> {
 };
 }  // namespace detail
 
-// The methods of the unary ops (ops/unary_list.hpp): `Tensor<B>::name()` needs a FLOAT or NUMERIC
-// tensor, computes `B::name` and records the rule `detail::name_rule`. A macro, because the
-// static_assert of each op must name it in a literal.
-#define EAGERPP_UNARY(name, dtypes, grad, scalar)          \
-  template <backend B>                                     \
-  Tensor<B> Tensor<B>::name() const {                      \
-    EAGERPP_REQUIRE_##dtypes(#name);                       \
-    return unary<&B::name>(detail::name##_rule<Tensor>{}); \
+// The methods of the unary ops (ops/unary_list.hpp): `Tensor<B>::name()` needs a tensor of the
+// row's DTYPES, computes `B::name` (of a complex tensor: the row's scalar, detail::complex_unary)
+// and records the rule `detail::name_rule`. A macro, because the static_assert of each op must
+// name it in a literal.
+#define EAGERPP_UNARY(name, dtypes, grad, scalar)                                             \
+  template <backend B>                                                                        \
+  Tensor<B> Tensor<B>::name() const {                                                         \
+    EAGERPP_REQUIRE_##dtypes(#name);                                                          \
+    if constexpr (complex_dtype<value_type>)                                                  \
+      return unary<&detail::complex_unary<B, detail::numpy::name##_fn, detail::name##_name>>( \
+          detail::name##_rule<Tensor>{});                                                     \
+    else                                                                                      \
+      return unary<&B::name>(detail::name##_rule<Tensor>{});                                  \
   }
 EAGERPP_UNARY_OPS(EAGERPP_UNARY)
 #undef EAGERPP_UNARY
 
 template <backend B>
 Tensor<B> Tensor<B>::negative() const {
-  EAGERPP_REQUIRE_NUMERIC("negative");
+  EAGERPP_REQUIRE_ARITHMETIC("negative");
   return unary<&B::negative>(detail::negative_rule<Tensor>{});
 }
 
@@ -243,21 +269,21 @@ struct where_rule : takes<Tn, 2> {
 
 template <backend B>
 Tensor<B> operator+(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(numeric_dtype<typename B::value_type>,
+  static_assert(arithmetic_dtype<typename B::value_type>,
                 "ep::add: needs numeric tensors, not bool; use logical_or");
   return detail::binary<&B::add>("add", a, b, detail::add_rule<Tensor<B>>{});
 }
 
 template <backend B>
 Tensor<B> operator-(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(numeric_dtype<typename B::value_type>,
+  static_assert(arithmetic_dtype<typename B::value_type>,
                 "ep::subtract: needs numeric tensors, not bool");
   return detail::binary<&B::subtract>("subtract", a, b, detail::subtract_rule<Tensor<B>>{});
 }
 
 template <backend B>
 Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
-  static_assert(numeric_dtype<typename B::value_type>,
+  static_assert(arithmetic_dtype<typename B::value_type>,
                 "ep::multiply: needs numeric tensors, not bool; use logical_and");
   return detail::binary<&B::multiply>("multiply", a, b, detail::multiply_rule<Tensor<B>>{});
 }
@@ -266,8 +292,8 @@ Tensor<B> operator*(const Tensor<B>& a, const Tensor<B>& b) {
 template <backend B>
 auto operator/(const Tensor<B>& a, const Tensor<B>& b) {
   using T = typename B::value_type;
-  static_assert(numeric_dtype<T>, "ep::divide: needs numeric tensors, not bool");
-  if constexpr (!floating_dtype<T>) {
+  static_assert(arithmetic_dtype<T>, "ep::divide: needs numeric tensors, not bool");
+  if constexpr (!inexact_dtype<T>) {
     detail::check_broadcast("divide", a, b);
     return a.template astype<double>() / b.template astype<double>();
   } else {
@@ -349,17 +375,28 @@ Tensor<B> Tensor<B>::logical_or(const Tensor& other) const {
 
 #undef EAGERPP_REQUIRE_FLOAT
 #undef EAGERPP_REQUIRE_NUMERIC
+#undef EAGERPP_REQUIRE_INEXACT
+#undef EAGERPP_REQUIRE_ARITHMETIC
 
 // --- comparisons: bool tensors of the same backend ----------------------------------------------
 
 // One operator per row of EAGERPP_COMPARISON_OPS (ops/binary_list.hpp).
-#define EAGERPP_COMPARISON(name, op, dtypes)                 \
-  template <backend B>                                       \
-  auto operator op(const Tensor<B>& a, const Tensor<B>& b) { \
-    return detail::boolean<&B::name>(#name, a, b);           \
+// An ordering (NUMERIC row) of complex tensors is a compile-time sentence.
+#define EAGERPP_COMPARISON_ORDERS_NUMERIC(name)                               \
+  static_assert(!complex_dtype<typename B::value_type>,                       \
+                "ep::" #name                                                  \
+                ": complex numbers have no order; compare real(), imag() or " \
+                "abs() instead");
+#define EAGERPP_COMPARISON_ORDERS_EVERY(name)
+#define EAGERPP_COMPARISON(name, op, dtypes)                                                \
+  template <backend B>                                                                      \
+  auto operator op(const Tensor<B>& a, const Tensor<B>& b) {                                \
+    EAGERPP_COMPARISON_ORDERS_##dtypes(name) return detail::boolean<&B::name>(#name, a, b); \
   }
 EAGERPP_COMPARISON_OPS(EAGERPP_COMPARISON)
 #undef EAGERPP_COMPARISON
+#undef EAGERPP_COMPARISON_ORDERS_EVERY
+#undef EAGERPP_COMPARISON_ORDERS_NUMERIC
 
 // --- scalars ------------------------------------------------------------------------------------
 // A C++ scalar on either side of a binary op follows NumPy's rules for Python scalars, decided at

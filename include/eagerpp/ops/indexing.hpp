@@ -519,6 +519,9 @@ Tensor<B> Tensor<B>::index_update(const std::tuple<I...>& indices, value_type va
 
 template <backend B>
 auto Tensor<B>::argsort(int axis) const -> index_tensor {
+  static_assert(
+      !complex_dtype<value_type>,
+      "ep::argsort: complex numbers have no order; compare real(), imag() or abs() instead");
   const int a = detail::normalize_axis("argsort", axis, shape());
   return index_tensor(B::argsort(raw(), a));
 }
@@ -573,6 +576,8 @@ struct sort_rule : takes<Tn> {
 
 template <backend B>
 Tensor<B> Tensor<B>::sort(int axis) const {
+  static_assert(!complex_dtype<value_type>,
+                "ep::sort: complex numbers have no order; compare real(), imag() or abs() instead");
   const int a = detail::normalize_axis("sort", axis, shape());
   return detail::make_result<Tensor>([&] { return B::sort(raw(), a); },
                                      detail::sort_rule<Tensor>{{}, a}, *this);
@@ -581,6 +586,8 @@ Tensor<B> Tensor<B>::sort(int axis) const {
 template <backend B>
 auto Tensor<B>::topk(std::int64_t k, bool sorted, int axis) const
     -> std::pair<Tensor, index_tensor> {
+  static_assert(!complex_dtype<value_type>,
+                "ep::topk: complex numbers have no order; compare real(), imag() or abs() instead");
   (void)sorted;  // the k values always come sorted, largest first
   const Shape s = shape();
   const int a = detail::normalize_axis("topk", axis, s);

@@ -76,7 +76,7 @@ struct slogdet_rule : takes<Tn> {
 
 template <backend B>
 Tensor<B> Tensor<B>::matmul(const Tensor& other) const {
-  static_assert(numeric_dtype<value_type>, "ep::matmul: needs numeric tensors, not bool");
+  static_assert(arithmetic_dtype<value_type>, "ep::matmul: needs numeric tensors, not bool");
   const auto& sa = shape_ref();
   const auto& sb = other.shape_ref();
   if (sa.size() == 0 || sb.size() == 0)

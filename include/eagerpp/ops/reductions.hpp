@@ -176,9 +176,9 @@ auto Tensor<B>::prod(Axes axis, bool keepdims) const -> count_tensor {
 
 template <backend B>
 Tensor<B> Tensor<B>::mean(Axes axis, bool keepdims) const {
-  static_assert(
-      floating_dtype<value_type>,
-      "ep::mean: needs a floating tensor (float or double); convert with astype<double>() first");
+  static_assert(inexact_dtype<value_type>,
+                "ep::mean: needs a floating or complex tensor (float, double, complex64, "
+                "complex128); convert with astype<double>() first");
   const auto p = detail::plan_reduction("mean", shape_ref(), axis, keepdims);
   return sum(axis, keepdims) / static_cast<value_type>(p.count);
 }
@@ -217,12 +217,16 @@ Tn extremum_reduction(std::string_view op, const Tn& x, const Axes& axis, bool k
 
 template <backend B>
 Tensor<B> Tensor<B>::min(Axes axis, bool keepdims) const {
+  static_assert(!complex_dtype<value_type>,
+                "ep::min: complex numbers have no order; compare real(), imag() or abs() instead");
   using detail::reduce_kind;
   return detail::extremum_reduction<reduce_kind::min, &B::min>("min", *this, axis, keepdims);
 }
 
 template <backend B>
 Tensor<B> Tensor<B>::max(Axes axis, bool keepdims) const {
+  static_assert(!complex_dtype<value_type>,
+                "ep::max: complex numbers have no order; compare real(), imag() or abs() instead");
   using detail::reduce_kind;
   return detail::extremum_reduction<reduce_kind::max, &B::max>("max", *this, axis, keepdims);
 }
@@ -263,12 +267,18 @@ typename Tn::index_tensor arg_reduce(std::string_view op, const Tn& x, int axis,
 
 template <backend B>
 auto Tensor<B>::argmin(int axis) const -> index_tensor {
+  static_assert(
+      !complex_dtype<value_type>,
+      "ep::argmin: complex numbers have no order; compare real(), imag() or abs() instead");
   return detail::arg_reduce("argmin", *this, axis,
                             [](const auto& r, int a) { return B::argmin(r, a); });
 }
 
 template <backend B>
 auto Tensor<B>::argmax(int axis) const -> index_tensor {
+  static_assert(
+      !complex_dtype<value_type>,
+      "ep::argmax: complex numbers have no order; compare real(), imag() or abs() instead");
   return detail::arg_reduce("argmax", *this, axis,
                             [](const auto& r, int a) { return B::argmax(r, a); });
 }

@@ -31,6 +31,9 @@ namespace ep {
 /// cuSOLVER failure, and any use without a device, throws ep::device_error naming the op.
 template <class T>
 struct cuda : detail::thrust_backend<T, detail::cuda_system> {
+  static_assert(real_dtype<T>,
+                "ep::cuda<T>: the complex dtypes are not supported on the GPU yet; use ep::omp, "
+                "ep::eigen or ep::xtensor for complex tensors");
   static constexpr std::string_view name = "cuda";
   using typename detail::thrust_backend<T, detail::cuda_system>::raw_type;
 

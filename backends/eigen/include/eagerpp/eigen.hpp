@@ -15,6 +15,7 @@
 #include "eagerpp/backend.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/eigen/array.hpp"
+#include "eagerpp/eigen/fft.hpp"
 #include "eagerpp/eigen/functors.hpp"
 #include "eagerpp/eigen/fuse_ops.hpp"
 #include "eagerpp/eigen/kernels.hpp"
@@ -159,10 +160,12 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
 
   // --- element-wise: unary ------------------------------------------------------------------
 
-  /// The ops of the unary table not declared below: `f` element by element (ep::unary_defaults).
+  /// The ops of the unary table not declared below, and the complex ones: `f` element by element
+  /// (ep::unary_defaults), into an array of f's result type.
   template <class F>
-  static raw_type map_elements(const raw_type& x, F f, const char*) {
-    return map(x, [f](const auto& v) { return v.unaryExpr(f); });
+  static auto map_elements(const raw_type& x, F f, const char*) {
+    using U = std::remove_cvref_t<std::invoke_result_t<const F&, const T&>>;
+    return detail::eigen_unary<U>(x, [f](const auto& v) { return v.unaryExpr(f); });
   }
 
   static raw_type abs(const raw_type& x) requires numeric_dtype<T> {
@@ -251,7 +254,7 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
     else
       return x;
   }
-  static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
+  static raw_type negative(const raw_type& x) requires arithmetic_dtype<T> {
     if constexpr (is_floating)
       return apply<detail::eigen_negative_op<T>>(x);  // the sign bit flipped (eigen/functors.hpp)
     else
@@ -373,10 +376,10 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
 
   // --- reductions ---------------------------------------------------------------------------
 
-  static raw_type sum(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+  static raw_type sum(const raw_type& x, std::span<const int> axes) requires arithmetic_dtype<T> {
     return detail::eigen_reduce(x, axes, T{0}, Eigen::internal::SumReducer<T>());
   }
-  static raw_type prod(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+  static raw_type prod(const raw_type& x, std::span<const int> axes) requires arithmetic_dtype<T> {
     return detail::eigen_reduce(x, axes, T{1}, Eigen::internal::ProdReducer<T>());
   }
   static raw_type min(const raw_type& x, std::span<const int> axes) {
@@ -416,7 +419,7 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
   static eigen_array<std::int64_t> argmax(const raw_type& x, int axis) {
     return detail::eigen_arg_reduce<true>(x, axis);
   }
-  static raw_type cumsum(const raw_type& x, int axis) requires numeric_dtype<T> {
+  static raw_type cumsum(const raw_type& x, int axis) requires arithmetic_dtype<T> {
     return detail::eigen_cumsum(x, axis);
   }
 
@@ -456,7 +459,7 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
     return out;
   }
   static raw_type put_add(const raw_type& x, const eigen_array<std::int64_t>& index,
-                          const raw_type& values) requires numeric_dtype<T> {
+                          const raw_type& values) requires arithmetic_dtype<T> {
     raw_type out = from_data(x.data(), x.shape());
     detail::host_put<true>(out.mutable_data(), index.data(), values.data(), index.size());
     return out;
@@ -475,6 +478,14 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
   // --- linear algebra -----------------------------------------------------------------------
 
   /// Eigen's GEMM per batch; for bool, NumPy's OR of ANDs.
+  /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): Eigen::FFT, a line at a
+  /// time (eigen/fft.hpp).
+  static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
+    raw_type out(x.shape());
+    detail::eigen_fft_lines<typename T::value_type>(x.data(), out.mutable_data(), x.shape(), axis,
+                                                    inverse);
+    return out;
+  }
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
     return detail::eigen_matmul(a, b, transpose_a, transpose_b);
   }

@@ -15,6 +15,7 @@
 #include "eagerpp/host/block_reductions.hpp"
 #include "eagerpp/host/blocks.hpp"
 #include "eagerpp/host/fuse_host.hpp"
+#include "eagerpp/host/kissfft.hpp"
 #include "eagerpp/omp/fuse_ops.hpp"
 #include "eagerpp/omp/lapack.hpp"
 #include "eagerpp/thrust/backend.hpp"
@@ -43,6 +44,15 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   template <class F, class... R>
   static auto fused_grad(const F& f, const Shape& shape, const raw_type& g, const R&... xs) {
     return detail::fuse::host_fused_grad<omp, detail::vector_fuse_ops<T>>(f, shape, g, xs...);
+  }
+
+  /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): kissfft, the lines spread
+  /// over the OpenMP threads (host/kissfft.hpp).
+  static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
+    raw_type out(x.shape(), "fft");
+    detail::kissfft_lines<typename T::value_type>(x.data(), out.mutable_data(), x.shape(), axis,
+                                                  inverse);
+    return out;
   }
 
   /// sqrt a SIMD packet at a time (detail::omp_system::sqrt_n): the Thrust backend's functor, in

@@ -34,6 +34,7 @@
 #include "eagerpp/host/expression_arithmetic.hpp"
 #include "eagerpp/host/fuse_host.hpp"
 #include "eagerpp/host/host_kernels.hpp"
+#include "eagerpp/host/kissfft.hpp"
 #include "eagerpp/ops/binary_defaults.hpp"
 #include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
@@ -221,12 +222,14 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
 
   // --- unary element-wise -----------------------------------------------------------------------
 
-  /// The ops of the unary table not declared below: `f` element by element (ep::unary_defaults).
+  /// The ops of the unary table not declared below, and the complex ones: `f` element by element
+  /// (ep::unary_defaults), into an array of f's result type.
   template <class F>
-  static raw_type map_elements(const raw_type& x, F f, const char*) {
-    auto out = detail::xt_kernels::empty<T>(x.shape());
+  static auto map_elements(const raw_type& x, F f, const char*) {
+    using U = std::remove_cvref_t<std::invoke_result_t<const F&, const T&>>;
+    auto out = detail::xt_kernels::empty<U>(x.shape());
     const T* in = x.data();
-    T* o = out.data();
+    U* o = out.data();
     for (std::size_t i = 0, n = x.size(); i < n; ++i) o[i] = f(in[i]);
     return out;
   }
@@ -368,7 +371,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
     else
       return copy(x);
   }
-  static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
+  static raw_type negative(const raw_type& x) requires arithmetic_dtype<T> {
     if constexpr (floating_dtype<T>)
       return map_fn(x, detail::xt_functors::negative_fn{});  // the sign bit flipped
     else
@@ -480,10 +483,10 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
 
   // --- reductions -------------------------------------------------------------------------------
 
-  static raw_type sum(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+  static raw_type sum(const raw_type& x, std::span<const int> axes) requires arithmetic_dtype<T> {
     return reduce<detail::xt_kernels::sum_op>(x, axes);
   }
-  static raw_type prod(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+  static raw_type prod(const raw_type& x, std::span<const int> axes) requires arithmetic_dtype<T> {
     return reduce<detail::xt_kernels::prod_op>(x, axes);
   }
   static raw_type min(const raw_type& x, std::span<const int> axes) {
@@ -517,7 +520,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
   static xtensor_array<std::int64_t> argmax(const raw_type& x, int axis) {
     return detail::xt_kernels::arg_reduce_axis<true>(x, axis);
   }
-  static raw_type cumsum(const raw_type& x, int axis) requires numeric_dtype<T> {
+  static raw_type cumsum(const raw_type& x, int axis) requires arithmetic_dtype<T> {
     return detail::xt_kernels::cumsum_axis(x, axis);
   }
 
@@ -556,7 +559,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
     return out;
   }
   static raw_type put_add(const raw_type& x, const xtensor_array<std::int64_t>& index,
-                          const raw_type& values) requires numeric_dtype<T> {
+                          const raw_type& values) requires arithmetic_dtype<T> {
     raw_type out = from_data(x.data(), shape(x));
     detail::host_put<true>(out.data(), index.data(), values.data(),
                            static_cast<std::int64_t>(index.size()));
@@ -581,8 +584,15 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
   // BLAS's products and LAPACK's decompositions, a matrix of the stack at a time
   // (xtensor/linalg.hpp).
 
+  /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): kissfft, a line at a time
+  /// (host/kissfft.hpp).
+  static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
+    auto out = detail::xt_kernels::empty<T>(x.shape());
+    detail::kissfft_lines<typename T::value_type>(x.data(), out.data(), shape(x), axis, inverse);
+    return out;
+  }
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a,
-                         bool transpose_b) requires numeric_dtype<T> {
+                         bool transpose_b) requires arithmetic_dtype<T> {
     return detail::xt_linalg<T>::matmul(a, b, transpose_a, transpose_b);
   }
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {

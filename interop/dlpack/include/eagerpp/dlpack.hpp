@@ -29,13 +29,15 @@ namespace ep {
 inline constexpr std::uint8_t dlpack_bool_code = 6;
 
 /// The DLPack data type of dtype T: {kDLFloat, 32, 1} for float, {kDLInt, 64, 1} for int64_t,
-/// {kDLUInt, 8, 1} for uint8_t, ...
+/// {kDLUInt, 8, 1} for uint8_t, {kDLComplex, 64, 1} for complex64, ...
 template <dtype T>
 constexpr DLDataType dlpack_dtype() noexcept {
   if constexpr (std::is_same_v<T, bool>)
     return DLDataType{dlpack_bool_code, 8, 1};
   else if constexpr (floating_dtype<T>)
     return DLDataType{kDLFloat, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
+  else if constexpr (complex_dtype<T>)  // both parts, interleaved: 64 bits for complex64
+    return DLDataType{kDLComplex, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
   else if constexpr (std::is_unsigned_v<T>)
     return DLDataType{kDLUInt, static_cast<std::uint8_t>(8 * sizeof(T)), 1};
   else

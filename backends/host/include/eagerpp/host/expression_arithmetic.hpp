@@ -16,19 +16,19 @@ namespace ep::detail {
 /// from it and make it a friend.
 template <class Backend, class T, class R>
 struct expression_arithmetic {
-  static R add(const R& a, const R& b) requires numeric_dtype<T> {
+  static R add(const R& a, const R& b) requires arithmetic_dtype<T> {
     return Backend::zip(a, b, [](const auto& x, const auto& y) { return x + y; });
   }
-  static R subtract(const R& a, const R& b) requires numeric_dtype<T> {
+  static R subtract(const R& a, const R& b) requires arithmetic_dtype<T> {
     return Backend::zip(a, b, [](const auto& x, const auto& y) { return x - y; });
   }
-  static R multiply(const R& a, const R& b) requires numeric_dtype<T> {
+  static R multiply(const R& a, const R& b) requires arithmetic_dtype<T> {
     return Backend::zip(a, b, [](const auto& x, const auto& y) { return x * y; });
   }
-  /// IEEE division for floats; for integers C++ division (toward zero), 0 for a zero divisor (the
+  /// IEEE division for floats (and complex numbers); for integers C++ division (toward zero), 0 for a zero divisor (the
   /// facade decides whether integer true division converts to float first).
-  static R divide(const R& a, const R& b) requires numeric_dtype<T> {
-    if constexpr (floating_dtype<T>)
+  static R divide(const R& a, const R& b) requires arithmetic_dtype<T> {
+    if constexpr (inexact_dtype<T>)
       return Backend::zip(a, b, [](const auto& x, const auto& y) { return x / y; });
     else
       return Backend::template zip_rule<numpy::rule::divide>(a, b);

@@ -37,8 +37,8 @@ struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>,
   // Names each member the system lacks or declares otherwise (eagerpp/thrust/system.hpp).
   static_assert(sizeof(system_members<S>) > 0);
   static_assert(dtype<T>,
-                "ep::cuda<T> and ep::omp<T>: T must be one of the array API's real dtypes: bool, "
-                "std::int8_t ... std::uint64_t, float or double");
+                "ep::cuda<T> and ep::omp<T>: T must be one of the array API's dtypes: bool, "
+                "std::int8_t ... std::uint64_t, float, double, ep::complex64 or ep::complex128");
 
   using value_type = T;
   using raw_type = thrust_array<S, T>;
@@ -115,13 +115,15 @@ struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>,
 
   // --- element-wise: unary ------------------------------------------------------------------
 
-  /// The ops of the unary table not declared below: `f` element by element, one transform
-  /// (ep::unary_defaults; f is the row's detail::numpy::name_fn, host and device code).
+  /// The ops of the unary table not declared below, and the complex ones: `f` element by element,
+  /// one transform into an array of f's result type (ep::unary_defaults; f is the row's
+  /// detail::numpy::name_fn, host and device code).
   template <class F>
-  static raw_type map_elements(const raw_type& x, F f, const char* op) {
-    return map(x, f, op);
+  static auto map_elements(const raw_type& x, F f, const char* op) {
+    using U = std::remove_cvref_t<std::invoke_result_t<const F&, const T&>>;
+    return thrust_map<S, U>(op, f, x);
   }
-  static raw_type negative(const raw_type& x) requires numeric_dtype<T> {
+  static raw_type negative(const raw_type& x) requires arithmetic_dtype<T> {
     return map(x, thrust_fn::negative_fn{}, "negative");
   }
   static raw_type logical_not(const raw_type& x) requires is_bool {
@@ -168,16 +170,21 @@ struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>,
   static raw_type name(const raw_type& a, const raw_type& b) requires Requires { \
     return zip(a, b, thrust_fn::name##_fn{}, #name);                             \
   }
-  EAGERPP_THRUST_ZIP(add, numeric_dtype<T>)
-  EAGERPP_THRUST_ZIP(subtract, numeric_dtype<T>)
-  EAGERPP_THRUST_ZIP(multiply, numeric_dtype<T>)
-  EAGERPP_THRUST_ZIP(divide, numeric_dtype<T>)
+  EAGERPP_THRUST_ZIP(add, arithmetic_dtype<T>)
+  EAGERPP_THRUST_ZIP(subtract, arithmetic_dtype<T>)
+  EAGERPP_THRUST_ZIP(multiply, arithmetic_dtype<T>)
   EAGERPP_THRUST_ZIP(floor_divide, numeric_dtype<T>)
   EAGERPP_THRUST_ZIP(mod, numeric_dtype<T>)
   EAGERPP_THRUST_ZIP(power, numeric_dtype<T>)
   EAGERPP_THRUST_ZIP(logical_and, is_bool)
   EAGERPP_THRUST_ZIP(logical_or, is_bool)
 #undef EAGERPP_THRUST_ZIP
+  static raw_type divide(const raw_type& a, const raw_type& b) requires arithmetic_dtype<T> {
+    if constexpr (complex_dtype<T>)
+      return zip(a, b, thrust_fn::complex_divide_fn{}, "divide");
+    else
+      return zip(a, b, thrust_fn::divide_fn{}, "divide");
+  }
   using rule = detail::numpy::rule;
   /// One of NumPy's scalar rules (detail/numpy_math.hpp), element by element: the contract's
   /// `zip_rule`.
@@ -227,10 +234,10 @@ struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>,
 
   // --- reductions ---------------------------------------------------------------------------
 
-  static raw_type sum(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+  static raw_type sum(const raw_type& x, std::span<const int> axes) requires arithmetic_dtype<T> {
     return thrust_reduce<S, T>(x, axes, thrust_fn::plus_fn{}, T{0}, "sum");
   }
-  static raw_type prod(const raw_type& x, std::span<const int> axes) requires numeric_dtype<T> {
+  static raw_type prod(const raw_type& x, std::span<const int> axes) requires arithmetic_dtype<T> {
     return thrust_reduce<S, T>(x, axes, thrust_fn::times_fn{}, T{1}, "prod");
   }
   static raw_type min(const raw_type& x, std::span<const int> axes) {
@@ -257,7 +264,7 @@ struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>,
   static index_raw argmax(const raw_type& x, int axis) {
     return thrust_arg_reduce<true, S, T>(x, axis, "argmax");
   }
-  static raw_type cumsum(const raw_type& x, int axis) requires numeric_dtype<T> {
+  static raw_type cumsum(const raw_type& x, int axis) requires arithmetic_dtype<T> {
     return thrust_cumsum<S, T>(x, axis, "cumsum");
   }
 
@@ -352,7 +359,7 @@ struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>,
   }
   /// A copy of x with x[index[i]] += values[i], repeated indices accumulating (deterministically).
   static raw_type put_add(const raw_type& x, const index_raw& index,
-                          const raw_type& values) requires numeric_dtype<T> {
+                          const raw_type& values) requires arithmetic_dtype<T> {
     return thrust_put<true, S, T>(x, index, values, "put_add");
   }
   /// Ascending, stable, NaN last along `axis`.

@@ -39,10 +39,10 @@ using numpy::wrapping_negate;
 struct negative_fn {
   template <class T>
   EAGERPP_HOST_DEVICE T operator()(T x) const {
-    if constexpr (is_float<T>)
-      return -x;
-    else
+    if constexpr (std::is_integral_v<T>)
       return wrapping_negate(x);
+    else
+      return -x;
   }
 };
 struct logical_not_fn {
@@ -105,6 +105,13 @@ struct multiply_fn {
   template <class T>
   EAGERPP_HOST_DEVICE T operator()(T a, T b) const {
     return static_cast<T>(a * b);
+  }
+};
+/// Complex division (ep::omp's complex dtypes; host code).
+struct complex_divide_fn {
+  template <class T>
+  T operator()(T a, T b) const {
+    return a / b;
   }
 };
 

@@ -19,8 +19,9 @@ namespace ep::detail::xt_functors {
 
 namespace numpy = ep::detail::numpy;
 
+/// One element (not an xsimd batch): the functors below are scalar-only.
 template <class A>
-concept scalar = std::is_arithmetic_v<A>;
+concept scalar = std::is_arithmetic_v<A> || complex_dtype<A>;
 
 /// NumPy's sign: -1, 0 or 1, NaN for NaN (xt::sign gives 0 for NaN).
 struct sign_fn {

@@ -50,10 +50,10 @@ struct xt_linalg {
   using raw_type = xtensor_array<T>;
   using shape_type = xt::dynamic_shape<std::size_t>;
 
-  /// xtensor-blas's gemm (OpenBLAS's sgemm, dgemm) per batch for float and double, or its gemv
-  /// where one side is a vector (OpenBLAS forwards such a gemm to gemv only from 0.3.28; Debian 12
-  /// has 0.3.21), reading a transposed operand in place through BLAS's transpose flag; a plain loop
-  /// for int32 and int64.
+  /// xtensor-blas's gemm (OpenBLAS's sgemm, dgemm, cgemm, zgemm) per batch for the floating and
+  /// complex dtypes, or its gemv where one side is a vector (OpenBLAS forwards such a gemm to gemv
+  /// only from 0.3.28; Debian 12 has 0.3.21), reading a transposed operand in place through BLAS's
+  /// transpose flag (not conjugated); a plain loop for int32 and int64.
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
     const std::size_t r = a.dimension();
     const std::size_t n = a.shape()[r - (transpose_a ? 1 : 2)],
@@ -64,7 +64,7 @@ struct xt_linalg {
     s[r - 1] = m;
     raw_type out = empty(s);
     const std::size_t batches = n * m == 0 ? 0 : out.size() / (n * m);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (inexact_dtype<T>) {
       if (k == 0) {  // BLAS rejects a leading dimension of 0
         std::fill_n(out.data(), out.size(), T(0));
         return out;
