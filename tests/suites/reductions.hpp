@@ -347,6 +347,190 @@ TYPED_TEST_P(Reductions, Int64) {
 }
 
 namespace reductions_test {
+/// x seen as (outer, n, inner): each column (o, :, j) folded with f from its first element, rows
+/// in order, as plain loops (the oracle of the in-place axis reductions).
+template <class T, class F>
+std::vector<T> fold_columns(const std::vector<T>& x, std::int64_t outer, std::int64_t n,
+                            std::int64_t inner, F f) {
+  std::vector<T> out;
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t j = 0; j < inner; ++j) {
+      auto acc = x[static_cast<std::size_t>(o * n * inner + j)];
+      for (std::int64_t r = 1; r < n; ++r)
+        acc = f(acc, x[static_cast<std::size_t>((o * n + r) * inner + j)]);
+      out.push_back(acc);
+    }
+  return out;
+}
+
+/// Every reduction of `x` (a tensor of backend B and shape `shape`, its elements `v`) over the
+/// block of axes [first, last], and cumsum, argmin and argmax along `first` where first == last,
+/// against fold_columns. The values are small integers: every sum is exact.
+template <class B>
+void check_block(const ep::Shape& shape, int first, int last,
+                 const std::vector<typename B::value_type>& v) {
+  using T = typename B::value_type;
+  SCOPED_TRACE(fmt::format("shape {}, axes {} to {}", shape.str(), first, last));
+  std::int64_t outer = 1, n = 1, inner = 1;
+  std::vector<int> axes;
+  ep::Shape kept;
+  for (int a = 0; a < shape.size(); ++a) {
+    if (a < first || a > last) kept.push_back(shape[a]);
+    (a < first ? outer : a > last ? inner : n) *= shape[a];
+    if (a >= first && a <= last) axes.push_back(a);
+  }
+  const auto x = ep::from_vector<B>(v, shape);
+  const auto check = [&](const auto& got, const auto& expected) {
+    ASSERT_EQ(got.shape(), kept);
+    EXPECT_TRUE(got.to_vector() == expected);
+  };
+  check(x.sum(axes),
+        fold_columns(v, outer, n, inner, [](T a, T b) { return static_cast<T>(a + b); }));
+  check(x.min(axes), fold_columns(v, outer, n, inner, [](T a, T b) { return std::min(a, b); }));
+  check(x.max(axes), fold_columns(v, outer, n, inner, [](T a, T b) { return std::max(a, b); }));
+  // Products of -1, 1 and 2 with few 2s: exact in every dtype.
+  std::vector<T> signs(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    signs[i] = static_cast<T>(i % 997 == 5 ? 2 : v[i] < 0 ? -1 : 1);
+  check(ep::from_vector<B>(signs, shape).prod(axes),
+        fold_columns(signs, outer, n, inner, [](T a, T b) { return static_cast<T>(a * b); }));
+  if (first != last) return;
+  // cumsum: column j of (o, r) is the fold of its first r + 1 rows.
+  std::vector<T> sums(v.size());
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t j = 0; j < inner; ++j) {
+      T acc = 0;
+      for (std::int64_t r = 0; r < n; ++r) {
+        const auto i = static_cast<std::size_t>((o * n + r) * inner + j);
+        acc = static_cast<T>(acc + v[i]);
+        sums[i] = acc;
+      }
+    }
+  const auto c = x.cumsum(first);
+  ASSERT_EQ(c.shape(), shape);
+  EXPECT_TRUE(c.to_vector() == sums);
+  // argmin, argmax: the first index of the extreme.
+  std::vector<std::int64_t> lo, hi;
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t j = 0; j < inner; ++j) {
+      std::int64_t a = 0, b = 0;
+      for (std::int64_t r = 1; r < n; ++r) {
+        const T e = v[static_cast<std::size_t>((o * n + r) * inner + j)];
+        if (e < v[static_cast<std::size_t>((o * n + a) * inner + j)]) a = r;
+        if (e > v[static_cast<std::size_t>((o * n + b) * inner + j)]) b = r;
+      }
+      lo.push_back(a);
+      hi.push_back(b);
+    }
+  check(x.argmin(first), lo);
+  check(x.argmax(first), hi);
+}
+
+/// check_block over shapes whose kept extents lie below and above the thresholds of the in-place
+/// reductions (eagerpp/thrust/kernels.hpp: column_fill kept elements, column_chunk_rows; ep::omp's
+/// parallel_cutoff elements and tiles of 1024 columns), in the dtype of B.
+template <class B>
+void check_blocks() {
+  using T = typename B::value_type;
+  const auto values_of = [](const ep::Shape& s) {
+    std::vector<T> v(static_cast<std::size_t>(s.numel()));
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<T>(static_cast<int>((i * 7919) % 23) - 11);
+    return v;
+  };
+  const std::pair<ep::Shape, std::pair<int, int>> cases[] = {
+      {{1, 128, 3}, {1, 1}},    {{5, 1000, 3}, {1, 1}},   {{4, 3000, 3}, {1, 1}},
+      {{2, 2, 32769}, {1, 1}},  {{3, 70, 1100}, {1, 1}},  {{20000, 2}, {0, 0}},
+      {{300, 1100}, {0, 0}},    {{2, 1, 5}, {1, 1}},      {{3, 50, 4, 20}, {1, 2}},
+      {{30, 40, 2, 3}, {0, 1}}, {{3, 50, 4, 20}, {1, 1}}, {{3, 50, 4, 20}, {2, 2}},
+      {{2, 3, 1, 4}, {1, 2}},   {{1, 1, 7, 2}, {0, 2}},
+  };
+  for (const auto& [shape, axes] : cases)
+    check_block<B>(shape, axes.first, axes.second, values_of(shape));
+}
+}  // namespace reductions_test
+
+// Reductions over middle and leading blocks of axes of 3-D and 4-D tensors, in place on the Thrust
+// backends, against plain loops: every op, kept extents below and above the thresholds of the
+// in-place path, in the suite's dtype and in int32 and int64.
+TYPED_TEST_P(Reductions, MiddleAndLeadingAxesAgainstLoops) {
+  using B = TypeParam;
+  reductions_test::check_blocks<B>();
+  reductions_test::check_blocks<typename B::template rebind<std::int32_t>>();
+  reductions_test::check_blocks<typename B::template rebind<std::int64_t>>();
+  // any and all: one false (true) element per column in some columns.
+  using Bool = typename B::template rebind<bool>;
+  const ep::Shape s{4, 3000, 3};
+  std::vector<bool> v(static_cast<std::size_t>(s.numel()), true);
+  for (std::size_t i = 0; i < v.size(); i += 5003) v[i] = false;
+  const auto x = ep::from_vector<Bool>(v, s);
+  std::vector<bool> flipped(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) flipped[i] = !v[i];
+  const auto all =
+      reductions_test::fold_columns(v, 4, 3000, 3, [](bool a, bool b) { return a && b; });
+  const auto any =
+      reductions_test::fold_columns(flipped, 4, 3000, 3, [](bool a, bool b) { return a || b; });
+  EXPECT_TRUE(x.all(1).to_vector() == all);
+  EXPECT_TRUE(ep::from_vector<Bool>(flipped, s).any(1).to_vector() == any);
+}
+
+// Middle and leading axes of a (2, 3, 2, 2) tensor with NaN and signed zeros (NumPy 1.24's values;
+// for min and max, IEEE 754-2019's order -0.0 < +0.0, checked by sign, as MinMaxOrderSignedZeros:
+// x.min(1)[1, 0, 1], the min of (-0.0, -0.0, 0.0), is -0.0 where NumPy gives 0.0), empty and unit
+// extents.
+TYPED_TEST_P(Reductions, MiddleAxesNaNAndZeros) {
+  using namespace reductions_suite;
+  using T = typename TypeParam::value_type;
+  const double nan = std::nan("");
+  const auto x = tensor<TypeParam>({1, -0.0, -0.0, nan, 0.0, -2,   -0.0, 5,   2, 0.0, -0.0, 1,
+                                    3, -0.0, nan,  -3,  -1,  -0.0, 2,    nan, 3, 0.0, nan,  7},
+                                   {2, 3, 2, 2});
+  const auto same = [](const auto& got, const ep::Shape& shape, const values& expected) {
+    ep::test::expect_equal(got, shape, expected);
+    const auto g = got.to_vector();
+    for (std::size_t i = 0; i < g.size() && i < expected.size(); ++i)
+      if (!std::isnan(expected[i])) {
+        EXPECT_EQ(std::signbit(static_cast<double>(g[i])), std::signbit(expected[i]))
+            << "element " << i;
+      }
+  };
+  same(x.max(1), {2, 2, 2}, values{2, 0.0, -0.0, nan, 3, 0.0, nan, nan});
+  same(x.min(1), {2, 2, 2}, values{0.0, -2, -0.0, nan, -1, -0.0, nan, nan});
+  same(x.max(0), {3, 2, 2}, values{3, -0.0, nan, nan, 0.0, -0.0, 2, nan, 3, 0.0, nan, 7});
+  same(x.min(0), {3, 2, 2}, values{1, -0.0, nan, nan, -1, -2, -0.0, nan, 2, 0.0, nan, 1});
+  same(x.max({1, 2}), {2, 2}, values{2, nan, nan, nan});
+  same(x.min({1, 2}), {2, 2}, values{-0.0, nan, nan, nan});
+  same(x.max({0, 1}), {2, 2}, values{3, 0.0, nan, nan});
+  same(x.min({0, 1}), {2, 2}, values{-1, -2, nan, nan});
+  ep::test::expect_equal(x.argmax(0), {3, 2, 2}, values{1, 0, 1, 0, 0, 1, 1, 1, 1, 0, 1, 1});
+  ep::test::expect_equal(x.argmin(0), {3, 2, 2}, values{0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 0});
+  ep::test::expect_equal(x.argmax(1), {2, 2, 2}, values{2, 0, 0, 0, 0, 0, 0, 1});
+  ep::test::expect_equal(x.argmin(1), {2, 2, 2}, values{1, 1, 0, 0, 1, 0, 0, 1});
+  ep::test::expect_equal(x.argmax(2), {2, 3, 2}, values{0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 1, 1});
+  ep::test::expect_equal(x.argmin(2), {2, 3, 2}, values{1, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0});
+  ep::test::expect_equal(x.sum(1), {2, 2, 2}, values{3, -2, 0, nan, 5, 0, nan, nan});
+  ep::test::expect_equal(x.cumsum(1), {2, 3, 2, 2},
+                         values{1, 0, 0,   nan, 1, -2, 0,   nan, 3, -2, 0,   nan,
+                                3, 0, nan, -3,  2, 0,  nan, nan, 5, 0,  nan, nan});
+  ep::test::expect_equal(
+      x.cumsum(0), {2, 3, 2, 2},
+      values{1, 0, 0, nan, 0, -2, 0, 5, 2, 0, 0, 1, 4, 0, nan, nan, -1, -2, 2, nan, 5, 0, nan, 8});
+  // Empty and unit extents along and beside the reduced axes.
+  const auto e = tensor<TypeParam>(values{}, {2, 0, 3});
+  ep::test::expect_equal(e.sum(1), {2, 3}, values{0, 0, 0, 0, 0, 0});
+  ep::test::expect_equal(e.prod(1, true), {2, 1, 3}, values{1, 1, 1, 1, 1, 1});
+  ep::test::expect_equal(e.sum(0), {0, 3}, values{});
+  ep::test::expect_equal(e.cumsum(1), {2, 0, 3}, values{});
+  ep::test::expect_equal(e.max(2), {2, 0}, values{});
+  EXPECT_THROW((void)e.min(1), ep::value_error);
+  const auto u = x.reshape({2, 1, 6, 2});
+  ep::test::expect_equal(u.sum(1), {2, 6, 2}, x.reshape({2, 6, 2}).to_vector());
+  ep::test::expect_equal(u.argmax(1), {2, 6, 2}, values(24, 0));
+  ep::test::expect_equal(u.cumsum(1), {2, 1, 6, 2}, x.to_vector());
+  static_assert(std::is_floating_point_v<T>);
+}
+
+namespace reductions_test {
 /// Checks `all(x)` (over every axis) and `axis1(x)` (along axis 1) of the case of `op`
 /// (suites/binary_cases.hpp), x a (2, 4) tensor of backend In, against NumPy's values; records an
 /// op without cases in `missing`.
@@ -402,4 +586,5 @@ TYPED_TEST_P(Reductions, EveryReductionOfTheListsMatchesNumPy) {
 REGISTER_TYPED_TEST_SUITE_P(Reductions, SumAllAxes, SumOneAxis, SumNegativeAxis, SumSeveralAxes,
                             Prod, Mean, MinMax, MinMaxOrderSignedZeros, AllAny, ZeroDimensional,
                             EmptyTensor, HighRank, ArgminArgmax, Cumsum, Logsumexp, Int64,
+                            MiddleAndLeadingAxesAgainstLoops, MiddleAxesNaNAndZeros,
                             EveryReductionOfTheListsMatchesNumPy);

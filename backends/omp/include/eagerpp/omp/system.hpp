@@ -191,31 +191,39 @@ struct omp_system {
     for (std::int64_t r = 0; r < rows; ++r) row(r);
   }
 
-  /// out[j] = init op x[j] op x[columns + j] op ... over the `rows` rows of x (a reduction over
-  /// leading axes): each row is combined into a tile of the results in L1, a vector loop (g++ does
-  /// not vectorize a loop over columns whose body loops over rows); the tiles split among the
-  /// threads. The same order of operations as thrust_fn::column_reduce_fn.
-  template <class T, class Op>
-  static void reduce_columns(const T* x, T* out, std::int64_t rows, std::int64_t columns, Op op,
-                             T init) {
+  /// x seen as (outer, rows, columns), its rows cut into `chunks`: out[(o * chunks + c) * columns +
+  /// j] = init op x[(o * rows + r) * columns + j] op ... over the rows r of chunk c, in order (a
+  /// reduction over a middle block of axes). Each chunk of rows is combined row after row into a
+  /// tile of its results in L1, a vector loop (g++ does not vectorize a loop over columns whose
+  /// body loops over rows); the (outer, chunk, tile) units split among the threads. The same order
+  /// of operations as thrust_fn::column_reduce_fn.
+  template <class Out, class InIt, class Op, class Init>
+  static void reduce_columns(InIt x, Out* out, std::int64_t outer, std::int64_t rows,
+                             std::int64_t columns, std::int64_t chunks, Op op, Init init) {
     constexpr std::int64_t tile = 1024;
     const std::int64_t tiles = (columns + tile - 1) / tile;
-    const auto reduce_tile = [&](std::int64_t t) {
-      T* to = out + t * tile;
+    const std::int64_t units = outer * chunks * tiles;
+    const auto reduce_unit = [&](std::int64_t u) {
+      const std::int64_t oc = u / tiles;
+      const std::int64_t t = u - oc * tiles;
+      const std::int64_t o = oc / chunks;
+      const std::int64_t c = oc - o * chunks;
+      Out* to = out + oc * columns + t * tile;
       const std::int64_t n = std::min(tile, columns - t * tile);
       for (std::int64_t j = 0; j < n; ++j) to[j] = init;
-      for (std::int64_t r = 0; r < rows; ++r) {
-        const T* from = x + r * columns + t * tile;
+      const std::int64_t end = rows * (c + 1) / chunks;
+      for (std::int64_t r = rows * c / chunks; r < end; ++r) {
+        const InIt from = x + ((o * rows + r) * columns + t * tile);
         EAGERPP_OMP_SIMD
         for (std::int64_t j = 0; j < n; ++j) to[j] = op(to[j], from[j]);
       }
     };
-    if (rows * columns < parallel_cutoff || tiles == 1 || omp_get_max_threads() == 1) {
-      for (std::int64_t t = 0; t < tiles; ++t) reduce_tile(t);
+    if (outer * rows * columns < parallel_cutoff || units == 1 || omp_get_max_threads() == 1) {
+      for (std::int64_t u = 0; u < units; ++u) reduce_unit(u);
       return;
     }
 #pragma omp parallel for schedule(static)
-    for (std::int64_t t = 0; t < tiles; ++t) reduce_tile(t);
+    for (std::int64_t u = 0; u < units; ++u) reduce_unit(u);
   }
 
 #if defined(__SSE2__)

@@ -27,10 +27,11 @@ namespace ep::detail {
 
 /// Every op of a Thrust backend over the system S (see eagerpp/thrust/kernels.hpp): element-wise
 /// ops are one broadcasting transform (S::for_n over a functor that reads each operand through its
-/// strides, 0 on broadcast axes), reductions are S::segmented_reduce after moving the reduced axes
-/// last, cumsum is a Thrust scan by key, shape ops are one strided copy, put/put_add and sort are
-/// Thrust sorts, float matmul is S::gemm. ep::cuda<T> and ep::omp<T> derive from it and add their
-/// name and the optional hooks of their memory.
+/// strides, 0 on broadcast axes), reductions are S::segmented_reduce over innermost axes and read
+/// the columns where they lie over a block of other axes (thrust_reduce), cumsum is a Thrust scan
+/// by key along the innermost axis and a scan of each column along another, shape ops are one
+/// strided copy, put/put_add and sort are Thrust sorts, float matmul is S::gemm. ep::cuda<T> and
+/// ep::omp<T> derive from it and add their name and the optional hooks of their memory.
 template <class T, class S>
 struct thrust_backend : unary_defaults<thrust_backend<T, S>, thrust_array<S, T>, T>,
                         binary_defaults<thrust_backend<T, S>, thrust_array<S, T>, T> {

@@ -165,20 +165,23 @@ struct extremum_reduce_fn {
   }
 };
 
-/// IEEE's sign for a zero min (Max = false) or max of segment s of `src` (segments of `length`):
-/// every element is <= 0 (>= 0 for min), so the result is +0.0 (-0.0) if the segment holds one,
-/// else the other zero. A result that is not zero costs one comparison.
+/// IEEE's sign for a zero min (Max = false) or max of result element s, the reduction of `src`
+/// seen as (outer, rows, columns) over its rows (columns == 1: segments of `rows`): every element
+/// is <= 0 (>= 0 for min), so the result is +0.0 (-0.0) if the column holds one, else the other
+/// zero. A result that is not zero costs one comparison.
 template <bool Max, class T>
 struct zero_extremum_fn {
   const T* src;
   T* out;
-  std::int64_t length;
+  std::int64_t rows, columns;
   EAGERPP_HOST_DEVICE void operator()(std::int64_t s) const {
     if constexpr (is_float<T>) {
       if (out[s] != T(0)) return;
+      const std::int64_t o = s / columns;
+      const T* column = src + o * rows * columns + (s - o * columns);
       T r = Max ? T(-0.0) : T(0.0);
-      for (std::int64_t j = 0; j < length; ++j) {
-        const T v = src[s * length + j];
+      for (std::int64_t j = 0; j < rows; ++j) {
+        const T v = column[j * columns];
         if (v == T(0) && ::cuda::std::signbit(v) != Max) r = v;
       }
       out[s] = r;
@@ -273,12 +276,15 @@ struct arg_op {
   }
 };
 
-/// Flat index i of a (segments, n) matrix -> the candidate (i % n, x[i]).
+/// Flat index i of x seen as (outer, n, inner), reduced over n -> the candidate (its index along n,
+/// x[i]).
 template <class T>
 struct arg_candidate_fn {
   const T* x;
-  std::int64_t n;
-  EAGERPP_HOST_DEVICE arg_pair<T> operator()(std::int64_t i) const { return {i % n, x[i], true}; }
+  std::int64_t n, inner;
+  EAGERPP_HOST_DEVICE arg_pair<T> operator()(std::int64_t i) const {
+    return {(inner == 1 ? i : i / inner) % n, x[i], true};
+  }
 };
 
 /// The index of segment i's winner (0 for an empty segment, never reached: the facade rejects it).
@@ -290,18 +296,62 @@ struct arg_index_fn {
   }
 };
 
-/// Column j of a (rows, columns) matrix reduced: init op x[j] op x[columns + j] op ... (a
-/// reduction over leading axes, read in place).
-template <class T, class Op>
+/// Rows [rows * c / chunks, rows * (c + 1) / chunks) of `in`, seen as (outer, rows, columns),
+/// reduced where they lie: element (o, c, j) of the (outer, chunks, columns) result is init op
+/// in[(o * rows + r) * columns + j] op ... for r in chunk c, rows in order (a reduction over a
+/// middle block of axes, without a transpose; chunks == 1 gives the whole reduction).
+template <class Out, class InIt, class Op, class Init>
 struct column_reduce_fn {
-  const T* x;
+  InIt in;
   Op op;
-  T init;
-  std::int64_t rows, columns;
-  EAGERPP_HOST_DEVICE T operator()(std::int64_t j) const {
-    T acc = init;
-    for (std::int64_t r = 0; r < rows; ++r) acc = op(acc, x[r * columns + j]);
+  Init init;
+  std::int64_t rows, columns, chunks;
+  EAGERPP_HOST_DEVICE Out operator()(std::int64_t k) const {
+    const std::int64_t oc = k / columns;
+    const std::int64_t o = oc / chunks;
+    const std::int64_t c = oc - o * chunks;
+    const std::int64_t end = rows * (c + 1) / chunks;
+    const std::int64_t base = o * rows * columns + (k - oc * columns);
+    Out acc = init;
+    for (std::int64_t r = rows * c / chunks; r < end; ++r) acc = op(acc, in[base + r * columns]);
     return acc;
+  }
+};
+
+/// The inclusive scan along the rows of `in`, seen as (outer, rows, columns), of rows
+/// [rows * c / chunks, rows * (c + 1) / chunks), for element k = (o, c, j) of (outer, chunks,
+/// columns): the chunk's first row is combined with the results of the chunks before c (`partial`,
+/// (outer, chunks, columns), as column_reduce_fn leaves them, their identity -0.0 for a float sum;
+/// unread when chunks is 1), then each row is added in order and written. No identity is added to
+/// the first element, so the scan of [-0.0] is -0.0 (NumPy's cumsum).
+template <class T, class Op>
+struct column_scan_fn {
+  const T* in;
+  T* out;
+  const T* partial;
+  Op op;
+  std::int64_t rows, columns, chunks;
+  EAGERPP_HOST_DEVICE void operator()(std::int64_t k) const {
+    const std::int64_t oc = k / columns;
+    const std::int64_t o = oc / chunks;
+    const std::int64_t c = oc - o * chunks;
+    const std::int64_t j = k - oc * columns;
+    const std::int64_t first = rows * c / chunks;
+    const std::int64_t end = rows * (c + 1) / chunks;
+    if (first == end) return;
+    const std::int64_t base = o * rows * columns + j;
+    T acc = in[base + first * columns];
+    if (c > 0) {
+      const T* before = partial + o * chunks * columns + j;
+      T offset = before[0];
+      for (std::int64_t p = 1; p < c; ++p) offset = op(offset, before[p * columns]);
+      acc = op(offset, acc);
+    }
+    out[base + first * columns] = acc;
+    for (std::int64_t r = first + 1; r < end; ++r) {
+      acc = op(acc, in[base + r * columns]);
+      out[base + r * columns] = acc;
+    }
   }
 };
 

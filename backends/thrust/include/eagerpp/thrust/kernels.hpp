@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <algorithm>    // std::find
+#include <algorithm>    // std::find, std::max, std::min
 #include <cstdint>      // std::int64_t
 #include <span>         // std::span
 #include <string_view>  // std::string_view
@@ -425,31 +425,30 @@ inline axis_split split_at(const Shape& s, int first, int last) {
   return r;
 }
 
-/// `x` rearranged so that each result element's inputs are one contiguous segment: returns the
-/// (possibly transposed) data and the segment length. Axes are sorted and unique.
+/// `x` seen as (outer, reduced, inner), reduced over the middle: as it lies where the axes are one
+/// block of consecutive axes, else with the kept axes moved first and the reduced last (outer the
+/// kept elements, inner 1). Axes are sorted and unique.
 template <class S, class T>
-std::pair<thrust_array<S, T>, std::int64_t> thrust_segments(const thrust_array<S, T>& x,
-                                                            std::span<const int> axes,
-                                                            std::string_view op) {
+std::pair<thrust_array<S, T>, axis_split> thrust_blocks(const thrust_array<S, T>& x,
+                                                        std::span<const int> axes,
+                                                        std::string_view op) {
   const Shape& s = x.shape();
   const int first = axes.front();
   const int last = axes.back();
-  if (last - first + 1 == static_cast<int>(axes.size())) {  // one block: (outer, reduced, inner)
-    const axis_split sp = split_at(s, first, last);
-    if (sp.inner == 1) return {x, sp.reduced};
-    return {thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, op), sp.reduced};
-  }
+  if (last - first + 1 == static_cast<int>(axes.size())) return {x, split_at(s, first, last)};
   int perm[max_rank];  // kept axes first, reduced axes last
   int k = 0;
-  std::int64_t reduced = 1;
+  axis_split sp;
   for (int a = 0; a < s.size(); ++a)
-    if (std::find(axes.begin(), axes.end(), a) == axes.end()) perm[k++] = a;
+    if (std::find(axes.begin(), axes.end(), a) == axes.end()) {
+      perm[k++] = a;
+      sp.outer *= s[a];
+    }
   for (int a : axes) {
     perm[k++] = a;
-    reduced *= s[a];
+    sp.reduced *= s[a];
   }
-  return {thrust_permute<S, T>(x, std::span<const int>(perm, static_cast<std::size_t>(k)), op),
-          reduced};
+  return {thrust_permute<S, T>(x, std::span<const int>(perm, static_cast<std::size_t>(k)), op), sp};
 }
 
 inline Shape kept_shape(const Shape& s, std::span<const int> axes) {
@@ -459,48 +458,88 @@ inline Shape kept_shape(const Shape& s, std::span<const int> axes) {
   return out;
 }
 
-/// What a reduction does after its segments are reduced (thrust_reduce's `then`): nothing.
+/// Kept elements, times the chunks each column is cut into, that fill a GPU's threads (and a CPU's
+/// many times over): a reduction over a middle axis with fewer kept elements cuts its reduced axis
+/// into chunks (thrust_reduce_columns), each chunk at least column_chunk_rows long.
+inline constexpr std::int64_t column_fill = std::int64_t{1} << 16;
+inline constexpr std::int64_t column_chunk_rows = 64;
+
+/// The chunks each column of (outer, reduced, inner) is cut into: enough for column_fill threads,
+/// none shorter than column_chunk_rows; 1 where the kept elements fill the threads alone.
+inline std::int64_t column_chunks(const axis_split& sp) {
+  const std::int64_t kept = sp.outer * sp.inner;
+  if (kept >= column_fill) return 1;
+  const std::int64_t wanted = (column_fill + kept - 1) / kept;
+  const std::int64_t most = sp.reduced / column_chunk_rows;
+  return std::max<std::int64_t>(1, std::min(wanted, most));
+}
+
+/// S::reduce_columns where the system has it, else one thread per result element
+/// (thrust_fn::column_reduce_fn): `in` seen as (outer, rows, columns), the (outer, chunks, columns)
+/// results of its rows cut into `chunks` into `out`.
+template <class S, class Out, class InIt, class Op, class Init>
+void thrust_reduce_chunks(InIt in, Out* out, std::int64_t outer, std::int64_t rows,
+                          std::int64_t columns, std::int64_t chunks, Op op, Init init,
+                          std::string_view name) {
+  S::guard(name, [&] {
+    if constexpr (system_members<S>::reduce_columns)
+      S::reduce_columns(in, out, outer, rows, columns, chunks, op, init);
+    else
+      S::write_n(
+          outer * chunks * columns, out,
+          thrust_fn::column_reduce_fn<Out, InIt, Op, Init>{in, op, init, rows, columns, chunks});
+  });
+}
+
+/// `in` seen as (sp.outer, sp.reduced, sp.inner) reduced over the middle where it lies, into the
+/// (outer, inner) results: each result element reads its column with stride inner; a reduced axis
+/// too long for the few kept elements to fill the threads is cut into chunks (column_chunks),
+/// whose results are then reduced in turn.
+template <class S, class Out, class InIt, class Op, class Init>
+void thrust_reduce_columns(InIt in, Out* out, const axis_split& sp, Op op, Init init,
+                           std::string_view name) {
+  const std::int64_t chunks = column_chunks(sp);
+  if (chunks == 1) {
+    thrust_reduce_chunks<S>(in, out, sp.outer, sp.reduced, sp.inner, 1, op, init, name);
+    return;
+  }
+  thrust_array<S, Out> partial(Shape{sp.outer, chunks, sp.inner}, name);
+  thrust_reduce_chunks<S>(in, partial.mutable_data(), sp.outer, sp.reduced, sp.inner, chunks, op,
+                          init, name);
+  thrust_reduce_chunks<S>(partial.data(), out, sp.outer, chunks, sp.inner, 1, op, init, name);
+}
+
+/// `in` seen as (sp.outer, sp.reduced, sp.inner) reduced over the middle into the (outer, inner)
+/// results: S::segmented_reduce where the reduced elements are consecutive (inner 1), else in place
+/// (thrust_reduce_columns).
+template <class S, class Out, class InIt, class Op, class Init>
+void thrust_reduce_blocks(InIt in, Out* out, const axis_split& sp, Op op, Init init,
+                          std::string_view name) {
+  if (sp.inner == 1)
+    S::segmented_reduce(in, out, sp.outer, sp.reduced, op, init, name);
+  else
+    thrust_reduce_columns<S>(in, out, sp, op, init, name);
+}
+
+/// What a reduction does after its results are computed (thrust_reduce's `then`): nothing.
 struct no_step {
   template <class T>
-  void operator()(const T*, T*, std::int64_t, std::int64_t) const {}
+  void operator()(const T*, T*, const axis_split&) const {}
 };
 
-/// The fewest kept elements for which a reduction over leading axes reduces columns in place
-/// (thrust_reduce): fewer columns than this are too few to fill a vector or the threads, and are
-/// transposed into rows for the segmented reduction instead.
-inline constexpr std::int64_t column_reduce_min = 16;
-
-/// The reduction of `x` over `axes` with `op`, whose identity is `init`; then
-/// `then(segments' data, results, number of segments, segment length)`.
+/// The reduction of `x` over `axes` with `op`, whose identity is `init`; then `then(the data seen
+/// as (outer, reduced, inner), results, its split)`. A block of consecutive axes is reduced where
+/// it lies (thrust_reduce_blocks); other axes are first permuted into one.
 template <class S, class T, class Op, class Then = no_step>
 thrust_array<S, T> thrust_reduce(const thrust_array<S, T>& x, std::span<const int> axes, Op op,
                                  T init, std::string_view name, Then then = {}) {
   const Shape shape = kept_shape(x.shape(), axes);
-  const std::int64_t segments = shape.numel();
-  if (segments == 0) return thrust_array<S, T>(shape, name);
+  if (shape.numel() == 0) return thrust_array<S, T>(shape, name);
   if (x.size() == 0) return thrust_full<S>(shape, init, name);
-  if constexpr (std::is_same_v<Then, no_step>) {
-    // Leading axes reduced, at least a few kept elements: each result element reduces its column
-    // where it lies (no transpose), rows in order.
-    const int last = axes.back();
-    if (axes.front() == 0 && last + 1 == static_cast<int>(axes.size()) &&
-        segments >= column_reduce_min) {
-      thrust_array<S, T> out(shape, name);
-      const std::int64_t rows = x.size() / segments;
-      S::guard(name, [&] {
-        if constexpr (system_members<S>::reduce_columns)
-          S::reduce_columns(x.data(), out.mutable_data(), rows, segments, op, init);
-        else
-          S::write_n(segments, out.mutable_data(),
-                     thrust_fn::column_reduce_fn<T, Op>{x.data(), op, init, rows, segments});
-      });
-      return out;
-    }
-  }
-  const auto [src, length] = thrust_segments<S, T>(x, axes, name);
+  const auto [src, sp] = thrust_blocks<S, T>(x, axes, name);
   thrust_array<S, T> out(shape, name);
-  S::segmented_reduce(src.data(), out.mutable_data(), segments, length, op, init, name);
-  then(src.data(), out.mutable_data(), segments, length);
+  thrust_reduce_blocks<S>(src.data(), out.mutable_data(), sp, op, init, name);
+  then(src.data(), out.mutable_data(), sp);
   return out;
 }
 
@@ -514,15 +553,15 @@ thrust_array<S, T> thrust_extremum(const thrust_array<S, T>& x, std::span<const 
     return thrust_reduce<S, T>(x, axes, op, init, name);
   } else {
     return thrust_reduce<S, T>(
-        x, axes, op, init, name,
-        [name](const T* src, T* out, std::int64_t segments, std::int64_t length) {
-          const thrust_fn::zero_extremum_fn<Max, T> fix{src, out, length};
-          S::guard(name, [&] { S::for_n(segments, fix); });
+        x, axes, op, init, name, [name](const T* src, T* out, const axis_split& sp) {
+          const thrust_fn::zero_extremum_fn<Max, T> fix{src, out, sp.reduced, sp.inner};
+          S::guard(name, [&] { S::for_n(sp.outer * sp.inner, fix); });
         });
   }
 }
 
-/// argmin (IsMax = false) or argmax along `axis`: the first index of the extreme, NaN first.
+/// argmin (IsMax = false) or argmax along `axis`: the first index of the extreme, NaN first. The
+/// candidates (index along the axis, value) are reduced where they lie, as thrust_reduce's values.
 template <bool IsMax, class S, class T>
 thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int axis,
                                                 std::string_view name) {
@@ -531,37 +570,49 @@ thrust_array<S, std::int64_t> thrust_arg_reduce(const thrust_array<S, T>& x, int
   const std::int64_t segments = shape.numel();
   if (segments == 0) return thrust_array<S, std::int64_t>(shape, name);
   if (x.size() == 0) return thrust_full<S, std::int64_t>(shape, 0, name);
-  const auto [src, length] = thrust_segments<S, T>(x, axes, name);
+  const axis_split sp = split_at(x.shape(), axis, axis);
   using pair = thrust_fn::arg_pair<T>;
   thrust_array<S, pair> best(Shape(segments), name);
   const auto in = thrust::make_transform_iterator(
-      thrust_count(), thrust_fn::arg_candidate_fn<T>{src.data(), length});
-  S::segmented_reduce(in, best.mutable_data(), segments, length, thrust_fn::arg_op<T, IsMax>{},
-                      pair{0, T{}, false}, name);
+      thrust_count(), thrust_fn::arg_candidate_fn<T>{x.data(), sp.reduced, sp.inner});
+  thrust_reduce_blocks<S>(in, best.mutable_data(), sp, thrust_fn::arg_op<T, IsMax>{},
+                          pair{0, T{}, false}, name);
   thrust_array<S, std::int64_t> out(shape, name);
   const pair* b = best.data();
   S::guard(name, [&] { S::write_n(segments, out.mutable_data(), thrust_fn::arg_index_fn<T>{b}); });
   return out;
 }
 
-/// Cumulative sum along `axis`: a segmented inclusive scan (thrust::inclusive_scan_by_key with key
-/// i / n) over the data with `axis` made last.
+/// Cumulative sum along `axis`, x seen as (outer, n, inner): a segmented inclusive scan
+/// (thrust::inclusive_scan_by_key with key i / n) where the axis is last, else a scan of each
+/// column where it lies (thrust_fn::column_scan_fn); a long axis with few columns is cut into
+/// chunks as thrust_reduce_columns cuts it, each chunk's scan starting from the sums of the chunks
+/// before it.
 template <class S, class T>
 thrust_array<S, T> thrust_cumsum(const thrust_array<S, T>& x, int axis, std::string_view name) {
   const axis_split sp = split_at(x.shape(), axis, axis);
-  if (x.size() == 0) return thrust_array<S, T>(x.shape(), name);
-  const thrust_array<S, T> src =
-      sp.inner == 1 ? x : thrust_swap_last<S, T>(x, sp.outer, sp.reduced, sp.inner, name);
-  thrust_array<S, T> scanned(src.shape(), name);
-  const std::int64_t n = x.size();
-  const auto keys =
-      thrust::make_transform_iterator(thrust_count(), thrust_fn::segment_fn{sp.reduced});
-  S::guard(name, [&] {
-    thrust::inclusive_scan_by_key(S::policy(), keys, keys + n, src.data(), scanned.mutable_data());
-  });
-  if (sp.inner == 1) return scanned;
-  return thrust_array<S, T>(
-      thrust_swap_last<S, T>(scanned, sp.outer, sp.inner, sp.reduced, name).storage(), x.shape());
+  thrust_array<S, T> out(x.shape(), name);
+  if (x.size() == 0) return out;
+  const thrust_fn::plus_fn plus;
+  if (sp.inner == 1) {
+    const std::int64_t n = x.size();
+    const auto keys =
+        thrust::make_transform_iterator(thrust_count(), thrust_fn::segment_fn{sp.reduced});
+    S::guard(name, [&] {
+      thrust::inclusive_scan_by_key(S::policy(), keys, keys + n, x.data(), out.mutable_data());
+    });
+    return out;
+  }
+  const std::int64_t chunks = column_chunks(sp);
+  const std::int64_t units = sp.outer * chunks * sp.inner;
+  thrust_array<S, T> partial(Shape(chunks == 1 ? 0 : units), name);
+  if (chunks > 1)  // -0.0: the identity of a float sum that keeps a sum of -0.0 as it is
+    thrust_reduce_chunks<S>(x.data(), partial.mutable_data(), sp.outer, sp.reduced, sp.inner,
+                            chunks, plus, std::is_floating_point_v<T> ? T(-0.0) : T(0), name);
+  const thrust_fn::column_scan_fn<T, thrust_fn::plus_fn> scan{
+      x.data(), out.mutable_data(), partial.data(), plus, sp.reduced, sp.inner, chunks};
+  S::guard(name, [&] { S::for_n(units, scan); });
+  return out;
 }
 
 // --- indexing: take, put, put_add

@@ -144,10 +144,11 @@ struct declares : S, names {};
     "T* out, const G& g), out[r * columns + j] = g(r, j)",                                         \
     S::write_rows(n, n, out, system_probe::row_fn{}))                                              \
   X(reduce_columns, false,                                                                         \
-    "template <class T, class Op> static void reduce_columns(const T* x, T* out, "                 \
-    "std::int64_t rows, std::int64_t columns, Op op, T init), out[j] = init op x[j] op "           \
-    "x[columns + j] op ...",                                                                       \
-    S::reduce_columns(in, out, n, n, system_probe::combine_fn{}, 0.0F))
+    "template <class Out, class InIt, class Op, class Init> static void reduce_columns(InIt x, "   \
+    "Out* out, std::int64_t outer, std::int64_t rows, std::int64_t columns, std::int64_t chunks, " \
+    "Op op, Init init), out[(o * chunks + c) * columns + j] = init op x[(o * rows + r) * columns " \
+    "+ j] op ... over the rows r of chunk c",                                                      \
+    S::reduce_columns(in, out, n, n, n, n, system_probe::combine_fn{}, 0.0F))
 // clang-format on
 
 #define EAGERPP_SYSTEM_DECLARES_true(member) true
