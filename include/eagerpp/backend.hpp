@@ -183,7 +183,7 @@ concept converts_to = (converts_to_dtype<B, U> && ...);
 /// The scalar functor of the map_elements row: each element by value.
 struct copy_element_fn {
   template <class V>
-  V operator()(const V& v) const {
+  EAGERPP_HOST_DEVICE V operator()(const V& v) const {
     return v;
   }
 };
@@ -224,7 +224,7 @@ struct copy_element_fn {
 // the list with `X##_UNARY`: one adapter per expansion of a table (has, and, assert).
 #define EAGERPP_BACKEND_NEEDS_FLOAT floating_dtype<T>
 #define EAGERPP_BACKEND_NEEDS_NUMERIC numeric_dtype<T>
-// The complex dtypes of INEXACT and ARITHMETIC unary rows go through map_elements (a row of its own).
+// The complex dtypes of INEXACT and ARITHMETIC unary rows go through map_elements (its own row).
 #define EAGERPP_BACKEND_NEEDS_INEXACT floating_dtype<T>
 #define EAGERPP_BACKEND_NEEDS_ARITHMETIC numeric_dtype<T>
 #define EAGERPP_BACKEND_UNARY(X, name, dtypes) \

@@ -147,6 +147,24 @@ inline fft_plan_axes plan_axes(std::string_view op, const Shape& shape,
   return out;
 }
 
+/// c2c along the first `count` axes of `plan`, each over its length.
+template <class Tn>
+Tn c2c_axes(std::string_view op, Tn y, const fft_plan_axes& plan, std::size_t count,
+            std::string_view norm, bool inverse) {
+  for (std::size_t i = 0; i < count; ++i)
+    y = c2c(op, y, plan.axes[i], plan.lengths[i], norm, inverse);
+  return y;
+}
+
+/// fftn (ifftn where `inverse`) of x.
+template <class B>
+auto c2c_n(std::string_view op, const Tensor<B>& x, const std::vector<std::int64_t>& s,
+           const Axes& axes, std::string_view norm, bool inverse) {
+  const auto y = as_complex(op, x);
+  const auto plan = plan_axes(op, y.shape(), s, axes);
+  return c2c_axes(op, y, plan, plan.axes.size(), norm, inverse);
+}
+
 /// The Hermitian-symmetric spectrum of n points whose first n / 2 + 1 are x's (along `axis`, x
 /// already of that length): x, then conj(x[n - k]) for k = n / 2 + 1 ... n - 1.
 template <class Tn>
@@ -184,22 +202,14 @@ auto ifft(const Tensor<B>& x, std::optional<std::int64_t> n = std::nullopt, int 
 template <backend B>
 auto fftn(const Tensor<B>& x, const std::vector<std::int64_t>& s = {}, const Axes& axes = {},
           std::string_view norm = "backward") {
-  auto y = detail::as_complex("fftn", x);
-  const auto plan = detail::plan_axes("fftn", y.shape(), s, axes);
-  for (std::size_t i = 0; i < plan.axes.size(); ++i)
-    y = detail::c2c("fftn", y, plan.axes[i], plan.lengths[i], norm, false);
-  return y;
+  return detail::c2c_n("fftn", x, s, axes, norm, false);
 }
 
 /// The inverse of fftn (array API: `fft.ifftn`).
 template <backend B>
 auto ifftn(const Tensor<B>& x, const std::vector<std::int64_t>& s = {}, const Axes& axes = {},
            std::string_view norm = "backward") {
-  auto y = detail::as_complex("ifftn", x);
-  const auto plan = detail::plan_axes("ifftn", y.shape(), s, axes);
-  for (std::size_t i = 0; i < plan.axes.size(); ++i)
-    y = detail::c2c("ifftn", y, plan.axes[i], plan.lengths[i], norm, true);
-  return y;
+  return detail::c2c_n("ifftn", x, s, axes, norm, true);
 }
 
 /// The fft of a real floating x, its first n / 2 + 1 points (the others are their conjugates)
@@ -241,10 +251,8 @@ auto rfftn(const Tensor<B>& x, const std::vector<std::int64_t>& s = {}, const Ax
   if (x.ndim() == 0) throw value_error("rfftn: x is 0-dimensional; expected at least one axis");
   const auto plan = detail::plan_axes("rfftn", x.shape(), s, axes);
   if (plan.axes.empty()) throw value_error("rfftn: no axes; expected at least one");
-  auto y = rfft(x, plan.lengths.back(), plan.axes.back(), norm);
-  for (std::size_t i = 0; i + 1 < plan.axes.size(); ++i)
-    y = detail::c2c("rfftn", y, plan.axes[i], plan.lengths[i], norm, false);
-  return y;
+  return detail::c2c_axes("rfftn", rfft(x, plan.lengths.back(), plan.axes.back(), norm), plan,
+                          plan.axes.size() - 1, norm, false);
 }
 
 /// The inverse of rfftn: ifft along all but the last of `axes`, then irfft along the last (s[-1]
@@ -252,12 +260,11 @@ auto rfftn(const Tensor<B>& x, const std::vector<std::int64_t>& s = {}, const Ax
 template <backend B>
 auto irfftn(const Tensor<B>& x, const std::vector<std::int64_t>& s = {}, const Axes& axes = {},
             std::string_view norm = "backward") {
-  auto y = detail::as_complex("irfftn", x);
+  const auto y = detail::as_complex("irfftn", x);
   const auto plan = detail::plan_axes("irfftn", y.shape(), s, axes);
   if (plan.axes.empty()) throw value_error("irfftn: no axes; expected at least one");
-  for (std::size_t i = 0; i + 1 < plan.axes.size(); ++i)
-    y = detail::c2c("irfftn", y, plan.axes[i], plan.lengths[i], norm, true);
-  return irfft(y, plan.lengths.back(), plan.axes.back(), norm);
+  return irfft(detail::c2c_axes("irfftn", y, plan, plan.axes.size() - 1, norm, true),
+               plan.lengths.back(), plan.axes.back(), norm);
 }
 
 /// The fft of a Hermitian-symmetric signal given by its first half: n real points (2 (m - 1) by

@@ -7,9 +7,9 @@
 //   `B::name(raw) -> raw`, all of one name (NumPy's);
 // - DTYPES: the dtypes the op takes: FLOAT (float, double), INEXACT (float, double and the complex
 //   dtypes), NUMERIC (every real dtype but bool) or ARITHMETIC (NUMERIC and the complex dtypes). A
-//   backend defines `B::name` for the real ones; complex tensors map the row's `scalar` over their
-//   elements (`B::map_elements`), the C++ library's complex functions, whose branch cuts and special
-//   cases are C99's Annex G, as the array API's are;
+//   backend defines `B::name` for the real ones; complex tensors map the row's `scalar` over
+//   their elements (`B::map_elements`), the C++ library's complex functions, whose branch cuts and
+//   special cases are C99's Annex G, as the array API's are;
 // - grad: the gradient, an expression of the incoming gradient `g`, the output `y` and the input
 //   `x` (ep::Tensor ops, so it runs on every backend and can be differentiated again), of x's
 //   shape (an `elementwise` rule, autodiff/tape.hpp); `value_type` is the dtype, `real_type` its
