@@ -9,7 +9,9 @@
 #include <cmath>        // std::isnan, std::isinf, std::signbit, std::sin, std::cos
 #include <complex>      // std::complex
 #include <filesystem>   // std::filesystem::temp_directory_path
+#include <limits>       // std::numeric_limits
 #include <string>       // std::string
+#include <tuple>        // std::tuple
 #include <type_traits>  // std::is_same_v
 #include <vector>       // std::vector
 
@@ -364,6 +366,48 @@ void expect_transform(const ep::Tensor<B>& t, const ep::Shape& shape, const std:
   }
 }
 
+// Element-wise chains of complex tensors evaluated lazily in small blocks (host/blocks.hpp: every
+// result an expression, blocks of 256 bytes) against the same chains computed op by op: values,
+// reductions of chains, real results of complex inputs, and a gradient through a chain.
+TYPED_TEST_P(Complex, LazyBlocksEqualEager) {
+  using B = TypeParam;
+  using C = typename B::value_type;
+  using R = typename C::value_type;
+  constexpr double rtol = std::is_same_v<C, ep::complex64> ? 1e-5 : 1e-13;
+  const std::int64_t n = 5003;  // blocks end short of a packet's width
+  std::vector<C> zv, wv;
+  for (std::int64_t k = 0; k < n; ++k) {
+    zv.emplace_back(static_cast<R>(std::sin(0.1 * k)), static_cast<R>(std::cos(0.07 * k)));
+    wv.emplace_back(static_cast<R>(0.5 + 0.25 * std::cos(0.3 * k)),
+                    static_cast<R>(std::sin(0.2 * k)));
+  }
+  const auto z = ep::from_vector<B>(zv, ep::Shape{n});
+  const auto w = ep::from_vector<B>(wv, ep::Shape{n});
+  const auto chain = [&] {
+    const auto y = ((z * w + z).exp() - w / (z + 2.0)).sqrt() * C(0.5, -1) + z.conj();
+    return std::tuple{y, y.abs() + y.real() * R(2), y.sum(), (y * y).mean()};
+  };
+  const auto loss = [&w](const auto& t) { return ((t * w).exp() + t.conj() * 2.0).abs().sum(); };
+  const auto [eager, eager_parts, eager_sum, eager_mean] = [&] {
+    const ep::fusion_scope scope({.min_size = std::numeric_limits<std::int64_t>::max()});
+    return chain();
+  }();
+  const auto eager_grad = [&] {
+    const ep::fusion_scope scope({.min_size = std::numeric_limits<std::int64_t>::max()});
+    return ep::grad(loss)(z);
+  }();
+  const ep::fusion_scope scope({.min_size = 0, .block_bytes = 256});
+  const auto [lazy, lazy_parts, lazy_sum, lazy_mean] = chain();
+  // Expressions until read (y itself was read by its sum).
+  EXPECT_TRUE(ep::detail::tensor_access::is_lazy(lazy_parts));
+  EXPECT_TRUE(ep::detail::tensor_access::is_lazy((z * w + z).exp().conj()));
+  expect_transform(lazy, {n}, eager.to_vector(), rtol, "lazy chain");
+  expect_transform(lazy_parts, {n}, eager_parts.to_vector(), rtol, "abs + real of a lazy chain");
+  expect_transform(lazy_sum, {}, eager_sum.to_vector(), rtol, "sum of a lazy chain");
+  expect_transform(lazy_mean, {}, eager_mean.to_vector(), rtol, "mean of a lazy chain");
+  expect_transform(ep::grad(loss)(z), {n}, eager_grad.to_vector(), rtol, "gradient");
+}
+
 // The 14 functions of the fft extension against NumPy: a prime length, a power of two, lengths
 // cropped and zero-padded, each norm, several axes, the Hermitian pairs.
 TYPED_TEST_P(Complex, FftMatchesNumPy) {
@@ -529,6 +573,6 @@ TYPED_TEST_P(Complex, FftGradientsAgainstCentralDifferences) {
 REGISTER_TYPED_TEST_SUITE_P(Complex, UnaryTableMatchesNumPy, SpecialCases, Parts, Arithmetic,
                             ReductionsAndMatmul, GradientsAgainstCentralDifferences, Printing, Npy,
                             FftMatchesNumPy, FftRoundTripsParsevalAndErrors,
-                            FftGradientsAgainstCentralDifferences);
+                            FftGradientsAgainstCentralDifferences, LazyBlocksEqualEager);
 
 }  // namespace complex_suite

@@ -106,11 +106,12 @@ constexpr map_reduce_fn<typename B::raw_type> map_reducer() {
     return nullptr;
 }
 
-/// The dtypes whose ops may be lazy: floating results and the bool masks of comparisons and
-/// `where`. Integer ops stay eager (their kernels would be compiled a second time, as nodes, for
-/// little use).
+/// The dtypes whose ops may be lazy: floating and complex results and the bool masks of
+/// comparisons and `where`. Integer ops stay eager (their kernels would be compiled a second time,
+/// as nodes, for little use).
 template <class T>
-inline constexpr bool lazy_dtype = std::is_floating_point_v<T> || std::is_same_v<T, bool>;
+inline constexpr bool lazy_dtype =
+    std::is_floating_point_v<T> || complex_dtype<T> || std::is_same_v<T, bool>;
 
 /// The value of a tensor of backend B that is an element-wise expression (host/blocks.hpp).
 template <class B>
