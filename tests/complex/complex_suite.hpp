@@ -165,6 +165,10 @@ TYPED_TEST_P(Complex, SpecialCases) {
   expect_complex(s.arcsinh(), E<B>::special_arcsinh, rtol, "arcsinh", true);
   expect_complex(s.arctan(), E<B>::special_arctan, rtol, "arctan", true);
   expect_real(s.abs(), E<B>::special_abs, 0, "abs");
+  // isnan, isinf, isfinite: of either part.
+  EXPECT_EQ(s.isnan().to_vector(), E<B>::special_isnan);
+  EXPECT_EQ(s.isinf().to_vector(), E<B>::special_isinf);
+  EXPECT_EQ(ep::isfinite(s).to_vector(), E<B>::special_isfinite);
 }
 
 // real, imag, conj, abs (real results), angle; of a real tensor, real and conj are the tensor and

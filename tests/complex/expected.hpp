@@ -63,6 +63,9 @@ struct expected<ep::complex64> {
   static inline const auto abs = std::vector<R>{2.2360680103302F, 0.55901700258255F, 3.1622776985168457F, 4.0F, 4.0F, 0.9013878107070923F, 3.605551242828369F, 2.0F, 2.0F, 0.25F};
   static inline const auto angle = std::vector<R>{1.1071487665176392F, 2.677945137023926F, -0.32175058126449585F, 3.1415927410125732F, -3.1415927410125732F, -0.9827938079833984F, 2.158798933029175F, 1.5707963705062866F, 1.5707963705062866F, 0.0F};
   static inline const auto special_abs = std::vector<R>{0.0F, 0.0F, inf_f, inf_f, inf_f, nan_f, nan_f, inf_f, inf_f, inf_f};
+  static inline const auto special_isnan = std::vector<bool>{false, false, false, false, false, true, true, true, false, true};
+  static inline const auto special_isinf = std::vector<bool>{false, false, true, true, true, false, false, true, true, true};
+  static inline const auto special_isfinite = std::vector<bool>{true, true, false, false, false, false, false, false, false, false};
   static inline const auto add = std::vector<C>{{3.0F, 1.0F}, {0.0F, 0.75F}, {2.0F, -1.0F}, {-1.0F, 4.0F}, {-4.0F, 1.0F}, {-1.5F, -2.75F}, {-1.25F, 3.0F}, {1.0F, 3.0F}, {-1.0F, -1.0F}, {2.25F, 0.5F}};
   static inline const auto subtract = std::vector<C>{{-1.0F, 3.0F}, {-1.0F, -0.25F}, {4.0F, -1.0F}, {-7.0F, -4.0F}, {-4.0F, -1.0F}, {2.5F, 1.25F}, {-2.75F, 3.0F}, {-1.0F, 1.0F}, {1.0F, 5.0F}, {-1.75F, -0.5F}};
   static inline const auto multiply = std::vector<C>{{4.0F, 3.0F}, {-0.375F, -0.125F}, {-3.0F, 1.0F}, {-12.0F, -16.0F}, {0.0F, -4.0F}, {-2.5F, 0.5F}, {-1.5F, 2.25F}, {-2.0F, 2.0F}, {6.0F, -2.0F}, {0.5F, 0.125F}};
@@ -148,6 +151,9 @@ struct expected<ep::complex128> {
   static inline const auto abs = std::vector<R>{2.23606797749979, 0.5590169943749475, 3.1622776601683795, 4.0, 4.0, 0.9013878188659974, 3.6055512754639896, 2.0, 2.0, 0.25};
   static inline const auto angle = std::vector<R>{1.1071487177940904, 2.677945044588987, -0.3217505543966422, 3.141592653589793, -3.141592653589793, -0.9827937232473289, 2.1587989303424644, 1.5707963267948966, 1.5707963267948966, 0.0};
   static inline const auto special_abs = std::vector<R>{0.0, 0.0, inf, inf, inf, nan, nan, inf, inf, inf};
+  static inline const auto special_isnan = std::vector<bool>{false, false, false, false, false, true, true, true, false, true};
+  static inline const auto special_isinf = std::vector<bool>{false, false, true, true, true, false, false, true, true, true};
+  static inline const auto special_isfinite = std::vector<bool>{true, true, false, false, false, false, false, false, false, false};
   static inline const auto add = std::vector<C>{{3.0, 1.0}, {0.0, 0.75}, {2.0, -1.0}, {-1.0, 4.0}, {-4.0, 1.0}, {-1.5, -2.75}, {-1.25, 3.0}, {1.0, 3.0}, {-1.0, -1.0}, {2.25, 0.5}};
   static inline const auto subtract = std::vector<C>{{-1.0, 3.0}, {-1.0, -0.25}, {4.0, -1.0}, {-7.0, -4.0}, {-4.0, -1.0}, {2.5, 1.25}, {-2.75, 3.0}, {-1.0, 1.0}, {1.0, 5.0}, {-1.75, -0.5}};
   static inline const auto multiply = std::vector<C>{{4.0, 3.0}, {-0.375, -0.125}, {-3.0, 1.0}, {-12.0, -16.0}, {0.0, -4.0}, {-2.5, 0.5}, {-1.5, 2.25}, {-2.0, 2.0}, {6.0, -2.0}, {0.5, 0.125}};

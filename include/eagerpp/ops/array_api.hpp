@@ -144,11 +144,11 @@ Tensor<B> trunc(const Tensor<B>& x) {
   }
 }
 
-/// Whether each element is finite, neither infinite nor NaN (array API: `isfinite`); true for every
-/// integer and bool.
+/// Whether each element is finite, neither infinite nor NaN (array API: `isfinite`; of a complex
+/// element, both parts); true for every integer and bool.
 template <backend B>
 Tensor<typename B::template rebind<bool>> isfinite(const Tensor<B>& x) {
-  if constexpr (detail::floating<typename B::value_type>) {
+  if constexpr (detail::floating<typename B::value_type> || complex_dtype<typename B::value_type>) {
     return x.isnan().logical_or(x.isinf()).logical_not();
   } else {
     return ones<typename B::template rebind<bool>>(x.shape());

@@ -166,14 +166,21 @@ Tensor<B> Tensor<B>::clip(value_type min_, value_type max_) const {
       detail::clip_rule<Tensor>{{}, min_, max_}, *this);
 }
 
+// Of a complex tensor, of either part (NumPy, the array API).
 template <backend B>
 auto Tensor<B>::isnan() const -> bool_tensor {
-  return detail::make_constant<bool_tensor>(detail::elementwise(&B::isnan, *this));
+  if constexpr (complex_dtype<value_type>)
+    return real().isnan().logical_or(imag().isnan());
+  else
+    return detail::make_constant<bool_tensor>(detail::elementwise(&B::isnan, *this));
 }
 
 template <backend B>
 auto Tensor<B>::isinf() const -> bool_tensor {
-  return detail::make_constant<bool_tensor>(detail::elementwise(&B::isinf, *this));
+  if constexpr (complex_dtype<value_type>)
+    return real().isinf().logical_or(imag().isinf());
+  else
+    return detail::make_constant<bool_tensor>(detail::elementwise(&B::isinf, *this));
 }
 
 template <backend B>
