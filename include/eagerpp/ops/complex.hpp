@@ -10,7 +10,7 @@ namespace ep {
 
 namespace detail {
 
-// The scalar functions, mapped over the elements with B::map_elements.
+// The scalar functions, mapped over the elements with B::map_elements (detail::complex_unary).
 struct complex_abs_fn {
   template <class C>
   auto operator()(const C& z) const {
@@ -36,15 +36,10 @@ struct complex_conj_fn {
   }
 };
 
-/// `F` mapped over the elements of a complex tensor (`Name` names the op in the backend's errors).
-template <class B, class F, const char* Name>
-auto map_complex(const typename B::raw_type& x) {
-  return B::map_elements(x, F{}, Name);
-}
-inline constexpr char abs_op[] = "abs";
-inline constexpr char real_op[] = "real";
-inline constexpr char imag_op[] = "imag";
-inline constexpr char conj_op[] = "conj";
+// The names in the backend's errors (abs_name is the unary table's).
+inline constexpr char real_name[] = "real";
+inline constexpr char imag_name[] = "imag";
+inline constexpr char conj_name[] = "conj";
 
 // The gradient rules, JAX's (docs/autodiff.md, "Complex numbers"): of a linear map z -> w z the
 // cotangent is multiplied by w, not by its conjugate; real(z) takes g to g + 0i, imag(z) (the real
@@ -81,7 +76,7 @@ template <class Tn>
 typename Tn::real_tensor detail::complex_abs(const Tn& x) {
   using B = typename Tn::backend_type;
   using Real = typename Tn::real_tensor;
-  return make_result<Real>(elementwise(&map_complex<B, complex_abs_fn, abs_op>, x),
+  return make_result<Real>(elementwise(&complex_unary<B, complex_abs_fn, abs_name>, x),
                            complex_abs_rule<Real, Tn>{}, x);
 }
 
@@ -91,7 +86,7 @@ auto Tensor<B>::real() const -> real_tensor {
                 "ep::real: needs a numeric or complex tensor, not bool");
   if constexpr (complex_dtype<value_type>)
     return detail::make_result<real_tensor>(
-        detail::elementwise(&detail::map_complex<B, detail::complex_real_fn, detail::real_op>,
+        detail::elementwise(&detail::complex_unary<B, detail::complex_real_fn, detail::real_name>,
                             *this),
         detail::real_rule<real_tensor, Tensor>{}, *this);
   else
@@ -104,7 +99,7 @@ auto Tensor<B>::imag() const -> real_tensor {
                 "ep::imag: needs a numeric or complex tensor, not bool");
   if constexpr (complex_dtype<value_type>)
     return detail::make_result<real_tensor>(
-        detail::elementwise(&detail::map_complex<B, detail::complex_imag_fn, detail::imag_op>,
+        detail::elementwise(&detail::complex_unary<B, detail::complex_imag_fn, detail::imag_name>,
                             *this),
         detail::imag_rule<real_tensor, Tensor>{}, *this);
   else
@@ -116,7 +111,7 @@ Tensor<B> Tensor<B>::conj() const {
   static_assert(arithmetic_dtype<value_type>,
                 "ep::conj: needs a numeric or complex tensor, not bool");
   if constexpr (complex_dtype<value_type>)
-    return unary<&detail::map_complex<B, detail::complex_conj_fn, detail::conj_op>>(
+    return unary<&detail::complex_unary<B, detail::complex_conj_fn, detail::conj_name>>(
         detail::conj_rule<Tensor>{});
   else
     return *this;

@@ -72,7 +72,7 @@ typename Tensor<B>::bool_tensor boolean(std::string_view op, const Tensor<B>& a,
                 "ep::" op                                                            \
                 ": needs a real tensor; complex numbers have no order (use real(), " \
                 "imag() or abs() first)");                                           \
-  static_assert(numeric_dtype<value_type> || complex_dtype<value_type>,              \
+  static_assert(numeric_dtype<value_type>,                                           \
                 "ep::" op ": needs a numeric tensor, not bool; convert with astype<U>() first")
 #define EAGERPP_REQUIRE_INEXACT(op)                                                             \
   static_assert(inexact_dtype<value_type>,                                                      \
@@ -96,10 +96,11 @@ Tensor<B> Tensor<B>::unary(const Rule& rule) const {
 
 // The gradient rules of the unary ops (ops/unary_list.hpp): `grad`, an element-wise rule.
 namespace detail {
-/// A unary op of the table on a complex tensor: the row's scalar function mapped over the elements
-/// (`F` is `numpy::name_fn`, `Name` the op's name for the backend's errors).
+/// An op on a complex tensor: the scalar function F mapped over the elements, into F's result
+/// dtype (a unary row's `numpy::name_fn`; real, imag, abs and conj in ops/complex.hpp); `Name`
+/// names the op in the backend's errors.
 template <class B, class F, const char* Name>
-typename B::raw_type complex_unary(const typename B::raw_type& x) {
+auto complex_unary(const typename B::raw_type& x) {
   return B::map_elements(x, F{}, Name);
 }
 
