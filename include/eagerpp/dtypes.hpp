@@ -30,15 +30,11 @@ using signed_of = std::conditional_t<
 template <class A, class B>
 constexpr auto promote_tag();
 
-/// A complex dtype with another dtype: the complex dtype of their parts' promotion (complex64 with
-/// float64: complex128; with int32, as NumPy: complex128).
+/// A complex dtype with another dtype: the complex dtype of their parts' promotion, always floating
+/// as one part is (complex64 with float64: complex128; with int32, as NumPy: complex128).
 template <class A, class B>
 constexpr auto promote_complex() {
-  using P = decltype(promote_tag<real_of_t<A>, real_of_t<B>>());
-  if constexpr (std::is_same_v<P, bool> || std::is_integral_v<P>)
-    return complex_of_t<double>{};
-  else
-    return complex_of_t<P>{};
+  return complex_of_t<decltype(promote_tag<real_of_t<A>, real_of_t<B>>())>{};
 }
 
 template <class A, class B>

@@ -32,6 +32,7 @@ static_assert(std::is_same_v<ep::result_type_t<float, ep::complex64>, ep::comple
 static_assert(std::is_same_v<ep::result_type_t<double, ep::complex64>, ep::complex128>);
 static_assert(std::is_same_v<ep::result_type_t<float, ep::complex128>, ep::complex128>);
 static_assert(std::is_same_v<ep::result_type_t<std::int32_t, ep::complex64>, ep::complex128>);
+static_assert(std::is_same_v<ep::result_type_t<std::int8_t, ep::complex64>, ep::complex64>);
 static_assert(std::is_same_v<ep::result_type_t<ep::complex64, ep::complex128>, ep::complex128>);
 static_assert(ep::can_cast<float, ep::complex64>() && !ep::can_cast<ep::complex64, float>());
 static_assert(ep::can_cast<double, ep::complex128>() && !ep::can_cast<double, ep::complex64>());
