@@ -7,38 +7,34 @@
 #include <cstdint>  // std::int64_t
 #include <vector>   // std::vector
 
+#include "eagerpp/host/host_kernels.hpp"
 #include "eagerpp/shape.hpp"
 
 namespace ep::detail {
 
 /// The unnormalized DFT of every line along `axis` of the C-order `in` of `shape` into `out` (the
-/// same layout), `in` seen as (outer, n, inner) with n = shape[axis]: `line(src, stride, dst)` transforms the n elements src[0], src[stride],
-/// ... into the contiguous dst[0 .. n). A line along the last axis (inner 1) is transformed in
-/// place of its result; another goes through a buffer and is scattered back. The lines split among
-/// OpenMP's threads where the translation unit is compiled with OpenMP (ep::omp); `line` must then
-/// be callable from several threads at once.
+/// same layout; host_kernels.hpp's lines_along): `line(src, stride, dst)` transforms the n elements
+/// src[0], src[stride], ... into the contiguous dst[0 .. n). A line along the last axis (stride 1)
+/// is transformed in place of its result; another goes through a buffer and is scattered back. The
+/// lines split among OpenMP's threads where the translation unit is compiled with OpenMP (ep::omp);
+/// `line` must then be callable from several threads at once.
 template <class F, class Line>
 void host_fft_lines(const std::complex<F>* in, std::complex<F>* out, const Shape& shape, int axis,
                     const Line& line) {
   using C = std::complex<F>;
-  std::int64_t outer = 1, inner = 1;
-  for (int i = 0; i < axis; ++i) outer *= shape[i];
-  for (int i = axis + 1; i < shape.size(); ++i) inner *= shape[i];
-  const std::int64_t n = shape[axis];
-  const std::int64_t lines = outer * inner;
+  const axis_lines a = lines_along(shape, axis);
+  const std::int64_t n = a.n, lines = a.count;
   if (n == 0 || lines == 0) return;
   const auto one = [&](std::int64_t l, std::vector<C>& buffer) {
-    const std::int64_t o = l / inner;
-    const std::int64_t j = l - o * inner;
-    const C* src = in + o * n * inner + j;
-    if (inner == 1) {
-      line(src, std::int64_t{1}, out + o * n);
+    const std::int64_t first = a.first(l);
+    if (a.stride == 1) {
+      line(in + first, std::int64_t{1}, out + first);
       return;
     }
     buffer.resize(static_cast<std::size_t>(n));
-    line(src, inner, buffer.data());
-    C* dst = out + o * n * inner + j;
-    for (std::int64_t k = 0; k < n; ++k) dst[k * inner] = buffer[static_cast<std::size_t>(k)];
+    line(in + first, a.stride, buffer.data());
+    for (std::int64_t k = 0; k < n; ++k)
+      out[first + k * a.stride] = buffer[static_cast<std::size_t>(k)];
   };
 #if defined(_OPENMP)
   if (lines > 1 && lines * n >= (std::int64_t{1} << 15)) {

@@ -154,15 +154,29 @@ void host_fix_zero_extremum(const T* in, T* out, std::int64_t outer, std::int64_
   }
 }
 
-/// For each line along `axis` of the C-order tensor x of `shape`, calls f(first, stride, count).
-template <class F>
-void for_each_line(const Shape& shape, int axis, F&& f) {
+/// The lines along an axis of a C-order tensor: `count` lines of `n` elements `stride` apart, line
+/// l (in C order of the other axes) starting at element first(l).
+struct axis_lines {
+  std::int64_t count, n, stride;
+  [[nodiscard]] std::int64_t first(std::int64_t l) const {
+    const std::int64_t o = l / stride;
+    return o * n * stride + (l - o * stride);
+  }
+};
+
+/// The lines along `axis` of a C-order tensor of `shape`.
+inline axis_lines lines_along(const Shape& shape, int axis) {
   std::int64_t outer = 1, inner = 1;
   for (int i = 0; i < axis; ++i) outer *= shape[i];
   for (int i = axis + 1; i < shape.size(); ++i) inner *= shape[i];
-  const std::int64_t n = shape[axis];
-  for (std::int64_t o = 0; o < outer; ++o)
-    for (std::int64_t i = 0; i < inner; ++i) f(o * n * inner + i, inner, n);
+  return {outer * inner, shape[axis], inner};
+}
+
+/// For each line along `axis` of the C-order tensor x of `shape`, calls f(first, stride, count).
+template <class F>
+void for_each_line(const Shape& shape, int axis, F&& f) {
+  const axis_lines lines = lines_along(shape, axis);
+  for (std::int64_t l = 0; l < lines.count; ++l) f(lines.first(l), lines.stride, lines.n);
 }
 
 /// Stable ascending argsort along `axis` (NaN last); `out` gets int64 positions along the axis.
