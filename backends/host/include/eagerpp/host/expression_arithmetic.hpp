@@ -25,8 +25,9 @@ struct expression_arithmetic {
   static R multiply(const R& a, const R& b) requires arithmetic_dtype<T> {
     return Backend::zip(a, b, [](const auto& x, const auto& y) { return x * y; });
   }
-  /// IEEE division for floats (and complex numbers); for integers C++ division (toward zero), 0 for a zero divisor (the
-  /// facade decides whether integer true division converts to float first).
+  /// IEEE division for floats (and complex numbers); for integers C++ division (toward zero), 0
+  /// for a zero divisor (the facade decides whether integer true division converts to float
+  /// first).
   static R divide(const R& a, const R& b) requires arithmetic_dtype<T> {
     if constexpr (inexact_dtype<T>)
       return Backend::zip(a, b, [](const auto& x, const auto& y) { return x / y; });

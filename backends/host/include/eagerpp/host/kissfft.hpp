@@ -1,5 +1,5 @@
-// eagerpp - FFTs through kissfft (Debian's libkissfft-dev, its header-only C++ class): ep::xtensor's
-// and ep::omp's `fft`, with a cache of plans
+// eagerpp - FFTs through kissfft (Debian's libkissfft-dev, its header-only C++ class):
+// ep::xtensor's and ep::omp's `fft`, with a cache of plans
 // SPDX-License-Identifier: MIT
 #pragma once
 
