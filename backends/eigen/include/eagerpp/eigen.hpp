@@ -477,7 +477,6 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
 
   // --- linear algebra -----------------------------------------------------------------------
 
-  /// Eigen's GEMM per batch; for bool, NumPy's OR of ANDs.
   /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): Eigen::FFT, a line at a
   /// time (eigen/fft.hpp).
   static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
@@ -486,6 +485,7 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
                                                     inverse);
     return out;
   }
+  /// Eigen's GEMM per batch; for bool, NumPy's OR of ANDs.
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a, bool transpose_b) {
     return detail::eigen_matmul(a, b, transpose_a, transpose_b);
   }
