@@ -508,24 +508,39 @@ def main():
     ap.add_argument("--results", required=True, type=Path)
     ap.add_argument("--docs", type=Path, default=Path(__file__).resolve().parent.parent / "docs")
     ap.add_argument("--no-docs", action="store_true")
+    ap.add_argument("--only", default="",
+                    help="comma-separated binaries (linalg_bench,fft_bench): update their results "
+                         "and tables only, keeping the others' from docs/bench/results.json")
     a = ap.parse_args()
+    only = [n for n in a.only.split(",") if n]
 
     machine = {}
     for line in (a.results / "machine.txt").read_text().splitlines():
         k, _, v = line.partition("=")
         machine[k] = v.strip()
     res = {"machine": machine, "benchmarks": {}}
-    for name in ("facade_bench", "fusion_bench", "autodiff_bench", "mlp_bench", "stencil_bench",
-                 "small_bench", "threads_bench", "any_bench", "checkpoint_bench", "linalg_bench",
-                 "array_api_bench", "vmap_bench"):
+    previous = a.docs / "bench" / "results.json"
+    if only and previous.exists():  # the other binaries' results as the last full run left them
+        res = json.loads(previous.read_text())
+        res.setdefault("machines", {})
+    names = ("facade_bench", "fusion_bench", "autodiff_bench", "mlp_bench", "stencil_bench",
+             "small_bench", "threads_bench", "any_bench", "checkpoint_bench", "linalg_bench",
+             "array_api_bench", "vmap_bench", "fft_bench")
+    for name in names:
+        if only and name not in only:
+            res["benchmarks"].setdefault(name, {"times": {}, "ratios": [], "info": []})
+            continue
         ratios, infos = load_lines(a.results / f"{name}.txt")
         res["benchmarks"][name] = {"times": load_times(a.results / f"{name}.json"),
                                    "ratios": ratios, "info": infos}
-    res["omp_bench"] = {str(k): v for k, v in load_omp(a.results).items()}
-    res["memory"] = load_memory(a.results / "checkpoint_bench.txt")
+        if only:
+            res["machines"][name] = machine
+    if not only:
+        res["omp_bench"] = {str(k): v for k, v in load_omp(a.results).items()}
+        res["memory"] = load_memory(a.results / "checkpoint_bench.txt")
 
     b = res["benchmarks"]
-    omp_runs = {int(k): v for k, v in res["omp_bench"].items()}
+    omp_runs = {int(k): v for k, v in res.get("omp_bench", {}).items()}
     tables = {
         "facade": facade_table(b["facade_bench"]["times"], b["facade_bench"]["ratios"]),
         "fusion": pivot_table(b["fusion_bench"]["ratios"], b["fusion_bench"]["info"]),
@@ -536,12 +551,15 @@ def main():
         "small": generic_table(b["small_bench"]["ratios"], b["small_bench"]["info"]),
         "threads": generic_table(b["threads_bench"]["ratios"], b["threads_bench"]["info"]),
         "any": pivot_table(b["any_bench"]["ratios"]),
-        "checkpoint": memory_table(res["memory"], b["checkpoint_bench"]["times"]),
+        "checkpoint": memory_table(res.get("memory", []), b["checkpoint_bench"]["times"]),
         "linalg": linalg_table(b["linalg_bench"]["times"], b["linalg_bench"]["ratios"],
                                b["linalg_bench"]["info"]),
         "array_api": generic_table(b["array_api_bench"]["ratios"], b["array_api_bench"]["info"]),
         "vmap": generic_table(b["vmap_bench"]["ratios"], b["vmap_bench"]["info"]),
+        "fft": generic_table(b["fft_bench"]["ratios"], b["fft_bench"]["info"]),
     }
+    if only:
+        tables = {k: v for k, v in tables.items() if f"{k}_bench" in only}
     head = machine_line(machine)
     for k in tables:
         if k != "cuda":
@@ -554,8 +572,9 @@ def main():
     out = a.docs / "bench"
     out.mkdir(parents=True, exist_ok=True)
     (out / "results.json").write_text(json.dumps(res, indent=1, sort_keys=True) + "\n")
-    written = plots(res, out)
-    tables["cuda"] = cuda_section(a.docs)
+    written = [] if only else plots(res, out)  # the plots show none of the --only binaries
+    if not only:
+        tables["cuda"] = cuda_section(a.docs)
     md = a.docs / "benchmarks.md"
     text = md.read_text()
     for k, v in tables.items():

@@ -12,8 +12,8 @@
 #include <string>       // std::string
 #include <string_view>  // std::string_view
 #include <tuple>        // std::tuple, std::tuple_size
-#include <type_traits>  // std::decay_t
-#include <utility>      // std::pair, std::index_sequence, std::exchange
+#include <type_traits>  // std::conditional_t, std::decay_t, std::is_same_v
+#include <utility>      // std::declval, std::pair, std::index_sequence, std::exchange
 #include <vector>       // std::vector
 
 #include <fmt/format.h>
@@ -71,6 +71,10 @@ struct batched : detail::batched_inverse<B> {
   using R = typename B::raw_type;
   template <class U>
   using inner = typename B::template rebind<U>;
+  /// B, as a type that depends on X: the names of B in a member template's declaration are then
+  /// looked up where it is used, so that a function B lacks leaves the template out.
+  template <class X>
+  using B_of = std::conditional_t<std::is_same_v<X, R>, B, B>;
 
   /// The data's shape, batch axis first.
   template <class BB>
@@ -183,18 +187,23 @@ struct batched : detail::batched_inverse<B> {
     B::clip(r, lo, hi);
   }
   { return {B::clip(x.data, lo, hi)}; }
-#define EAGERPP_BATCHED_BINARY_OP(op)                                                  \
-  static auto op(const raw_type& a, const raw_type& b) requires requires(const R& r) { \
-    B::op(r, r);                                                                       \
-  }                                                                                    \
-  {                                                                                    \
-    const int rank = std::max(example_rank(a), example_rank(b));                       \
-    return wrap(B::op(aligned<B>(a.data, rank), aligned<B>(b.data, rank)));            \
+// The binary functions' result types are spelled (a deduced `auto` would instantiate B's body
+// to check the contract, and B::less of complex values, say, is declared but cannot compile).
+#define EAGERPP_BATCHED_BINARY_OP(op, result)                                            \
+  static result op(const raw_type& a, const raw_type& b) requires requires(const R& r) { \
+    B::op(r, r);                                                                         \
+  }                                                                                      \
+  {                                                                                      \
+    const int rank = std::max(example_rank(a), example_rank(b));                         \
+    return wrap(B::op(aligned<B>(a.data, rank), aligned<B>(b.data, rank)));              \
   }
-#define EAGERPP_BATCHED_BINARY_ROW(op, ...) EAGERPP_BATCHED_BINARY_OP(op)
+#define EAGERPP_BATCHED_BINARY_ROW(op, ...) EAGERPP_BATCHED_BINARY_OP(op, raw_type)
+#define EAGERPP_BATCHED_COMPARISON_ROW(op, ...) \
+  EAGERPP_BATCHED_BINARY_OP(op, batched_raw<typename inner<bool>::raw_type>)
   EAGERPP_BINARY_OPS(EAGERPP_BATCHED_BINARY_ROW)
-  EAGERPP_COMPARISON_OPS(EAGERPP_BATCHED_BINARY_ROW)
+  EAGERPP_COMPARISON_OPS(EAGERPP_BATCHED_COMPARISON_ROW)
   EAGERPP_BINARY_FUNCTIONS(EAGERPP_BATCHED_BINARY_ROW)
+#undef EAGERPP_BATCHED_COMPARISON_ROW
 #undef EAGERPP_BATCHED_BINARY_ROW
 #undef EAGERPP_BATCHED_BINARY_OP
   template <detail::numpy::rule Rule>
@@ -221,9 +230,14 @@ struct batched : detail::batched_inverse<B> {
   EAGERPP_REDUCTION_OPS(EAGERPP_BATCHED_REDUCTION_ROW)
 #undef EAGERPP_BATCHED_REDUCTION_ROW
 #undef EAGERPP_BATCHED_REDUCTION
-#define EAGERPP_BATCHED_AXIS_OP(op)                                                             \
-  static auto op(const raw_type& x, int axis) requires requires(const R& r) { B::op(r, axis); } \
-  { return wrap(B::op(x.data, axis + 1)); }
+// Their result types come from B's declarations, in a template (so that a function B lacks
+// leaves it out) for the same reason: B::argmin of complex values is declared but cannot compile.
+#define EAGERPP_BATCHED_AXIS_OP(op)                                \
+  template <class X = R>                                           \
+  static auto op(const raw_type& x, int axis)                      \
+      ->decltype(wrap(B_of<X>::op(std::declval<const X&>(), 0))) { \
+    return wrap(B::op(x.data, axis + 1));                          \
+  }
   EAGERPP_BATCHED_AXIS_OP(argmin)
   EAGERPP_BATCHED_AXIS_OP(argmax)
   EAGERPP_BATCHED_AXIS_OP(cumsum)
@@ -323,6 +337,10 @@ struct batched : detail::batched_inverse<B> {
     const std::int64_t n = std::max(na, nb);
     return {B::matmul(spread<B>(a.data, n), spread<B>(b.data, n), transpose_a, transpose_b)};
   }
+  static raw_type fft(const raw_type& x, int axis, bool inverse) requires requires(const R& r) {
+    B::fft(r, 0, false);
+  }
+  { return {B::fft(x.data, axis + 1, inverse)}; }
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires
       requires(const R& r, std::int64_t& f) {
     B::cholesky(r, f);

@@ -12,6 +12,7 @@
 
 #include <eagerpp/eagerpp.hpp>
 #include <eagerpp/eigen.hpp>
+#include <eagerpp/fft.hpp>
 #include <eagerpp/random.hpp>
 #include <eagerpp/vmap.hpp>
 #include <eagerpp/xtensor.hpp>
@@ -197,6 +198,19 @@ TYPED_TEST(Vmap, DecompositionsRunOverTheBatch) {
   expect_batched([](const auto& a) { return ep::linalg::cholesky(a); }, 3, {0}, spd);
   expect_batched([](const auto& a) { return a.inv() + ep::linalg::det(a); }, 3, {0}, spd);
   expect_batched([](const auto& a) { return ep::linalg::eigh(a).eigenvalues; }, 3, {0}, spd);
+}
+
+TYPED_TEST(Vmap, FourierTransformsRunAlongTheExamplesAxes) {
+  using B = TypeParam;
+  const auto x = random_tensor<B>({3, 6, 5}, -1, 1, 15);
+  const auto f = [](const auto& v) {
+    return ep::fft::irfft(ep::fft::rfft(v, std::nullopt, 0) * 2.0, v.shape()[0], 0) +
+           ep::abs(ep::fft::fftn(v)) + ep::fft::ifft(v).imag();
+  };
+  expect_batched(f, 3, {0}, x);
+  expect_batched(f, 5, {2}, x);
+  const auto loss = [&](const auto& v) { return (f(v) * v).sum(); };
+  expect_batched([&](const auto& v) { return ep::grad(loss)(v); }, 3, {0}, x);
 }
 
 TYPED_TEST(Vmap, AxesBatchSizesTreesAndNesting) {

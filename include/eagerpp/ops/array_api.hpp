@@ -44,10 +44,10 @@ Tensor<typename B::template rebind<bool>> band_mask(std::int64_t rows, std::int6
   using I = typename B::template rebind<std::int64_t>;
   const auto i = Tensor<I>(I::arange(0, 1, rows)).reshape({rows, 1});
   const auto j = Tensor<I>(I::arange(0, 1, cols)).reshape({1, cols});
-  const auto d = j - i;
-  if (side < 0) return d <= k;
-  if (side > 0) return d >= k;
-  return d == k;
+  const auto ik = i + k;  // compared with j by broadcasting: no (rows, cols) grid of indices
+  if (side < 0) return j <= ik;
+  if (side > 0) return j >= ik;
+  return j == ik;
 }
 
 /// tril (side -1) or triu (side +1) of the last two axes of x.
