@@ -190,9 +190,9 @@ constexpr T lapack_nan = std::numeric_limits<T>::quiet_NaN();
 // the loop gave.
 
 /// L with L Lᵀ = x, from x's lower triangle: potrf of the column-major xᵀ, whose upper triangle is
-/// x's lower one, with its factor U (xᵀ = Uᵀ U) read in C order as L = Uᵀ. OpenBLAS's LAPACK
-/// interface takes a global lock for its buffer on every call, so a batch of small matrices gains
-/// little from more threads.
+/// x's lower one, with its factor U (xᵀ = Uᵀ U) read in C order as L = Uᵀ. The threads' calls run
+/// side by side with OpenBLAS's OpenMP build; its pthread build takes a global lock on every call
+/// (see scripts/openblas-openmp).
 template <class B, class R>
 R lapack_cholesky(const R& x, std::int64_t& failed) {
   using T = typename B::value_type;
