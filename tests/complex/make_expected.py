@@ -89,6 +89,9 @@ for ctype, dt in DTYPES:
     print(vector("s", s))
     for name in UNARY:
         print(vector(name, getattr(np, name)(z)))
+    # The array API's (and NumPy 2's) sign, z / |z| and 0 at 0: NumPy 1.x gives the sign of the
+    # real part instead.
+    print(vector("sign", np.where(z == 0, 0, z / np.abs(z)).astype(dt)))
     for name in SPECIAL:
         print(vector(f"special_{name}", getattr(np, name)(s)))
     print(vector("real", np.real(z), "R"))

@@ -341,6 +341,13 @@ struct fused {
   }
 };
 
+/// The sign row's rule (ops/unary_list.hpp) on fused values, found by argument-dependent lookup: 0,
+/// as of every real value (ep::fuse is real; ops/elementwise.hpp has the tensors' rule).
+template <class Ops, std::size_t D>
+fused<Ops, D> sign_gradient(const fused<Ops, D>&, const fused<Ops, D>&, const fused<Ops, D>& x) {
+  return x.zeros_like();
+}
+
 namespace detail::fuse {
 /// x as a fused value of F's policy and derivatives (a C++ scalar: a constant).
 template <class F, class X>

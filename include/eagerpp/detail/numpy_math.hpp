@@ -5,7 +5,8 @@
 
 #include <cmath>        // std::fmod, std::floor, std::copysign, std::isnan, std::atan2,
                         // std::nextafter
-#include <complex>      // std::complex
+#include <complex>      // std::complex, std::abs
+#include <limits>       // std::numeric_limits
 #include <numbers>      // std::numbers::ln2_v
 #include <type_traits>  // std::is_integral_v, std::is_arithmetic_v, std::make_unsigned_t,
                         // std::is_floating_point_v, std::is_unsigned_v
@@ -177,10 +178,30 @@ EAGERPP_HOST_DEVICE T clip(T x, T lo, T hi) noexcept {
   return extremum<false>(extremum<true>(x, lo), hi);
 }
 
-/// NumPy's sign: -1, 0 or 1, and NaN for NaN.
+/// Whether T is std::complex<F> (host code only: the complex dtypes are host types).
+template <class T>
+inline constexpr bool is_complex = false;
+template <class F>
+inline constexpr bool is_complex<std::complex<F>> = true;
+
+/// NumPy's sign: -1, 0 or 1, and NaN for NaN. Of a complex z, the array API's (and NumPy 2's)
+/// z / |z|: 0 at 0, NaN + NaN j where a part is NaN, and where a part is infinite the direction it
+/// goes to (1 + 0j for inf + 2j, (1 + 1j) / sqrt(2) for inf + inf j).
 template <class T>
 EAGERPP_HOST_DEVICE T sign(T x) noexcept {
-  if constexpr (std::is_unsigned_v<T>) {
+  if constexpr (is_complex<T>) {
+    using F = typename T::value_type;
+    F a = x.real(), b = x.imag();
+    if (std::isnan(a) || std::isnan(b))
+      return T(std::numeric_limits<F>::quiet_NaN(), std::numeric_limits<F>::quiet_NaN());
+    if (a == 0 && b == 0) return T(0, 0);
+    if (std::isinf(a) || std::isinf(b)) {
+      a = std::isinf(a) ? std::copysign(F(1), a) : std::copysign(F(0), a);
+      b = std::isinf(b) ? std::copysign(F(1), b) : std::copysign(F(0), b);
+    }
+    const F r = std::abs(T(a, b));
+    return T(a / r, b / r);
+  } else if constexpr (std::is_unsigned_v<T>) {
     return static_cast<T>(x != T{0});
   } else {
     if constexpr (std::is_floating_point_v<T>) {
@@ -215,12 +236,6 @@ EAGERPP_HOST_DEVICE T to_integral(T x) noexcept {
   else
     return EAGERPP_MATH(floor)(x);
 }
-
-/// Whether T is std::complex<F> (host code only: the complex dtypes are host types).
-template <class T>
-inline constexpr bool is_complex = false;
-template <class F>
-inline constexpr bool is_complex<std::complex<F>> = true;
 
 /// expm1, with NumPy's complex form: (expm1(x) cos y - 2 sin^2(y / 2)) + i e^x sin y, exact near 0.
 template <class T>

@@ -104,6 +104,22 @@ auto complex_unary(const typename B::raw_type& x) {
   return B::map_elements(x, F{}, Name);
 }
 
+/// d sign: 0 for a real x. Of a complex z, sign(z) = z / |z| is not holomorphic: with
+/// d sign / dz = 1 / (2|z|) and d sign / dz̄ = -z² / (2|z|³), JAX's convention (docs/autodiff.md,
+/// "Complex numbers") gives g / (2|z|) - conj(g) conj(z)² / (2|z|³) = (g - conj(g y²)) / (2|z|),
+/// y = sign(z), and 0 at z = 0, as the real rule.
+template <class Tn>
+Tn sign_gradient(const Tn& g, const Tn& y, const Tn& x) {
+  using T = typename Tn::value_type;
+  if constexpr (complex_dtype<T>) {
+    const auto zero = x == T(0);
+    const auto modulus = where(zero, real_of_t<T>(1), x.abs());
+    return where(zero, T(0), (g - (g * y.square()).conj()) / (modulus * real_of_t<T>(2)));
+  } else {
+    return x.zeros_like();
+  }
+}
+
 #define EAGERPP_UNARY_RULE(name, dtypes, grad, scalar)                        \
   inline constexpr char name##_name[] = #name;                                \
   template <class Tn>                                                         \

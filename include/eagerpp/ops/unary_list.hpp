@@ -36,7 +36,7 @@
 // clang-format off
 #define EAGERPP_UNARY_OPS(X)                                                                       \
   X(abs, NUMERIC, g * x.sign(), numpy::absolute(x))                                                \
-  X(sign, NUMERIC, x.zeros_like(), numpy::sign(x))                                                 \
+  X(sign, ARITHMETIC, sign_gradient(g, y, x), numpy::sign(x))                                      \
   X(sqrt, INEXACT, g / (y * 2), EAGERPP_MATH(sqrt)(x))                                             \
   X(cbrt, FLOAT, g / (y.square() * 3), EAGERPP_MATH(cbrt)(x))                                      \
   X(square, ARITHMETIC, (g * 2) * x, x * x)                                                        \
