@@ -73,7 +73,7 @@ namespace ep {
 ///   minimum maximum -> R: NaN propagates
 ///   zip_rule<rule>(x, y) -> R: element by element the scalar rule `rule` of
 ///     detail/numpy_math.hpp (NumPy's division, remainder, power, minimum, maximum and the bitwise
-///     ops), for the dtypes the rule takes
+///     ops), for the dtypes the rule takes; complex_power is the power of complex tensors
 ///   name(x, y) for each SCALAR row of EAGERPP_BINARY_FUNCTIONS (ops/binary_list.hpp: atan2,
 ///     copysign, hypot, nextafter, ...), for the dtypes its row names -> R; ep::binary_defaults
 ///     gives them from one zip_elements
@@ -133,7 +133,7 @@ namespace ep {
 ///   cholesky(x, failed) -> L (..., n, n) lower, zeros above, from x's lower triangle; failed: the
 ///     first matrix that is not positive definite
 ///   solve(a, b, failed) -> x with a x = b, a (..., n, n), b (..., n, k), by LU with partial
-///     pivoting; failed: the first exactly singular matrix
+///     pivoting, also for the complex dtypes; failed: the first exactly singular matrix
 ///   triangular_solve(a, b, upper, transpose, unit_diagonal, failed) -> x with op(a) x = b, a
 ///     (..., n, n) read from its lower (upper) triangle only, op(a) = a^T when transpose, a's
 ///     diagonal taken as ones when unit_diagonal; failed: the first with an exact 0 on its diagonal
@@ -144,6 +144,10 @@ namespace ep {
 ///   eigh(x) -> {w (..., n) ascending, V (..., n, n) whose columns are the eigenvectors}, from x's
 ///     lower triangle
 ///   slogdet(x) -> {sign, log|det|} (...), {0, -inf} for a singular matrix
+///   eig(x, bool vectors), real or complex T (optional: ep::linalg::eig names it where it is
+///     missing) -> {w (..., n), V (..., n, n) or empty without vectors}, both of the complex dtype
+///     of T's precision: the eigenvalues and unit-norm right eigenvectors (columns) of each matrix;
+///     NaN for a matrix whose iteration does not converge
 ///
 /// Everything else (keepdims, negative axes, C++ scalars, mean, squeeze, stack, softmax, the
 /// gradients, ...) the facade builds from these, once for every backend.
@@ -356,7 +360,7 @@ struct copy_element_fn {
 #define EAGERPP_DECOMPOSITION_FUNCTIONS(X)                                                         \
   X(cholesky, floating_dtype<T>, "cholesky(raw, std::int64_t& failed)",                            \
     { B::cholesky(x, f) } -> std::same_as<R>)                                                      \
-  X(solve, floating_dtype<T>, "solve(raw a, raw b, std::int64_t& failed)",                         \
+  X(solve, inexact_dtype<T>, "solve(raw a, raw b, std::int64_t& failed)",                          \
     { B::solve(x, x, f) } -> std::same_as<R>)                                                      \
   X(triangular_solve, floating_dtype<T>,                                                           \
     "triangular_solve(raw a, raw b, bool upper, bool transpose, bool unit_diagonal, "              \

@@ -39,6 +39,10 @@ struct eigh_result {
   Tn eigenvalues, eigenvectors;
 };
 template <class Tn>
+struct eig_result {
+  Tn eigenvalues, eigenvectors;
+};
+template <class Tn>
 struct slogdet_result {
   Tn sign, logabsdet;
 };
@@ -95,6 +99,8 @@ struct vector_norm_options {
 template <backend B>
 Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b);
 template <backend B>
+Tensor<B> diagonal(const Tensor<B>& x, std::int64_t offset = 0);
+template <backend B>
 Tensor<B> solve_triangular(const Tensor<B>& a, const Tensor<B>& b,
                            solve_triangular_options options = {});
 
@@ -109,11 +115,17 @@ double default_rtol(const Shape& s) {
          std::numeric_limits<T>::epsilon();
 }
 
-/// The facade's check that B has the decompositions, naming each missing function.
-template <backend B>
+/// The facade's check that B has the decompositions, naming each missing function; `complex`:
+/// for a function that also takes complex tensors (solve, inv, eig).
+template <backend B, bool complex = false>
 constexpr void require_decompositions() {
-  static_assert(floating_dtype<typename B::value_type>,
-                "ep::linalg: needs a floating tensor (float or double)");
+  if constexpr (complex)
+    static_assert(inexact_dtype<typename B::value_type>,
+                  "ep::linalg: needs a floating or complex tensor (float, double, complex64, "
+                  "complex128)");
+  else
+    static_assert(floating_dtype<typename B::value_type>,
+                  "ep::linalg: needs a floating tensor (float or double)");
   static_assert(decomposition_contract<B>::value);
 }
 
@@ -161,13 +173,14 @@ std::vector<Tn> unpack_outputs(const Tn& packed, const std::vector<Shape>& shape
   return outs;
 }
 
-/// The base of a packed rule: the rule's own data, the parts' shapes and the batch shape.
-template <class Tn, class Derived>
-struct packed_rule : takes<Tn> {
+/// The base of a packed rule: the rule's own data, the parts' shapes and the batch shape. The
+/// outputs' type Out may differ from the input's In (eig: complex outputs of a real matrix).
+template <class Out, class Derived, class In = Out>
+struct packed_rule : takes<In> {
   Derived self;
   std::vector<Shape> shapes;
   Shape batch;
-  Tn operator()(const Tn& g, const Tn& out, const Tn& x) const {
+  In operator()(const Out& g, const Out& out, const In& x) const {
     const auto gs = unpack_outputs(g, shapes, batch);
     const auto os = unpack_outputs(out, shapes, batch);
     return self.backward(gs, os, x);
@@ -179,9 +192,9 @@ struct packed_rule : takes<Tn> {
 /// gradients and values) differentiates them all at once, and each output is a slice of it, so
 /// that a gradient reaching any subset of them reaches x. Without a tape they are returned as they
 /// are.
-template <class Tn, class Backward>
+template <class Tn, class Backward, class In = Tn>
 std::vector<Tn> decomposition_outputs(std::vector<typename Tn::raw_type> raws,
-                                      const Backward& backward, const Tn& x, const Shape& batch) {
+                                      const Backward& backward, const In& x, const Shape& batch) {
   using B = typename Tn::backend_type;
   std::vector<Tn> outs;
   if (active_tape_count() == 0) {
@@ -197,7 +210,7 @@ std::vector<Tn> decomposition_outputs(std::vector<typename Tn::raw_type> raws,
     flat.push_back(B::reshape(r, with_tail(batch, {tail.numel()})));
   }
   const Tn packed = make_result<Tn>(B::concatenate(flat, static_cast<int>(batch.size())),
-                                    packed_rule<Tn, Backward>{{}, backward, shapes, batch}, x);
+                                    packed_rule<Tn, Backward, In>{{}, backward, shapes, batch}, x);
   return unpack_outputs(packed, shapes, batch);
 }
 
@@ -349,6 +362,33 @@ struct eigh_backward {
   }
 };
 
+/// d eig (distinct eigenvalues), in JAX's convention for complex numbers (docs/autodiff.md): with
+/// E_ij = 1 / (w_j - w_i) off the diagonal (gap_reciprocals),
+///   Ā = V⁻ᵀ (diag(w̄) + E ∘ (Vᵀ V̄ - (Vᵀ conj(V)) diag(Re diag(Vᵀ V̄)))) Vᵀ,
+/// PyTorch's linalg_eig_backward with the conjugations of its convention undone; the diag term
+/// accounts for V's columns having unit norm. Each column's phase is arbitrary, so only a loss that
+/// is invariant under it (|V|, w) has a gradient, as in PyTorch. For a real x, Re Ā. Without
+/// eigenvectors (eigvals), the first term alone: the eigenvalues' rule, as JAX's.
+template <class Tn>
+struct eig_backward {
+  bool vectors;  ///< whether V is an output (eig), else only the rule's input (eigvals)
+  template <class In>
+  In backward(const std::vector<Tn>& g, const std::vector<Tn>& o, const In&) const {
+    const Tn &w = o[0], vt = swap_last(o[1]);
+    Tn inner = diag_embed(g[0]);
+    if (vectors) {
+      const Tn vtg = vt.matmul(g[1]);
+      const Tn re = linalg::diagonal(vtg).real().template astype<typename Tn::value_type>();
+      inner = inner + gap_reciprocals(w) * (vtg - vt.matmul(o[1].conj()) * re.expand_dims(-2));
+    }
+    const Tn a = linalg::solve(vt, inner.matmul(vt));
+    if constexpr (complex_dtype<typename In::value_type>)
+      return a;
+    else
+      return a.real();
+  }
+};
+
 /// d svd (reduced, distinct non-zero singular values; Townsend 2016), F as in gap_reciprocals of
 /// S²: Ā = U [(F ∘ (UᵀŪ - ŪᵀU)) S + diag(S̄) + S (F ∘ (VᵀV̄ - V̄ᵀV))] Vᵀ
 ///        + (I - UUᵀ) Ū S⁻¹ Vᵀ + U S⁻¹ V̄ᵀ (I - VVᵀ), the last two terms only for non-square x.
@@ -462,7 +502,7 @@ Tensor<B> cholesky(const Tensor<B>& x, cholesky_options options = {}) {
 /// Throws ep::linalg_error naming the first singular matrix.
 template <backend B>
 Tensor<B> solve(const Tensor<B>& a, const Tensor<B>& b) {
-  detail::require_decompositions<B>();
+  detail::require_decompositions<B, true>();
   return detail::solve_as("solve", a, b);
 }
 
@@ -514,7 +554,7 @@ Tensor<B> cho_solve(const Tensor<B>& c, const Tensor<B>& b, cho_solve_options op
 /// and the first singular matrix.
 template <backend B>
 Tensor<B> inv(const Tensor<B>& x) {
-  detail::require_decompositions<B>();
+  detail::require_decompositions<B, true>();
   const std::int64_t n = detail::matrix_stack("inv", x.shape(), true).second.first;
   return detail::solve_as("inv", x, eye<B>(n));
 }
@@ -573,6 +613,53 @@ eigh_result<Tensor<B>> eigh(const Tensor<B>& x) {
 template <backend B>
 Tensor<B> eigvalsh(const Tensor<B>& x) {
   return eigh(x).eigenvalues;
+}
+
+}  // namespace ep::linalg
+
+namespace ep::detail {
+/// Whether B has the general eigensolver of ep::linalg::eig.
+template <class B>
+concept eig_backend = requires(const typename B::raw_type& x) {
+  {B::eig(x, true).first.shape()};
+};
+
+template <backend B>
+auto eig_outputs(const Tensor<B>& x, bool vectors, std::string_view op) {
+  require_decompositions<B, true>();
+  static_assert(
+      eig_backend<B>,
+      "ep::linalg::eig: the backend has no static eig(raw, bool vectors) -> "
+      "std::pair<complex raw, complex raw>; see \"Writing a backend\" in docs/backends.md");
+  using C = std::conditional_t<complex_dtype<typename B::value_type>, typename B::value_type,
+                               complex_of_t<typename B::value_type>>;
+  using Out = typename Tensor<B>::template rebind<C>;
+  const Shape batch = matrix_stack(op, x.shape(), true).first;
+  // eigvals' gradient needs V: computed, and kept in the tape's node, where a tape records.
+  auto [w, v] = B::eig(x.raw(), vectors || active_tape_count() != 0);
+  return decomposition_outputs<Out>({std::move(w), std::move(v)}, eig_backward<Out>{vectors}, x,
+                                    batch);
+}
+}  // namespace ep::detail
+
+namespace ep::linalg {
+
+/// The eigenvalues and right eigenvectors (columns, unit norm) of each square (..., n, n) real or
+/// complex matrix, both complex (complex64 for float32, complex128 for float64), in the solver's
+/// order (not sorted), as numpy.linalg.eig; a real matrix's complex eigenvalues come in exact
+/// conjugate pairs. Differentiable for distinct eigenvalues; through the eigenvectors only for a
+/// loss that ignores each column's phase (docs/autodiff.md). A matrix whose iteration does not
+/// converge gives NaN.
+template <backend B>
+auto eig(const Tensor<B>& x) {
+  auto outs = detail::eig_outputs(x, true, "eig");
+  return eig_result<typename decltype(outs)::value_type>{outs[0], outs[1]};
+}
+
+/// The eigenvalues of each square real or complex matrix, complex, in the order of eig.
+template <backend B>
+auto eigvals(const Tensor<B>& x) {
+  return detail::eig_outputs(x, false, "eigvals")[0];
 }
 
 /// The sign and the natural log of the absolute determinant of each (..., n, n) matrix, by LU;
@@ -639,7 +726,7 @@ lstsq_result<Tensor<B>> lstsq(const Tensor<B>& a, const Tensor<B>& b,
 
 /// The k-th diagonal of each (..., M, N) matrix (k > 0 above the main one), shape (..., L).
 template <backend B>
-Tensor<B> diagonal(const Tensor<B>& x, std::int64_t offset = 0) {
+Tensor<B> diagonal(const Tensor<B>& x, std::int64_t offset) {
   const auto [batch, mn] = detail::matrix_stack("diagonal", x.shape(), false);
   const auto [m, n] = mn;
   const std::int64_t count =

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>    // std::max
+#include <algorithm>    // std::max, std::sort, std::count
 #include <cmath>        // std::isnan, std::isinf, std::signbit, std::sin, std::cos
 #include <complex>      // std::complex
 #include <filesystem>   // std::filesystem::temp_directory_path
@@ -575,9 +575,155 @@ TYPED_TEST_P(Complex, FftGradientsAgainstCentralDifferences) {
   check([&](const auto& t) { return loss(fft::fftshift(t) * C(0.5, -2)); }, "fftshift");
 }
 
+// pow: NumPy's npy_cpow (exact small integer exponents, a zero base), with a tensor and with C++
+// scalars, and its gradient (the holomorphic derivatives) against central differences.
+TYPED_TEST_P(Complex, PowerMatchesNumPy) {
+  using B = TypeParam;
+  using C = typename B::value_type;
+  constexpr double rtol = tolerance<C>;
+  const auto z = tensor<B>(E<B>::z);
+  expect_complex(z.pow(tensor<B>(E<B>::w)), E<B>::power, rtol, "pow");
+  expect_complex(z.pow(2), E<B>::power_2, rtol, "pow 2");
+  expect_complex(ep::pow(z, C(0.5, 1)), E<B>::power_half_i, rtol, "pow (0.5 + 1j)");
+  expect_complex(ep::zeros<B>(ep::Shape{4}).pow(tensor<B>({C(2), C(0), C(-1), C(0, 1)})),
+                 E<B>::power_zero, 0, "pow of zero");
+  using B2 = typename B::template rebind<ep::complex128>;
+  using C2 = ep::complex128;
+  const auto x = ep::from_vector<B2>({C2(1, 2), C2(-0.5, 0.25), C2(3, -1)}, ep::Shape{3});
+  const auto e = ep::from_vector<B2>({C2(2, -1), C2(0.5, 0.5), C2(-3, 0)}, ep::Shape{3});
+  const auto base = [&](const auto& t) { return (t.pow(e) * C2(0.3, -1)).real().sum(); };
+  expect_complex(ep::grad(base)(x), numeric_gradient(base, x), 1e-6, "pow: d base");
+  const auto exponent = [&](const auto& t) { return x.pow(t).abs().sum(); };
+  expect_complex(ep::grad(exponent)(e), numeric_gradient(exponent, e), 1e-6, "pow: d exponent");
+}
+
+/// The message of the `Error` that f throws.
+template <class Error, class F>
+std::string error_of(const F& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no exception";
+}
+
+/// The eigenvalues of `w` sorted as np.sort_complex sorts them (real part, then imaginary).
+template <class C>
+std::vector<C> sort_complex(std::vector<C> w) {
+  std::sort(w.begin(), w.end(), [](const C& a, const C& b) {
+    return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag();
+  });
+  return w;
+}
+
+// linalg with complex numbers: eig and eigvals of a real and a complex matrix against NumPy's
+// eigenvalues (sorted: each solver has its own order), A V = V diag(w) with unit columns, a real
+// matrix's exact conjugate pairs, a batch against its matrices; solve of complex matrices against
+// NumPy; the gradients of both against central differences; the errors.
+TYPED_TEST_P(Complex, EigAndSolve) {
+  using B = TypeParam;
+  using C = typename B::value_type;
+  using R = typename C::value_type;
+  using RB = typename B::template rebind<R>;
+  const double rtol = std::is_same_v<C, ep::complex64> ? 1e-5 : 1e-12;
+  const auto ea = ep::from_vector<RB>(E<B>::ea, ep::Shape{4, 4});
+  const auto ez = tensor<B>(E<B>::z)(ep::slice(0, 9)).reshape({3, 3});
+  const auto check = [&](const auto& a, const std::vector<C>& want, const std::string& op) {
+    const auto [w, v] = ep::linalg::eig(a);
+    static_assert(std::is_same_v<typename std::decay_t<decltype(w)>::value_type, C>);
+    expect_complex(tensor<B>(sort_complex(w.to_vector())), want, rtol, op + " eigenvalues");
+    expect_complex(tensor<B>(sort_complex(ep::linalg::eigvals(a).to_vector())), want, rtol,
+                   op + " eigvals");
+    const auto ac = a.template astype<C>();
+    const double scale = ac.abs().max().item();
+    EXPECT_LE((ac.matmul(v) - v * w.expand_dims(0)).abs().max().item(), 10 * rtol * scale) << op;
+    const auto norms = (v.abs().square().sum(0) - R(1)).abs().max().item();
+    EXPECT_LE(norms, 10 * rtol) << op << ": unit columns";
+  };
+  check(ea, E<B>::eigvals_ea, "eig of a real matrix");
+  check(ez, E<B>::eigvals_ez, "eig of a complex matrix");
+  const auto w = ep::linalg::eigvals(ea).to_vector();
+  for (const C& e : w)  // a real matrix's conjugate pairs, exactly
+    EXPECT_EQ(std::count(w.begin(), w.end(), std::conj(e)), 1)
+        << "conjugate of " << e.real() << (e.imag() < 0 ? "" : "+") << e.imag() << "j";
+  // A batch: each matrix's eigenvalues as alone.
+  const auto batch = ep::stack(std::vector{ez, ez.conj() * C(0, 1)});
+  const auto wb = ep::linalg::eigvals(batch);
+  EXPECT_EQ(wb.shape(), (ep::Shape{2, 3}));
+  EXPECT_EQ(wb(1).to_vector(), ep::linalg::eigvals(ez.conj() * C(0, 1)).to_vector());
+  EXPECT_EQ(ep::linalg::eig(ep::zeros<B>(ep::Shape{2, 0, 0})).eigenvectors.shape(),
+            (ep::Shape{2, 0, 0}));
+  // solve with a vector and a matrix right-hand side.
+  const auto wv = tensor<B>(E<B>::w);
+  expect_complex(ep::linalg::solve(ez, wv(ep::slice(0, 3))), E<B>::solve_ez_w3, rtol, "solve");
+  expect_complex(ep::linalg::solve(ez, wv(ep::slice(0, 6)).reshape({3, 2})), E<B>::solve_ez_w32,
+                 rtol, "solve (3, 2)");
+  // Errors.
+  EXPECT_EQ(error_of<ep::value_error>([&] { (void)ep::linalg::eig(ez(ep::slice(0, 2))); }),
+            "eig: got a tensor of shape (2, 3); expected a stack of square matrices (..., n, n)");
+  EXPECT_EQ(error_of<ep::linalg_error>([&] {
+              (void)ep::linalg::solve(ep::zeros<B>(ep::Shape{2, 2}), wv(ep::slice(0, 2)));
+            }),
+            "solve: the matrix of the stack of shape (2, 2) is singular");
+
+  // Gradients, in complex128: of the eigenvalues and of a loss of |V| (each column's phase is
+  // arbitrary; |V| is not), for a real and a complex matrix.
+  using B2 = typename B::template rebind<ep::complex128>;
+  using RB2 = typename B::template rebind<double>;
+  using C2 = ep::complex128;
+  const auto c = ep::from_vector<RB2>({0.3, -0.7, 1.1, 0.4}, ep::Shape{4});
+  const auto d = ep::from_vector<RB2>(
+      {0.2, 0.5, -0.4, 1.0, 0.1, 0.7, -0.3, 0.9, 0.6, -0.2, 0.8, 0.3, -0.5, 0.4, 0.2, -0.6},
+      ep::Shape{4, 4});
+  const auto loss = [&](const auto& a) {
+    const auto [w, v] = ep::linalg::eig(a);
+    const std::int64_t n = w.shape()[0];
+    const auto cn = c(ep::slice(0, n));
+    const auto dn = d(ep::slice(0, n), ep::slice(0, n));
+    return (w.real() * cn).sum() + (w.imag().square() * cn).sum() +
+           (v.abs().square().square() * dn).sum();
+  };
+  const auto values = [&](const auto& a) {
+    const auto w = ep::linalg::eigvals(a);
+    return (w.imag().square() * c(ep::slice(0, w.shape()[0]))).sum() + w.real().sum();
+  };
+  const auto a2 = ea.template astype<double>();
+  const auto base = a2.to_vector();
+  const auto real_fd = [&](const auto& f) {  // central differences of a real input
+    std::vector<double> out;
+    for (std::size_t k = 0; k < base.size(); ++k) {
+      auto p = base, m = base;
+      p[k] += 1e-6;
+      m[k] -= 1e-6;
+      out.push_back((f(ep::from_vector<RB2>(p, a2.shape())).item() -
+                     f(ep::from_vector<RB2>(m, a2.shape())).item()) /
+                    2e-6);
+    }
+    return out;
+  };
+  const auto close = [](const auto& got, const std::vector<double>& want, const std::string& op) {
+    const auto g = got.to_vector();
+    ASSERT_EQ(g.size(), want.size()) << op;
+    for (std::size_t k = 0; k < g.size(); ++k)
+      EXPECT_NEAR(g[k], want[k], 1e-6 * (1 + std::abs(want[k]))) << op << " element " << k;
+  };
+  close(ep::grad(loss)(a2), real_fd(loss), "eig of a real matrix: gradient");
+  close(ep::grad(values)(a2), real_fd(values), "eigvals of a real matrix: gradient");
+  const auto z2 = ez.template astype<C2>();
+  expect_complex(ep::grad(loss)(z2), numeric_gradient(loss, z2), 1e-6,
+                 "eig of a complex matrix: gradient");
+  expect_complex(ep::grad(values)(z2), numeric_gradient(values, z2), 1e-6,
+                 "eigvals of a complex matrix: gradient");
+  const auto rhs = ep::from_vector<B2>({C2(1, -1), C2(0.5, 2), C2(-1, 0.25)}, ep::Shape{3});
+  const auto solved = [&](const auto& a) { return ep::linalg::solve(a, rhs).abs().sum(); };
+  expect_complex(ep::grad(solved)(z2), numeric_gradient(solved, z2), 1e-6, "solve: gradient");
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Complex, UnaryTableMatchesNumPy, SpecialCases, Parts, Arithmetic,
                             ReductionsAndMatmul, GradientsAgainstCentralDifferences, Printing, Npy,
                             FftMatchesNumPy, FftRoundTripsParsevalAndErrors,
-                            FftGradientsAgainstCentralDifferences, LazyBlocksEqualEager);
+                            FftGradientsAgainstCentralDifferences, LazyBlocksEqualEager,
+                            PowerMatchesNumPy, EigAndSolve);
 
 }  // namespace complex_suite

@@ -158,6 +158,21 @@ for ctype, dt in DTYPES:
     print(vector("rfftfreq_7", real(np.fft.rfftfreq(7, 2.0)), "R"))
     print(vector("fftshift_m", np.fft.fftshift(mm)))
     print(vector("ifftshift_m_axis1", np.fft.ifftshift(mm, axes=1)))
+    # power (NumPy's npy_cpow: exact small integer exponents, 0 ** w), z ** 2 and z ** (0.5 + 1j).
+    print(vector("power", z ** w))
+    print(vector("power_2", z ** dt(2)))
+    print(vector("power_half_i", z ** dt(0.5 + 1j)))
+    print(vector("power_zero", np.zeros(4, dt) ** np.array([2, 0, -1, 1j], dt)))
+    # linalg: ea a real 4 x 4 matrix (two conjugate pairs), ez = z[:9] as 3 x 3; eigenvalues sorted
+    # as np.sort_complex sorts (the solvers' orders differ); solve(ez, w[:3]) and solve(ez, w[:6]
+    # as 3 x 2).
+    ea = np.array([[1, 2, 0, 0.5], [-3, 1, 4, 0], [0.5, 0, 2, 1], [0, 1, -1, 3]], dtype=rdt)
+    ez = z[:9].reshape(3, 3)
+    print(vector("ea", ea, "R"))
+    print(vector("eigvals_ea", np.sort_complex(np.linalg.eigvals(ea)).astype(dt)))
+    print(vector("eigvals_ez", np.sort_complex(np.linalg.eigvals(ez)).astype(dt)))
+    print(vector("solve_ez_w3", np.linalg.solve(ez, w[:3])))
+    print(vector("solve_ez_w32", np.linalg.solve(ez, w[:6].reshape(3, 2))))
     print("};")
     print()
 

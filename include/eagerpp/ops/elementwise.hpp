@@ -248,7 +248,8 @@ struct floordiv_rule : takes<Tn, 2> {
     return {x.zeros_like(), y.zeros_like()};
   }
 };
-/// d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does).
+/// d/dx = e x^(e-1); d/de = x^e log x, taken as 0 where x == 0 (as JAX does); for complex numbers
+/// the same holomorphic derivatives, in JAX's convention.
 template <class Tn>
 struct power_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& y, const Tn& x, const Tn& e) const {
@@ -345,8 +346,13 @@ Tensor<B> Tensor<B>::floordiv(const Tensor& other) const {
 
 template <backend B>
 Tensor<B> Tensor<B>::pow(const Tensor& exponent) const {
-  EAGERPP_REQUIRE_NUMERIC("pow");
-  return detail::binary<&B::power>("pow", *this, exponent, detail::power_rule<Tensor>{});
+  if constexpr (complex_dtype<value_type>) {  // NumPy's npy_cpow (detail/numpy_math.hpp)
+    return detail::binary<&B::template zip_rule<detail::numpy::rule::complex_power>>(
+        "pow", *this, exponent, detail::power_rule<Tensor>{});
+  } else {
+    EAGERPP_REQUIRE_NUMERIC("pow");
+    return detail::binary<&B::power>("pow", *this, exponent, detail::power_rule<Tensor>{});
+  }
 }
 
 template <backend B>

@@ -496,12 +496,13 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
   }
 
   // Decompositions (ep::linalg), one Eigen solver per matrix: LLT, PartialPivLU, triangularView,
-  // HouseholderQR, BDCSVD, SelfAdjointEigenSolver (eagerpp/eigen/linalg.hpp).
+  // HouseholderQR, BDCSVD, SelfAdjointEigenSolver, EigenSolver and ComplexEigenSolver
+  // (eagerpp/eigen/linalg.hpp).
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
     return detail::eigen_cholesky(x, failed);
   }
   static raw_type solve(const raw_type& a, const raw_type& b,
-                        std::int64_t& failed) requires floating_dtype<T> {
+                        std::int64_t& failed) requires inexact_dtype<T> {
     return detail::eigen_solve(a, b, failed);
   }
   static raw_type triangular_solve(const raw_type& a, const raw_type& b, bool upper, bool transpose,
@@ -525,6 +526,9 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
   }
   static std::pair<raw_type, raw_type> slogdet(const raw_type& x) requires floating_dtype<T> {
     return detail::eigen_slogdet(x);
+  }
+  static auto eig(const raw_type& x, bool vectors) requires inexact_dtype<T> {
+    return detail::eigen_eig(x, vectors);
   }
 };
 

@@ -90,13 +90,13 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   }
 
   // Decompositions (ep::linalg): LAPACK's potrf, getrf and getrs, BLAS's trsm, geqrf and orgqr,
-  // gesdd, syevd (OpenBLAS's) on each matrix, the batch split among the OpenMP threads
+  // gesdd, syevd, geev (OpenBLAS's) on each matrix, the batch split among the OpenMP threads
   // (eagerpp/omp/lapack.hpp). ep::cuda's are cuSOLVER's (eagerpp/cuda/cusolver.hpp).
   static raw_type cholesky(const raw_type& x, std::int64_t& failed) requires floating_dtype<T> {
     return detail::lapack_cholesky<omp>(x, failed);
   }
   static raw_type solve(const raw_type& a, const raw_type& b,
-                        std::int64_t& failed) requires floating_dtype<T> {
+                        std::int64_t& failed) requires inexact_dtype<T> {
     return detail::lapack_solve<omp>(a, b, failed);
   }
   static raw_type triangular_solve(const raw_type& a, const raw_type& b, bool upper, bool transpose,
@@ -120,6 +120,9 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   }
   static std::pair<raw_type, raw_type> slogdet(const raw_type& x) requires floating_dtype<T> {
     return detail::lapack_slogdet<omp>(x);
+  }
+  static auto eig(const raw_type& x, bool vectors) requires inexact_dtype<T> {
+    return detail::lapack_eig<omp>(x, vectors);
   }
 
   /// Zero-copy exchange with other host backends (see ep::to): the C-order elements, shared.

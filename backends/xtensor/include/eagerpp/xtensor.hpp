@@ -599,7 +599,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
     return detail::xt_linalg<T>::cholesky(x, failed);
   }
   static raw_type solve(const raw_type& a, const raw_type& rhs,
-                        std::int64_t& failed) requires floating_dtype<T> {
+                        std::int64_t& failed) requires inexact_dtype<T> {
     return detail::xt_linalg<T>::solve(a, rhs, failed);
   }
   static raw_type triangular_solve(const raw_type& a, const raw_type& rhs, bool upper,
@@ -623,6 +623,9 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
   }
   static std::pair<raw_type, raw_type> slogdet(const raw_type& x) requires floating_dtype<T> {
     return detail::xt_linalg<T>::slogdet(x);
+  }
+  static auto eig(const raw_type& x, bool vectors) requires inexact_dtype<T> {
+    return detail::xt_linalg<T>::eig(x, vectors);
   }
 };
 

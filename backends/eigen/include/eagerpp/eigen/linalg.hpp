@@ -4,10 +4,11 @@
 
 #include <algorithm>    // std::fill, std::fill_n, std::min
 #include <cmath>        // std::log, std::abs
+#include <complex>      // std::complex
 #include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
 #include <tuple>        // std::tuple
-#include <type_traits>  // std::integral_constant
+#include <type_traits>  // std::integral_constant, std::conditional_t
 #include <utility>      // std::pair
 
 #include <Eigen/Cholesky>
@@ -76,7 +77,7 @@ eigen_array<T> eigen_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
     // PartialPivLU does not report singularity: an exactly zero pivot of U is one.
     if ((lu.matrixLU().diagonal().array() == T(0)).any()) {
       if (failed < 0) failed = b;
-      x.setConstant(std::numeric_limits<T>::quiet_NaN());
+      x.setConstant(host_nan<T>);
     } else {
       x = lu.solve(eigen_cmatrix<T>(rhs.data() + b * n * k, n, k));
     }
@@ -194,6 +195,35 @@ std::pair<eigen_array<T>, eigen_array<T>> eigen_eigh(const eigen_array<T>& x) {
     eigen_mmatrix<T>(v.mutable_data() + b * n * n, n, n) = es.eigenvectors();
   }
   return {w, v};
+}
+
+/// {w, V} of each square matrix, complex: EigenSolver for a real one (its complex conjugate
+/// pairs exact), ComplexEigenSolver for a complex one; V's columns have unit norm, as LAPACK's geev
+/// normalizes them (its phase may differ). Without `vectors`, V is empty. A matrix whose iteration
+/// does not converge has NaN results.
+template <class T>
+auto eigen_eig(const eigen_array<T>& x, bool vectors) {
+  using C = std::conditional_t<complex_dtype<T>, T, std::complex<T>>;
+  using solver = std::conditional_t<complex_dtype<T>, Eigen::ComplexEigenSolver<eigen_rowmajor<T>>,
+                                    Eigen::EigenSolver<eigen_rowmajor<T>>>;
+  const auto [batch, n, unused] = host_stack(x.shape());
+  std::pair<eigen_array<C>, eigen_array<C>> out{eigen_array<C>(host_stack_shape(x.shape(), n)),
+                                                eigen_array<C>(vectors ? x.shape() : Shape{0})};
+  auto& [w, v] = out;
+  solver es;
+  for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
+    es.compute(eigen_cmatrix<T>(x.data() + b * n * n, n, n), vectors);
+    eigen_mvector<C> wb(w.mutable_data() + b * n, n);
+    C* vb = vectors ? v.mutable_data() + b * n * n : nullptr;
+    if (es.info() != Eigen::Success) {
+      wb.setConstant(host_nan<C>);
+      if (vectors) std::fill_n(vb, n * n, host_nan<C>);
+      continue;
+    }
+    wb = es.eigenvalues();
+    if (vectors) eigen_mmatrix<C>(vb, n, n) = es.eigenvectors();
+  }
+  return out;
 }
 
 template <class T>

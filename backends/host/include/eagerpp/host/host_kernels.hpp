@@ -5,12 +5,15 @@
 
 #include <algorithm>    // std::stable_sort, std::copy_n, std::min
 #include <cmath>        // std::isnan, std::signbit
+#include <complex>      // std::complex
 #include <cstdint>      // std::int64_t
+#include <limits>       // std::numeric_limits
 #include <numeric>      // std::iota
 #include <type_traits>  // std::is_floating_point_v
 #include <vector>       // std::vector
 
 #include "eagerpp/detail/numpy_math.hpp"
+#include "eagerpp/fwd.hpp"
 #include "eagerpp/shape.hpp"
 
 namespace ep::detail {
@@ -33,6 +36,18 @@ inline Shape host_stack_shape(const Shape& x, std::int64_t a, std::int64_t b = -
   return s;
 }
 
+/// A quiet NaN of T, for a complex T NaN in both parts: the value of a failed decomposition
+/// (std::numeric_limits has no complex specialization; its primary template would give 0).
+template <class T>
+constexpr T host_nan = [] {
+  if constexpr (complex_dtype<T>) {
+    constexpr auto nan = std::numeric_limits<typename T::value_type>::quiet_NaN();
+    return T(nan, nan);
+  } else {
+    return std::numeric_limits<T>::quiet_NaN();
+  }
+}();
+
 /// out[j * ldo + i] = in[i * ldi + j] for i < rows, j < cols: the C-order rows x cols matrix at
 /// `in` (rows ldi apart) written column-major at `out` (columns ldo apart), or a column-major matrix
 /// written in C order: the copies into and out of LAPACK's and Eigen's column-major solvers. In
@@ -51,6 +66,29 @@ void host_transpose_tiled(const T* in, std::int64_t rows, std::int64_t cols, std
       for (std::int64_t j = j0; j < j1; ++j)
         for (std::int64_t i = i0; i < i1; ++i) out[j * ldo + i] = in[i * ldi + j];
     }
+}
+
+/// LAPACK geev's results for one real n x n matrix, as complex C-order arrays: w = wr + i wi, and
+/// (v non-null) the columns of V from the column-major VR, where a complex conjugate pair
+/// j, j + 1 (wi[j] > 0) is stored as VR[:, j] +- i VR[:, j + 1].
+template <class T>
+void host_geev_unpack(std::int64_t n, const T* wr, const T* wi, const T* vr, std::complex<T>* w,
+                      std::complex<T>* v) {
+  for (std::int64_t j = 0; j < n; ++j) w[j] = {wr[j], wi[j]};
+  if (v == nullptr) return;
+  for (std::int64_t j = 0; j < n; ++j) {
+    const T* re = vr + j * n;
+    if (wi[j] > 0 && j + 1 < n) {
+      const T* im = re + n;
+      for (std::int64_t i = 0; i < n; ++i) {
+        v[i * n + j] = {re[i], im[i]};
+        v[i * n + j + 1] = {re[i], -im[i]};
+      }
+      ++j;
+    } else {
+      for (std::int64_t i = 0; i < n; ++i) v[i * n + j] = re[i];
+    }
+  }
 }
 
 /// out[i] = x[index[i]] for i < n (NumPy: `take` on a 1-D array); indices are in range.

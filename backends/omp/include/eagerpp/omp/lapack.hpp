@@ -6,12 +6,13 @@
 #include <algorithm>    // std::copy_n, std::fill, std::fill_n, std::max, std::min
 #include <atomic>       // std::atomic
 #include <cmath>        // std::ceil, std::log, std::abs, std::nextafter
+#include <complex>      // std::complex
 #include <cstdint>      // std::int64_t
 #include <limits>       // std::numeric_limits
 #include <memory>       // std::unique_ptr
 #include <string_view>  // std::string_view
 #include <tuple>        // std::tuple
-#include <type_traits>  // std::is_same_v
+#include <type_traits>  // std::is_same_v, std::conditional_t
 #include <utility>      // std::pair, std::swap
 
 #include <fmt/format.h>
@@ -27,7 +28,8 @@
 // parameter for parameter, so that a translation unit may include both ep::omp and ep::xtensor: a
 // function with C linkage declared twice must be declared alike. As there, the lengths that
 // gfortran appends for character arguments are left out; the routines' character arguments are
-// one character long, a length they know without reading it.
+// one character long, a length they know without reading it. A complex matrix is passed as its
+// interleaved real parts (xtensor-blas's FLOAT_COMPLEX is float).
 extern "C" {
 void spotrf_(const char* UPLO, const int* N, float* A, const int* LDA, int* INFO);
 void dpotrf_(const char* UPLO, const int* N, double* A, const int* LDA, int* INFO);
@@ -51,6 +53,24 @@ void sgesdd_(const char* JOBZ, const int* M, const int* N, float* A, const int* 
 void dgesdd_(const char* JOBZ, const int* M, const int* N, double* A, const int* LDA, double* S,
              double* U, const int* LDU, double* VT, const int* LDVT, double* WORK, const int* LWORK,
              int* IWORK, int* INFO);
+void cgetrf_(const int* M, const int* N, float* A, const int* LDA, int* IPIV, int* INFO);
+void zgetrf_(const int* M, const int* N, double* A, const int* LDA, int* IPIV, int* INFO);
+void cgetrs_(const char* TRANS, const int* N, const int* NRHS, const float* A, const int* LDA,
+             const int* IPIV, float* B, const int* LDB, int* INFO);
+void zgetrs_(const char* TRANS, const int* N, const int* NRHS, const double* A, const int* LDA,
+             const int* IPIV, double* B, const int* LDB, int* INFO);
+void sgeev_(const char* JOBVL, const char* JOBVR, const int* N, float* A, const int* LDA, float* WR,
+            float* WI, float* VL, const int* LDVL, float* VR, const int* LDVR, float* WORK,
+            const int* LWORK, int* INFO);
+void dgeev_(const char* JOBVL, const char* JOBVR, const int* N, double* A, const int* LDA,
+            double* WR, double* WI, double* VL, const int* LDVL, double* VR, const int* LDVR,
+            double* WORK, const int* LWORK, int* INFO);
+void cgeev_(const char* JOBVL, const char* JOBVR, const int* N, float* A, const int* LDA, float* W,
+            float* VL, const int* LDVL, float* VR, const int* LDVR, float* WORK, const int* LWORK,
+            float* RWORK, int* INFO);
+void zgeev_(const char* JOBVL, const char* JOBVR, const int* N, double* A, const int* LDA,
+            double* W, double* VL, const int* LDVL, double* VR, const int* LDVR, double* WORK,
+            const int* LWORK, double* RWORK, int* INFO);
 void ssyevd_(const char* JOBZ, const char* UPLO, const int* N, float* A, const int* LDA, float* W,
              float* WORK, const int* LWORK, int* IWORK, const int* LIWORK, int* INFO);
 void dsyevd_(const char* JOBZ, const char* UPLO, const int* N, double* A, const int* LDA, double* W,
@@ -72,13 +92,27 @@ int potrf(char uplo, int n, T* a, int lda) {
   return info;
 }
 
+/// A complex pointer as LAPACK's interleaved parts; a real one as it is.
+template <class T>
+auto parts(T* p) {
+  if constexpr (complex_dtype<std::remove_const_t<T>>)
+    return reinterpret_cast<std::conditional_t<std::is_const_v<T>, const typename T::value_type,
+                                               typename T::value_type>*>(p);
+  else
+    return p;
+}
+
 template <class T>
 int getrf(int m, int n, T* a, int lda, int* ipiv) {
   int info = 0;
   if constexpr (std::is_same_v<T, float>)
     sgetrf_(&m, &n, a, &lda, ipiv, &info);
-  else
+  else if constexpr (std::is_same_v<T, double>)
     dgetrf_(&m, &n, a, &lda, ipiv, &info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    cgetrf_(&m, &n, parts(a), &lda, ipiv, &info);
+  else
+    zgetrf_(&m, &n, parts(a), &lda, ipiv, &info);
   return info;
 }
 
@@ -87,8 +121,41 @@ int getrs(char trans, int n, int nrhs, const T* a, int lda, const int* ipiv, T* 
   int info = 0;
   if constexpr (std::is_same_v<T, float>)
     sgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info);
-  else
+  else if constexpr (std::is_same_v<T, double>)
     dgetrs_(&trans, &n, &nrhs, a, &lda, ipiv, b, &ldb, &info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    cgetrs_(&trans, &n, &nrhs, parts(a), &lda, ipiv, parts(b), &ldb, &info);
+  else
+    zgetrs_(&trans, &n, &nrhs, parts(a), &lda, ipiv, parts(b), &ldb, &info);
+  return info;
+}
+
+/// geev of a real matrix ('N' for the left eigenvectors): eigenvalues wr + i wi, VR real.
+template <class T>
+int geev(char jobvr, int n, T* a, int lda, T* wr, T* wi, T* vr, int ldvr, T* work, int lwork) {
+  int info = 0, one = 1;
+  const char jobvl = 'N';
+  T none = 0;
+  if constexpr (std::is_same_v<T, float>)
+    sgeev_(&jobvl, &jobvr, &n, a, &lda, wr, wi, &none, &one, vr, &ldvr, work, &lwork, &info);
+  else
+    dgeev_(&jobvl, &jobvr, &n, a, &lda, wr, wi, &none, &one, vr, &ldvr, work, &lwork, &info);
+  return info;
+}
+
+/// geev of a complex matrix ('N' for the left eigenvectors); rwork holds 2n reals.
+template <class C>
+int geev(char jobvr, int n, C* a, int lda, C* w, C* vr, int ldvr, C* work, int lwork,
+         typename C::value_type* rwork) {
+  int info = 0, one = 1;
+  const char jobvl = 'N';
+  C none = 0;
+  if constexpr (std::is_same_v<C, std::complex<float>>)
+    cgeev_(&jobvl, &jobvr, &n, parts(a), &lda, parts(w), parts(&none), &one, parts(vr), &ldvr,
+           parts(work), &lwork, rwork, &info);
+  else
+    zgeev_(&jobvl, &jobvr, &n, parts(a), &lda, parts(w), parts(&none), &one, parts(vr), &ldvr,
+           parts(work), &lwork, rwork, &info);
   return info;
 }
 
@@ -180,7 +247,7 @@ inline void lapack_report(std::atomic<std::int64_t>& first, std::int64_t b) {
 }
 
 template <class T>
-constexpr T lapack_nan = std::numeric_limits<T>::quiet_NaN();
+constexpr T lapack_nan = host_nan<T>;
 
 // The decompositions of ep::omp (B), one LAPACK call per matrix of a C-order stack. A C-order
 // m x n matrix is the column-major n x m matrix of its transpose, which LAPACK reads in place where that
@@ -406,6 +473,61 @@ std::pair<R, R> lapack_eigh(const R& x) {
     }
   });
   return {w, v};
+}
+
+/// {w, V} complex: geev ('N' for the left eigenvectors) on a column-major copy of each matrix, V's
+/// columns of unit norm and largest component real, a real matrix's conjugate pairs unpacked from
+/// its real VR (host_geev_unpack); NaN where the QR iteration does not converge. Without
+/// `vectors`, V is empty.
+template <class B, class R>
+auto lapack_eig(const R& x, bool vectors) {
+  using T = typename B::value_type;
+  using C = std::conditional_t<complex_dtype<T>, T, std::complex<T>>;
+  using CR = typename B::template rebind<C>::raw_type;
+  using real = typename C::value_type;
+  const host_stack_dims d = host_stack(x.shape());
+  const std::int64_t batch = d.batch, n = d.n;
+  std::pair<CR, CR> out{CR(host_stack_shape(x.shape(), n), "eig"),
+                        CR(vectors ? x.shape() : Shape{0}, "eig")};
+  auto& [w, v] = out;
+  if (batch == 0 || n == 0) return out;
+  const int ni = lapack::size(n, "eig");
+  const char jobvr = vectors ? 'V' : 'N';
+  const int ldvr = vectors ? ni : 1;
+  T query = 0, unused = 0;
+  if constexpr (complex_dtype<T>) {
+    real runused = 0;
+    lapack::geev(jobvr, ni, &unused, ni, &unused, &unused, ldvr, &query, -1, &runused);
+  } else {
+    lapack::geev(jobvr, ni, &unused, ni, &unused, &unused, &unused, ldvr, &query, -1);
+  }
+  const int lwork = lapack::workspace(static_cast<real>(std::real(query)), "eig");
+  B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
+    const auto a = lapack_buffer<T>(n * n), work = lapack_buffer<T>(lwork);
+    const auto vr = lapack_buffer<T>(vectors ? n * n : 1);
+    const auto wr = lapack_buffer<T>(n), wi = lapack_buffer<real>(2 * n);
+    for (std::int64_t b = lo; b < hi; ++b) {
+      C* wb = w.mutable_data() + b * n;
+      C* vb = vectors ? v.mutable_data() + b * n * n : nullptr;
+      lapack_transpose(x.data() + b * n * n, n, n, a.get());
+      int info = 0;
+      if constexpr (complex_dtype<T>)
+        info =
+            lapack::geev(jobvr, ni, a.get(), ni, wb, vr.get(), ldvr, work.get(), lwork, wi.get());
+      else
+        info = lapack::geev(jobvr, ni, a.get(), ni, wr.get(), wi.get(), vr.get(), ldvr, work.get(),
+                            lwork);
+      if (info != 0) {  // INFO > 0: the QR iteration did not converge
+        std::fill_n(wb, n, lapack_nan<C>);
+        if (vectors) std::fill_n(vb, n * n, lapack_nan<C>);
+      } else if constexpr (complex_dtype<T>) {
+        if (vectors) lapack_transpose(vr.get(), n, n, vb);
+      } else {
+        host_geev_unpack<T>(n, wr.get(), wi.get(), vr.get(), wb, vb);
+      }
+    }
+  });
+  return out;
 }
 
 /// {sign, log|det|} from getrf of x (column-major copy): the product of U's diagonal, its sign

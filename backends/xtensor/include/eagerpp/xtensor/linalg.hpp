@@ -271,6 +271,43 @@ struct xt_linalg {
     return {w, v};
   }
 
+  /// geev ('N' for the left eigenvectors) on a column-major copy: {w, V} complex, V's columns of
+  /// unit norm and largest component real; a real matrix's conjugate pairs unpacked from its real
+  /// VR (host_geev_unpack). Without `vectors`, V is empty.
+  static auto eig(const raw_type& x, bool vectors) {
+    using C = std::conditional_t<complex_dtype<T>, T, std::complex<T>>;
+    using complex_raw = xtensor_array<C>;
+    const auto [batch, n, unused] = stack(x, "eig");
+    std::pair<complex_raw, complex_raw> out{
+        xt_kernels::empty<C>(stack_shape(x, {n})),
+        xt_kernels::empty<C>(vectors ? x.shape() : shape_type{0})};
+    auto& [w, v] = out;
+    const char jobvr = vectors ? 'V' : 'N';
+    col_matrix a, none = col_matrix::from_shape({1, 1});
+    col_matrix vr = col_matrix::from_shape({vectors ? n : 1, vectors ? n : 1});
+    auto wr = xt::xtensor<T, 1>::from_shape({n}), wi = xt::xtensor<T, 1>::from_shape({n});
+    for (std::size_t b = 0; b < batch && n > 0; ++b) {
+      C* wb = w.data() + b * n;
+      C* vb = vectors ? v.data() + b * n * n : nullptr;
+      to_column_major(x.data() + b * n * n, n, n, a);
+      int info = 0;
+      if constexpr (complex_dtype<T>)
+        info = xt::lapack::geev(a, 'N', jobvr, wr, none, vr);
+      else
+        info = xt::lapack::geev(a, 'N', jobvr, wr, wi, none, vr);
+      if (info != 0) {  // INFO > 0: the QR iteration did not converge
+        std::fill_n(wb, n, host_nan<C>);
+        if (vectors) std::fill_n(vb, n * n, host_nan<C>);
+      } else if constexpr (complex_dtype<T>) {
+        std::copy_n(wr.data(), n, wb);
+        if (vectors) transpose(vr.data(), n, n, n, vb, n);
+      } else {
+        host_geev_unpack<T>(static_cast<std::int64_t>(n), wr.data(), wi.data(), vr.data(), wb, vb);
+      }
+    }
+    return out;
+  }
+
   /// getrf, then xt::linalg::slogdet's sums on its factor: {0, -inf} for a zero pivot; {1, 0}
   /// for 0 x 0. (xt::linalg::slogdet itself would copy the column-major matrix once more.)
   static std::pair<raw_type, raw_type> slogdet(const raw_type& x) {
@@ -308,7 +345,7 @@ struct xt_linalg {
 
  private:
   using col_matrix = xt::xtensor<T, 2, xt::layout_type::column_major>;
-  static constexpr T nan = std::numeric_limits<T>::quiet_NaN();
+  static constexpr T nan = host_nan<T>;
 
   /// The C-order m x n matrix at `p`, in place.
   template <class P>
