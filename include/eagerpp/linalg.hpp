@@ -117,7 +117,7 @@ double default_rtol(const Shape& s) {
 
 /// The facade's check that B has the decompositions, naming each missing function; `complex`:
 /// for a function that also takes complex tensors (solve, inv, eig).
-template <backend B, bool complex = false>
+template <backend B, bool complex>
 constexpr void require_decompositions() {
   if constexpr (complex)
     static_assert(inexact_dtype<typename B::value_type>,

@@ -137,8 +137,9 @@ slogdet_result<Tensor<B>> slogdet(const Tensor<B>& x);
 
 namespace detail {
 
-/// The check that B has the decompositions (eagerpp/linalg.hpp), naming each missing function.
-template <backend B>
+/// The check that B has the decompositions (eagerpp/linalg.hpp), naming each missing function;
+/// `complex`: for a function that also takes complex tensors.
+template <backend B, bool complex = false>
 constexpr void require_decompositions();
 
 /// Checks for a stack of square matrices; returns n.
