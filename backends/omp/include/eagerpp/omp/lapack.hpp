@@ -489,7 +489,8 @@ auto lapack_eig(const R& x, bool vectors) {
   const std::int64_t batch = d.batch, n = d.n;
   std::pair<CR, CR> out{CR(host_stack_shape(x.shape(), n), "eig"),
                         CR(vectors ? x.shape() : Shape{0}, "eig")};
-  auto& [w, v] = out;
+  CR& w = out.first;
+  CR& v = out.second;
   if (batch == 0 || n == 0) return out;
   const int ni = lapack::size(n, "eig");
   const char jobvr = vectors ? 'V' : 'N';
