@@ -18,17 +18,26 @@
 //   multiply_add_1M/<backend>_native the same as the backend's own expression: an Eigen array
 //                                    expression, an xtensor expression assigned with noalias.
 // Target: within 1.2x.
+// Built a second time as fft_fftw_bench with FFTW3 underneath (the CMake option EAGERPP_FFTW, GPL),
+// where FFTW is installed: there each backend is measured against FFTW's own calls (fft_1M/fftw: a
+// one-dimensional plan; rfftn_512/fftw: FFTW's two-dimensional real-input plan), target 1.1x, and
+// against NumPy's pocketfft (python3-numpy, timed by a Python process this binary starts: numpy.fft
+// computes in complex128), target 1.5x.
 // Each benchmark runs 5 times in random order unless told otherwise (--benchmark_repetitions); the
 // ratios are of the medians.
 #include <cmath>    // std::sin, std::cos
 #include <complex>  // std::complex
 #include <cstdint>  // std::int64_t
+#include <cstdio>   // popen, fscanf, pclose
 #include <string>   // std::string
 #include <vector>   // std::vector
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <kissfft/kissfft.hh>
+#ifdef EAGERPP_FFTW
+#include <fftw3.h>
+#endif
 #include <unsupported/Eigen/FFT>
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xnoalias.hpp>
@@ -161,6 +170,52 @@ void rfftn_kissfft(benchmark::State& st) {
   }
 }
 
+#ifdef EAGERPP_FFTW
+void fft_fftw(benchmark::State& st) {
+  auto x = signal(points, 0.01);
+  std::vector<C> y(x.size());
+  const fftwf_plan plan =
+      fftwf_plan_dft_1d(static_cast<int>(points), reinterpret_cast<fftwf_complex*>(x.data()),
+                        reinterpret_cast<fftwf_complex*>(y.data()), FFTW_FORWARD, FFTW_ESTIMATE);
+  for (auto _ : st) {
+    fftwf_execute(plan);
+    benchmark::DoNotOptimize(y.data());
+  }
+  fftwf_destroy_plan(plan);
+}
+
+void rfftn_fftw(benchmark::State& st) {
+  auto x = image();
+  std::vector<C> out(static_cast<std::size_t>(side * half));
+  const fftwf_plan plan =
+      fftwf_plan_dft_r2c_2d(static_cast<int>(side), static_cast<int>(side), x.data(),
+                            reinterpret_cast<fftwf_complex*>(out.data()), FFTW_ESTIMATE);
+  for (auto _ : st) {
+    fftwf_execute(plan);
+    benchmark::DoNotOptimize(out.data());
+  }
+  fftwf_destroy_plan(plan);
+}
+
+/// NumPy's time in milliseconds of `call` (its best of 7 runs of 5 calls) on the inputs of the
+/// benchmarks above, from a Python process; 0 where none runs.
+double numpy_ms(const std::string& call) {
+  const std::string script =
+      "import numpy as np, timeit; k = np.arange(" + std::to_string(points) +
+      "); x = (np.sin(0.01 * k) + 1j * np.cos(0.0037 * (k % 1000))).astype(np.complex64); "
+      "j = np.arange(" +
+      std::to_string(side * side) + "); r = np.sin(0.001 * (j * (j % 7))).astype(np.float32)." +
+      "reshape(" + std::to_string(side) + ", " + std::to_string(side) +
+      "); print(min(timeit.repeat(lambda: " + call + ", number=5, repeat=7)) / 5 * 1e3)";
+  FILE* p = popen(("/usr/bin/python3 -c \"" + script + "\" 2>/dev/null").c_str(), "r");
+  if (p == nullptr) return 0;
+  double ms = 0;
+  if (std::fscanf(p, "%lf", &ms) != 1) ms = 0;
+  pclose(p);
+  return ms;
+}
+#endif
+
 void multiply_add_eigen_native(benchmark::State& st) {
   const auto zv = signal(elements, 0.01), wv = signal(elements, 0.02);
   const Eigen::ArrayXcf z = Eigen::Map<const Eigen::ArrayXcf>(zv.data(), elements);
@@ -227,6 +282,10 @@ int main(int argc, char** argv) {
   benchmark::RegisterBenchmark("fft_1M/omp", fft_facade<O>)->Unit(ms);
   benchmark::RegisterBenchmark("rfftn_512/omp", rfftn_facade<O>)->Unit(ms);
 #endif
+#ifdef EAGERPP_FFTW
+  benchmark::RegisterBenchmark("fft_1M/fftw", fft_fftw)->Unit(ms);
+  benchmark::RegisterBenchmark("rfftn_512/fftw", rfftn_fftw)->Unit(ms);
+#endif
   benchmark::RegisterBenchmark("fft_1M/eigen_native", fft_eigen_native)->Unit(ms);
   benchmark::RegisterBenchmark("fft_1M/kissfft", fft_kissfft)->Unit(ms);
   benchmark::RegisterBenchmark("rfftn_512/eigen_native", rfftn_eigen_native)->Unit(ms);
@@ -241,8 +300,12 @@ int main(int argc, char** argv) {
   fmt::print("\nRatios (median times of this run, one thread):\n");
   bool ok = true;
   for (const auto& b : backends) {
+#ifdef EAGERPP_FFTW
+    const std::string lib = "fftw", lib_name = "FFTW";
+#else
     const std::string lib = b == "eigen" ? "eigen_native" : "kissfft";
     const std::string lib_name = b == "eigen" ? "Eigen::FFT" : "kissfft";
+#endif
     ok &= ep::bench::print_ratio(rep, fmt::format("fft 2^20 complex64: {} / {}", b, lib_name),
                                  "fft_1M/" + b, "fft_1M/" + lib, 1.1);
     ok &= ep::bench::print_ratio(rep, fmt::format("rfftn 512x512 float32: {} / {}", b, lib_name),
@@ -252,6 +315,20 @@ int main(int argc, char** argv) {
     ok &= ep::bench::print_ratio(
         rep, fmt::format("z * w + z, 10^6 complex64: {} / its own expression", b),
         "multiply_add_1M/" + b, "multiply_add_1M/" + b + "_native", 1.2);
+#ifdef EAGERPP_FFTW
+  // NumPy's pocketfft, timed now, against each backend's median.
+  const double fft_numpy = numpy_ms("np.fft.fft(x)"), rfftn_numpy = numpy_ms("np.fft.rfftn(r)");
+  if (fft_numpy > 0 && rfftn_numpy > 0) {
+    for (const auto& b : backends) {
+      ok &= ep::bench::print_ratio_to(rep, fmt::format("fft 2^20 complex64: {} / NumPy", b),
+                                      "fft_1M/" + b, fft_numpy * 1e6, 1.5);
+      ok &= ep::bench::print_ratio_to(rep, fmt::format("rfftn 512x512 float32: {} / NumPy", b),
+                                      "rfftn_512/" + b, rfftn_numpy * 1e6, 1.5);
+    }
+  } else {
+    fmt::print("NumPy (python3-numpy) did not run: no ratios to NumPy\n");
+  }
+#endif
   fmt::print("{}\n", ok ? "all targets met" : "some targets missed");
   benchmark::Shutdown();
   return 0;

@@ -76,6 +76,14 @@ inline bool print_ratio(const ratio_reporter& rep, const std::string& label, con
   return print_ratio_line(label, rep.ratio(a, b), target);
 }
 
+/// Prints one line of a ratio table, time(a) / `reference_ns` (a time measured outside Google
+/// Benchmark, in ns), and whether it meets `target`.
+inline bool print_ratio_to(const ratio_reporter& rep, const std::string& label,
+                           const std::string& a, double reference_ns, double target) {
+  const double t = rep.time(a);
+  return print_ratio_line(label, t < 0 || reference_ns <= 0 ? -1 : t / reference_ns, target);
+}
+
 /// Prints one line of a ratio table from a paired benchmark's ratio counter
 /// (ratio_reporter::counter), and whether it meets `target`.
 inline bool print_paired_ratio(const ratio_reporter& rep, const std::string& label,

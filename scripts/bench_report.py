@@ -525,7 +525,7 @@ def main():
         res.setdefault("machines", {})
     names = ("facade_bench", "fusion_bench", "autodiff_bench", "mlp_bench", "stencil_bench",
              "small_bench", "threads_bench", "any_bench", "checkpoint_bench", "linalg_bench",
-             "array_api_bench", "vmap_bench", "fft_bench")
+             "array_api_bench", "vmap_bench", "fft_bench", "fft_fftw_bench")
     for name in names:
         if only and name not in only:
             res["benchmarks"].setdefault(name, {"times": {}, "ratios": [], "info": []})
@@ -557,6 +557,7 @@ def main():
         "array_api": generic_table(b["array_api_bench"]["ratios"], b["array_api_bench"]["info"]),
         "vmap": generic_table(b["vmap_bench"]["ratios"], b["vmap_bench"]["info"]),
         "fft": generic_table(b["fft_bench"]["ratios"], b["fft_bench"]["info"]),
+        "fft_fftw": generic_table(b["fft_fftw_bench"]["ratios"], b["fft_fftw_bench"]["info"]),
     }
     if only:
         tables = {k: v for k, v in tables.items() if f"{k}_bench" in only}

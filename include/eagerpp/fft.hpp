@@ -18,11 +18,12 @@
 
 // One backend primitive, `B::fft(raw, int axis, bool inverse)`: the unnormalized discrete Fourier
 // transform of a complex tensor along one axis (inverse: the exponent's sign +), through the
-// backend's FFT library. Every function below is written with it and the facade's ops, as NumPy
-// defines them (numpy.fft: lengths cropped or zero-padded to n, the three norms, the Hermitian
-// pairs), so each runs on every backend with the primitive and differentiates through the ops'
-// rules; the primitive's own rule is the same transform of the cotangent (the DFT matrix is
-// symmetric: JAX's transpose, docs/autodiff.md).
+// backend's FFT library; and an optional one, `B::rfft(raw, int axis)`, its first half for a real
+// input by the library's real transform (rfft_backend). Every function below is written with them
+// and the facade's ops, as NumPy defines them (numpy.fft: lengths cropped or zero-padded to n, the
+// three norms, the Hermitian pairs), so each runs on every backend with the primitive and
+// differentiates through the ops' rules; the primitive's own rule is the same transform of the
+// cotangent (the DFT matrix is symmetric: JAX's transpose, docs/autodiff.md).
 namespace ep {
 
 namespace detail {
@@ -53,6 +54,32 @@ Tn fft_along(const Tn& x, int axis, bool inverse) {
       "dtypes; see \"Writing a backend\" in docs/backends.md");
   return make_result<Tn>([&] { return B::fft(x.raw(), axis, inverse); },
                          fft_rule<Tn>{{}, axis, inverse}, x);
+}
+
+/// Whether backend B has the optional real-input primitive `B::rfft(raw, int axis)`: the first
+/// n / 2 + 1 points of the unnormalized DFT along `axis` of a real floating tensor, of the complex
+/// dtype of its precision, by the library's real transform (about half a complex one's work).
+/// rfft (and so rfftn and ihfft) use it where B has it, else a complex transform of the input.
+template <class B>
+concept rfft_backend = requires(const typename B::raw_type& x) {
+  {B::rfft(x, 0)};
+};
+
+/// The rule of the real-input transform y = P F x (F the DFT of n points, P its first n / 2 + 1
+/// rows): x̄ = Re(F Pᵀ ȳ), the cotangent zero-padded to n points and transformed (F is symmetric).
+template <class Out, class In>
+struct rfft_rule : takes<In> {
+  int axis;
+  std::int64_t n;
+  In operator()(const Out& g, const Out&, const In&) const;
+};
+
+/// The first n / 2 + 1 points of the unnormalized DFT of real x along `axis` (non-negative).
+template <class B>
+auto rfft_along(const Tensor<B>& x, int axis) {
+  using Out = typename Tensor<B>::template rebind<complex_of_t<typename B::value_type>>;
+  return make_result<Out>([&] { return B::rfft(x.raw(), axis); },
+                          rfft_rule<Out, Tensor<B>>{{}, axis, x.shape()[axis]}, x);
 }
 
 /// The complex dtype of an FFT of dtype T: T itself, or the complex dtype of a real floating T.
@@ -97,6 +124,11 @@ Tn fit_axis(std::string_view op, const Tn& x, int axis, std::int64_t n) {
   Paddings p(static_cast<std::size_t>(x.ndim()), {0, 0});
   p[static_cast<std::size_t>(axis)] = {0, n - len};
   return x.pad(p);
+}
+
+template <class Out, class In>
+In rfft_rule<Out, In>::operator()(const Out& g, const Out&, const In&) const {
+  return fft_along(fit_axis("rfft", g, axis, n), axis, false).real();
 }
 
 /// The complex transform of complex x along `axis` over n points with `norm`.
@@ -219,9 +251,19 @@ auto rfft(const Tensor<B>& x, std::optional<std::int64_t> n = std::nullopt, int 
           std::string_view norm = "backward") {
   static_assert(floating_dtype<typename B::value_type>,
                 "ep::fft::rfft: needs a real floating tensor; of a complex one, use fft");
-  const auto full = detail::c2c("rfft", detail::as_complex("rfft", x), axis, n, norm, false);
-  const int a = detail::normalize_axis("rfft", axis, x.shape());
-  return detail::slice_axis(full, a, 0, full.shape()[a] / 2 + 1);
+  if constexpr (detail::rfft_backend<B>) {
+    if (x.ndim() == 0) throw value_error("rfft: x is 0-dimensional; expected at least one axis");
+    const int a = detail::normalize_axis("rfft", axis, x.shape());
+    const Tensor<B> fitted = detail::fit_axis("rfft", x, a, n.value_or(x.shape()[a]));
+    const double scale = detail::fft_scale("rfft", norm, fitted.shape()[a], false);
+    const auto y = detail::rfft_along(fitted, a);
+    using T = typename B::value_type;
+    return scale == 1.0 ? y : y * static_cast<T>(scale);
+  } else {
+    const auto full = detail::c2c("rfft", detail::as_complex("rfft", x), axis, n, norm, false);
+    const int a = detail::normalize_axis("rfft", axis, x.shape());
+    return detail::slice_axis(full, a, 0, full.shape()[a] / 2 + 1);
+  }
 }
 
 /// The inverse of rfft: n real points (2 (m - 1) by default, m the length along `axis`) from the

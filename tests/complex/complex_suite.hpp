@@ -488,6 +488,17 @@ TYPED_TEST_P(Complex, FftRoundTripsParsevalAndErrors) {
     const auto re = x.real();
     expect_transform(fft::irfft(fft::rfft(re), n), {2, n}, re.to_vector(), rtol,
                      fmt::format("irfft(rfft(x), n) n={}", n));
+    // The real-input transform (the backend's rfft where it has one) against the complex one, along
+    // the last axis and along a strided one.
+    const auto half = [&](const auto& t, int axis) {
+      const auto full = fft::fft(t.template astype<C>(), std::nullopt, axis);
+      return ep::detail::slice_axis(full, axis, 0, t.shape()[axis] / 2 + 1);
+    };
+    const auto tall = re.reshape({n, 2});
+    expect_transform(fft::rfft(re), {2, n / 2 + 1}, half(re, 1).to_vector(), rtol,
+                     fmt::format("rfft n={}", n));
+    expect_transform(fft::rfft(tall, std::nullopt, 0), {n / 2 + 1, 2}, half(tall, 0).to_vector(),
+                     rtol, fmt::format("rfft n={} along axis 0", n));
   }
   // Enough lines to spread over ep::omp's threads (host/fft.hpp), along both axes, against the
   // lines transformed one at a time on ep::eigen.

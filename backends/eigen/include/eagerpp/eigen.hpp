@@ -15,7 +15,11 @@
 #include "eagerpp/backend.hpp"
 #include "eagerpp/detail/fusion.hpp"
 #include "eagerpp/eigen/array.hpp"
+#ifdef EAGERPP_FFTW
+#include "eagerpp/host/fftw.hpp"  // GPL: the CMake option EAGERPP_FFTW (docs/backends.md)
+#else
 #include "eagerpp/eigen/fft.hpp"
+#endif
 #include "eagerpp/eigen/functors.hpp"
 #include "eagerpp/eigen/fuse_ops.hpp"
 #include "eagerpp/eigen/kernels.hpp"
@@ -478,11 +482,29 @@ struct eigen : detail::expression_arithmetic<eigen<T>, T, eigen_array<T>>,
   // --- linear algebra -----------------------------------------------------------------------
 
   /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): Eigen::FFT, a line at a
-  /// time (eigen/fft.hpp).
+  /// time (eigen/fft.hpp); FFTW's where built with EAGERPP_FFTW (host/fftw.hpp).
   static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
     raw_type out(x.shape());
+#ifdef EAGERPP_FFTW
+    detail::fftw_lines<typename T::value_type>(x.data(), out.mutable_data(), x.shape(), axis,
+                                               inverse);
+#else
     detail::eigen_fft_lines<typename T::value_type>(x.data(), out.mutable_data(), x.shape(), axis,
                                                     inverse);
+#endif
+    return out;
+  }
+  /// The first n / 2 + 1 points of the DFT along `axis` of a real tensor (ep::fft::rfft):
+  /// Eigen::FFT's real transform, a line at a time (eigen/fft.hpp), or FFTW's.
+  static auto rfft(const raw_type& x, int axis) requires floating_dtype<T> {
+    Shape half = x.shape();
+    half[axis] = half[axis] / 2 + 1;
+    eigen_array<std::complex<T>> out(half);
+#ifdef EAGERPP_FFTW
+    detail::fftw_rfft_lines<T>(x.data(), out.mutable_data(), x.shape(), axis);
+#else
+    detail::eigen_rfft_lines<T>(x.data(), out.mutable_data(), x.shape(), axis);
+#endif
     return out;
   }
   /// Eigen's GEMM per batch; for bool, NumPy's OR of ANDs.

@@ -46,4 +46,26 @@ void eigen_fft_lines(const std::complex<F>* in, std::complex<F>* out, const Shap
   });
 }
 
+/// The first n / 2 + 1 points of the unnormalized DFT of each real line along `axis` of `in`
+/// (host_rfft_lines): Eigen::FFT's real transform with its HalfSpectrum flag (real-optimized for n a
+/// multiple of 4, else a complex transform of the line); plans per thread as eigen_fft_lines.
+template <class F>
+void eigen_rfft_lines(const F* in, std::complex<F>* out, const Shape& shape, int axis) {
+  using C = std::complex<F>;
+  const std::int64_t n = shape[axis];
+  host_rfft_lines<F>(in, out, shape, axis, [n](const F* src, C* dst) {
+    thread_local Eigen::FFT<F> fft = [] {
+      Eigen::FFT<F> f;
+      f.SetFlag(Eigen::FFT<F>::Unscaled);
+      f.SetFlag(Eigen::FFT<F>::HalfSpectrum);
+      return f;
+    }();
+    if (n == 1) {  // the identity (see eigen_fft_lines)
+      *dst = C(*src, 0);
+      return;
+    }
+    fft.fwd(dst, src, static_cast<Eigen::Index>(n));
+  });
+}
+
 }  // namespace ep::detail
