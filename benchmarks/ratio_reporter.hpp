@@ -43,7 +43,8 @@ class ratio_reporter : public benchmark::ConsoleReporter {
     auto it = counters_.find(name + ":" + counter);
     return it == counters_.end() ? -1 : it->second;
   }
-  /// The real time per iteration of `name` in ns, or a negative number if it was not run.
+  /// The real time per iteration of `name` in its time unit (Unit(), ns by default), or a negative
+  /// number if it was not run.
   [[nodiscard]] double time(const std::string& name) const {
     auto it = times_.find(name);
     return it == times_.end() ? -1 : it->second;
@@ -76,12 +77,12 @@ inline bool print_ratio(const ratio_reporter& rep, const std::string& label, con
   return print_ratio_line(label, rep.ratio(a, b), target);
 }
 
-/// Prints one line of a ratio table, time(a) / `reference_ns` (a time measured outside Google
-/// Benchmark, in ns), and whether it meets `target`.
+/// Prints one line of a ratio table, time(a) / `reference` (a time measured outside Google
+/// Benchmark, in a's time unit), and whether it meets `target`.
 inline bool print_ratio_to(const ratio_reporter& rep, const std::string& label,
-                           const std::string& a, double reference_ns, double target) {
+                           const std::string& a, double reference, double target) {
   const double t = rep.time(a);
-  return print_ratio_line(label, t < 0 || reference_ns <= 0 ? -1 : t / reference_ns, target);
+  return print_ratio_line(label, t < 0 || reference <= 0 ? -1 : t / reference, target);
 }
 
 /// Prints one line of a ratio table from a paired benchmark's ratio counter
