@@ -55,6 +55,7 @@ struct fftw_api<double> {
   static int alignment(const void* p) {
     return fftw_alignment_of(static_cast<double*>(const_cast<void*>(p)));
   }
+  static void destroy(plan p) { fftw_destroy_plan(p); }
 };
 
 template <>
@@ -82,6 +83,23 @@ struct fftw_api<float> {
   static int alignment(const void* p) {
     return fftwf_alignment_of(static_cast<float*>(const_cast<void*>(p)));
   }
+  static void destroy(plan p) { fftwf_destroy_plan(p); }
+};
+
+/// The plans of one dtype, by (n, lines, interleaved, kind, aligned), destroyed with the program's
+/// statics (FFTW's own caches stay reachable from its globals).
+template <class F>
+struct fftw_plan_cache {
+  using key_type = std::tuple<std::int64_t, std::int64_t, bool, int, bool>;
+  std::mutex mutex;
+  std::map<key_type, typename fftw_api<F>::plan> plans;
+  fftw_plan_cache() = default;
+  fftw_plan_cache(const fftw_plan_cache&) = delete;
+  fftw_plan_cache& operator=(const fftw_plan_cache&) = delete;
+  ~fftw_plan_cache() {
+    for (auto& entry : plans)
+      if (entry.second != nullptr) fftw_api<F>::destroy(entry.second);
+  }
 };
 
 /// Runs FFTW's transform of `lines` lines of n points at `in` into `out` (the first n / 2 + 1
@@ -90,7 +108,7 @@ struct fftw_api<float> {
 /// or interleaved ones (point k of line j at in[k * lines + j], and alike in out). The plan is made
 /// once per (dtype, n, lines, layout, kind, whether the arrays are at FFTW's SIMD alignment), under a
 /// lock (FFTW's planner is not thread-safe) with FFTW_ESTIMATE, which plans from the arrays'
-/// addresses without touching them, and kept for the program's life; each call runs it on its own
+/// addresses without touching them, and kept until the program ends (fftw_plan_cache); each call runs it on its own
 /// arrays by FFTW's thread-safe new-array functions, which need arrays of the plan's alignment. An
 /// out-of-place transform leaves its input as it was (FFTW_PRESERVE_INPUT).
 template <class F, class In>
@@ -100,13 +118,11 @@ void fftw_transform(std::int64_t n, std::int64_t lines, bool interleaved, bool i
   constexpr bool real = !complex_dtype<In>;
   auto* src = const_cast<In*>(in);
   const bool aligned = api::alignment(src) == 0 && api::alignment(out) == 0;
-  using key_type = std::tuple<std::int64_t, std::int64_t, bool, int, bool>;
-  static std::mutex mutex;
-  static std::map<key_type, typename api::plan> plans;
+  static fftw_plan_cache<F> cache;
   typename api::plan plan{};
   {
-    const std::lock_guard<std::mutex> lock(mutex);
-    auto& p = plans[key_type{n, lines, interleaved, real ? 2 : inverse ? 1 : 0, aligned}];
+    const std::lock_guard<std::mutex> lock(cache.mutex);
+    auto& p = cache.plans[{n, lines, interleaved, real ? 2 : inverse ? 1 : 0, aligned}];
     if (p == nullptr) {
       const unsigned flags =
           FFTW_ESTIMATE | FFTW_PRESERVE_INPUT | (aligned ? 0U : unsigned{FFTW_UNALIGNED});
