@@ -105,12 +105,13 @@ struct fftw_plan_cache {
 /// Runs FFTW's transform of `lines` lines of n points at `in` into `out` (the first n / 2 + 1
 /// points of each line for a real `In`; inverse: the exponent's sign +), unnormalized: consecutive
 /// lines (`interleaved` false: line j at in[j * n], its points at out[j * m], m its output length)
-/// or interleaved ones (point k of line j at in[k * lines + j], and alike in out). The plan is made
-/// once per (dtype, n, lines, layout, kind, whether the arrays are at FFTW's SIMD alignment), under a
-/// lock (FFTW's planner is not thread-safe) with FFTW_ESTIMATE, which plans from the arrays'
-/// addresses without touching them, and kept until the program ends (fftw_plan_cache); each call runs it on its own
-/// arrays by FFTW's thread-safe new-array functions, which need arrays of the plan's alignment. An
-/// out-of-place transform leaves its input as it was (FFTW_PRESERVE_INPUT).
+/// or interleaved ones (point k of line j at in[k * lines + j], and alike in out). The plan is
+/// made once per (dtype, n, lines, layout, kind, whether the arrays are at FFTW's SIMD alignment),
+/// under a lock (FFTW's planner is not thread-safe) with FFTW_ESTIMATE, which plans from the
+/// arrays' addresses without touching them, and kept until the program ends (fftw_plan_cache);
+/// each call runs it on its own arrays by FFTW's thread-safe new-array functions, which need arrays
+/// of the plan's alignment. An out-of-place transform leaves its input as it was
+/// (FFTW_PRESERVE_INPUT).
 template <class F, class In>
 void fftw_transform(std::int64_t n, std::int64_t lines, bool interleaved, bool inverse,
                     const In* in, std::complex<F>* out) {
