@@ -51,7 +51,7 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   }
 
   /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): kissfft, the lines spread
-  /// over the OpenMP threads (host/kissfft.hpp).
+  /// over the OpenMP threads (host/kissfft.hpp), or FFTW where built with EAGERPP_FFTW.
   static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
     raw_type out(x.shape(), "fft");
 #ifdef EAGERPP_FFTW

@@ -589,7 +589,7 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
   // (xtensor/linalg.hpp).
 
   /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): kissfft, a line at a time
-  /// (host/kissfft.hpp).
+  /// (host/kissfft.hpp), or FFTW where built with EAGERPP_FFTW (host/fftw.hpp).
   static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
     auto out = detail::xt_kernels::empty<T>(x.shape());
 #ifdef EAGERPP_FFTW
