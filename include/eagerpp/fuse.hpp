@@ -72,7 +72,7 @@ class fused_function {
   template <class B, class... Rest>
   Tensor<B> differentiable(const Tensor<B>& x, const Rest&... xs) const {
     const F f = f_;
-    auto forward_fn = [this](const auto&... ts) { return forward(ts...); };
+    auto forward_fn = [this](const auto&... ts) { return this->forward(ts...); };
     auto backward = [f](const Tensor<B>& g, const Tensor<B>&, const auto&... ts) {
       constexpr std::size_t n = sizeof...(ts);
       auto grads = [&] {

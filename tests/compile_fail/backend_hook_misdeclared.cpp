@@ -1,4 +1,4 @@
-// expect: ep::map_reduce: the backend declares the optional hook map_reduce, but not as template <ep::detail::reduce_kind Reduce> static raw_type map_reduce\(ep::detail::map_kind, const raw_type&\) for the reductions sum, min and max \(a template argument, not a function argument\); see "Optional hooks" in docs/backends.md
+// expect: ep::map_reduce: the backend declares the optional hook map_reduce, but not as template <ep::detail::reduce_kind Reduce> static raw_type map_reduce\(ep::detail::map_kind, const raw_type&\) for the reductions sum, min and max \(a template argument, not a function argument\); see \\?"Optional hooks\\?" in docs/backends.md
 // eagerpp - compile-fail: an optional hook declared with the wrong signature (map_reduce taking the
 // reduction as a function argument); its concept (include/eagerpp/backend_hooks.hpp) names the hook
 // in a sentence instead of taking it for absent

@@ -1,4 +1,4 @@
-// expect: ep::thrust_backend: the Thrust system lacks or misdeclares copy; expected template <class T> static void copy\(T\* out, const T\* in, std::int64_t n, ep::detail::copy_kind kind, std::string_view op\); see "A Thrust system" in docs/backends.md
+// expect: ep::thrust_backend: the Thrust system lacks or misdeclares copy; expected template <class T> static void copy\(T\* out, const T\* in, std::int64_t n, ep::detail::copy_kind kind, std::string_view op\); see \\?"A Thrust system\\?" in docs/backends.md
 // eagerpp - compile-fail: a Thrust system whose required member copy has the wrong signature; the
 // system's contract (ep::detail::thrust_system, backends/thrust/include/eagerpp/thrust/system.hpp)
 // names the member in a sentence

@@ -91,7 +91,9 @@ TYPED_TEST(Tree, MapLeavesAndStructureOfNestedTrees) {
   const auto sum = ep::tree_map([](const T& x, const T& y) { return x + y; }, t, doubled);
   EXPECT_EQ(ep::tree_leaves(sum)[3].to_vector(), std::vector<double>{15});
   // Flatten, unflatten, structure.
-  auto [flat, def] = ep::tree_flatten(t);
+  auto flattened = ep::tree_flatten(t);  // not a structured binding: a lambda captures def
+  auto& flat = flattened.first;
+  const auto& def = flattened.second;
   EXPECT_EQ(def.num_leaves(), 8U);
   EXPECT_EQ(def.str(), "(Params<B>{w: *, b: *}, [*], {'a': *, 'b': *}, None, (*, (*, *)))");
   for (auto& leaf : flat) leaf = leaf + 1;
@@ -184,7 +186,8 @@ TYPED_TEST(Tree, TreesThroughVjpJvpJacobian) {
   const Params<B> p{vec<B>({1, 2}), vec<B>({3, -1}), 0};
   // f: Params -> a pair of tensors.
   auto f = [](const Params<B>& q) { return std::pair{q.w * q.b, (q.w + q.b).sum()}; };
-  const auto [y, pb] = ep::vjp(f, p);
+  const auto result = ep::vjp(f, p);  // not a structured binding: a lambda captures pb
+  const auto& pb = result.second;
   const auto g = pb(std::pair{vec<B>({1, 1}), vec<B>({1}).sum()});
   // d/dw (w b).sum() + (w + b).sum() = b + 1; d/db = w + 1
   EXPECT_EQ(g.w.to_vector(), (std::vector<double>{4, 0}));

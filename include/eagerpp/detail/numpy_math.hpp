@@ -128,9 +128,11 @@ EAGERPP_HOST_DEVICE T int_power(T a, T b) noexcept {
     }
   }
   using U = std::make_unsigned_t<T>;
-  U result = 1;
-  U base = static_cast<U>(a);
-  for (U e = static_cast<U>(b); e != 0; e >>= 1) {
+  // Computed in at least unsigned int: a narrower U is promoted to int, whose product overflows.
+  using W = decltype(U{} * 1U);
+  W result = 1;
+  W base = static_cast<U>(a);
+  for (W e = static_cast<U>(b); e != 0; e >>= 1) {
     if (e & 1U) result = static_cast<U>(result * base);
     base = static_cast<U>(base * base);
   }

@@ -328,7 +328,10 @@ class communicator {
       }
       shape[0] = first;
     }
-    const auto [icounts, displs] = int_counts("all_gather", counts);
+    // Named references rather than a structured binding, which clang 14 cannot capture.
+    const auto ints = int_counts("all_gather", counts);
+    const std::vector<int>& icounts = ints.first;
+    const std::vector<int>& displs = ints.second;
     return transfer<B>(t, shape, [&](const T* in, T* result) {
       check(MPI_Allgatherv(in, icounts[static_cast<std::size_t>(rank_)], detail::datatype<T>(),
                            result, icounts.data(), displs.data(), detail::datatype<T>(), comm_),
@@ -356,7 +359,10 @@ class communicator {
     std::vector<std::int64_t> counts(static_cast<std::size_t>(size_));
     for (std::int64_t r = 0; r < p; ++r)
       counts[static_cast<std::size_t>(r)] = (base + (r < extra ? 1 : 0)) * row;
-    const auto [icounts, displs] = int_counts("scatter", counts);
+    // Named references rather than a structured binding, which clang 14 cannot capture.
+    const auto ints = int_counts("scatter", counts);
+    const std::vector<int>& icounts = ints.first;
+    const std::vector<int>& displs = ints.second;
     Shape mine = whole;
     mine[0] = base + (rank_ < extra ? 1 : 0);
     if (rank_ == root) {

@@ -506,7 +506,8 @@ auto lapack_eig(const R& x, bool vectors) {
   B::parallel_blocks(batch, [&](std::int64_t lo, std::int64_t hi) {
     const auto a = lapack_buffer<T>(n * n), work = lapack_buffer<T>(lwork);
     const auto vr = lapack_buffer<T>(vectors ? n * n : 1);
-    const auto wr = lapack_buffer<T>(n), wi = lapack_buffer<real>(2 * n);
+    const auto wr = lapack_buffer<T>(n);
+    const auto wi = lapack_buffer<real>(2 * n);
     for (std::int64_t b = lo; b < hi; ++b) {
       C* wb = w.mutable_data() + b * n;
       C* vb = vectors ? v.mutable_data() + b * n * n : nullptr;
