@@ -44,8 +44,8 @@
 
 // The dispatch kind of an op list's DTYPES (ops/unary_list.hpp, ops/binary_list.hpp).
 #define EAGERPP_ANY_KIND_FLOAT detail::any_kind::floating
-#define EAGERPP_ANY_KIND_INEXACT detail::any_kind::floating
-#define EAGERPP_ANY_KIND_ARITHMETIC detail::any_kind::numeric
+#define EAGERPP_ANY_KIND_INEXACT detail::any_kind::inexact
+#define EAGERPP_ANY_KIND_ARITHMETIC detail::any_kind::arithmetic
 #define EAGERPP_ANY_KIND_NUMERIC detail::any_kind::numeric
 #define EAGERPP_ANY_KIND_EVERY detail::any_kind::every
 #define EAGERPP_ANY_KIND_BOOL detail::any_kind::boolean
@@ -64,6 +64,12 @@ struct any_dtypes {};
 using any_real_dtypes =
     any_dtypes<float, double, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
                std::uint16_t, std::uint32_t, std::uint64_t, bool>;
+/// The array API's thirteen dtypes: the real ones and complex64, complex128. Opt in with
+/// `ep::basic_any_tensor<EAGERPP_ANY_BACKENDS, ep::any_array_api_dtypes>`: each op then also
+/// compiles its complex versions.
+using any_array_api_dtypes =
+    any_dtypes<float, double, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+               std::uint16_t, std::uint32_t, std::uint64_t, bool, complex64, complex128>;
 
 namespace detail {
 
@@ -179,21 +185,33 @@ template <class R, class V, class F>
   }
 }
 
-/// Which dtypes an op accepts.
-enum class any_kind { every, numeric, floating, boolean };
+/// Which dtypes an op accepts: the op lists' DTYPES (ops/unary_list.hpp).
+enum class any_kind { every, numeric, arithmetic, floating, inexact, boolean };
 
 template <any_kind K, class T>
-inline constexpr bool any_admits = K == any_kind::every ||
-                                   (K == any_kind::numeric && numeric_dtype<T>) ||
-                                   (K == any_kind::floating && floating_dtype<T>) ||
-                                   (K == any_kind::boolean && std::is_same_v<T, bool>);
+inline constexpr bool any_admits =
+    K == any_kind::every || (K == any_kind::numeric && numeric_dtype<T>) ||
+    (K == any_kind::arithmetic && (numeric_dtype<T> || complex_dtype<T>)) ||
+    (K == any_kind::floating && floating_dtype<T>) ||
+    (K == any_kind::inexact && (floating_dtype<T> || complex_dtype<T>)) ||
+    (K == any_kind::boolean && std::is_same_v<T, bool>);
+
+/// The kind of a unary row of ops/unary_list.hpp: its DTYPES, but abs also takes complex tensors
+/// (|z|, a real tensor: ep::Tensor's overload beside the table's real abs).
+constexpr any_kind any_unary_kind(any_kind k, std::string_view name) {
+  return name == "abs" ? any_kind::arithmetic : k;
+}
 
 inline std::string_view any_expected(any_kind k) {
   switch (k) {
     case any_kind::numeric:
-      return "a numeric dtype (an integer or floating one)";
+      return "a real numeric dtype (an integer or floating one)";
+    case any_kind::arithmetic:
+      return "a numeric dtype (an integer, floating or complex one)";
     case any_kind::floating:
       return "float32 or float64";
+    case any_kind::inexact:
+      return "float32, float64, complex64 or complex128";
     case any_kind::boolean:
       return "bool";
     default:
@@ -327,18 +345,25 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
   [[nodiscard]] std::int64_t size() const {
     return std::visit([](const auto& t) { return t.size(); }, value_);
   }
-  /// The one element, converted to U (NumPy: `item`); throws as the static tensor's item.
+  /// The one element, converted to U (NumPy: `item`); throws as the static tensor's item, and
+  /// ep::value_error for a complex tensor and a real U (`item<std::complex<double>>()` reads it).
   template <class U = double>
   [[nodiscard]] U item() const {
-    return std::visit([](const auto& t) { return static_cast<U>(t.item()); }, value_);
+    return std::visit(
+        [&](const auto& t) {
+          check_real_read<decltype(t), U>("item");
+          return convert<U>(t.item());
+        },
+        value_);
   }
-  /// Every element in C order, converted to U.
+  /// Every element in C order, converted to U; complex elements need a complex U, as item.
   template <class U = double>
   [[nodiscard]] std::vector<U> to_vector() const {
     return std::visit(
-        [](const auto& t) {
+        [&](const auto& t) {
+          check_real_read<decltype(t), U>("to_vector");
           std::vector<U> out;
-          for (auto v : t.to_vector()) out.push_back(static_cast<U>(v));
+          for (auto v : t.to_vector()) out.push_back(convert<U>(v));
           return out;
         },
         value_);
@@ -347,14 +372,15 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
   // --- element-wise: unary -----------------------------------------------------------------------
 
   // The unary ops of ops/unary_list.hpp, for the dtypes each takes.
-#define EAGERPP_ANY_UNARY(name, dtypes, grad, scalar)                                       \
-  basic_any_tensor name() const {                                                           \
-    return unary<EAGERPP_ANY_KIND_##dtypes>(#name, [](const auto& t) { return t.name(); }); \
+#define EAGERPP_ANY_UNARY(name, dtypes, grad, scalar)                       \
+  basic_any_tensor name() const {                                           \
+    return unary<detail::any_unary_kind(EAGERPP_ANY_KIND_##dtypes, #name)>( \
+        #name, [](const auto& t) { return t.name(); });                     \
   }
   EAGERPP_UNARY_OPS(EAGERPP_ANY_UNARY)
 #undef EAGERPP_ANY_UNARY
   basic_any_tensor negative() const {
-    return unary<numeric>("negative", [](const auto& t) { return t.negative(); });
+    return unary<arithmetic>("negative", [](const auto& t) { return t.negative(); });
   }
   basic_any_tensor operator-() const { return negative(); }
   /// Clipped to [min_, max_], both converted to the dtype.
@@ -365,10 +391,24 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
     });
   }
   basic_any_tensor isnan() const {
-    return unary<numeric>("isnan", [](const auto& t) { return t.isnan(); });
+    return unary<arithmetic>("isnan", [](const auto& t) { return t.isnan(); });
   }
   basic_any_tensor isinf() const {
-    return unary<numeric>("isinf", [](const auto& t) { return t.isinf(); });
+    return unary<arithmetic>("isinf", [](const auto& t) { return t.isinf(); });
+  }
+  /// The real part (of a real tensor: itself), the imaginary part (of a real tensor: zeros), the
+  /// complex conjugate and the argument, as the static tensor's.
+  basic_any_tensor real() const {
+    return unary<arithmetic>("real", [](const auto& t) { return t.real(); });
+  }
+  basic_any_tensor imag() const {
+    return unary<arithmetic>("imag", [](const auto& t) { return t.imag(); });
+  }
+  basic_any_tensor conj() const {
+    return unary<arithmetic>("conj", [](const auto& t) { return t.conj(); });
+  }
+  basic_any_tensor angle() const {
+    return unary<inexact>("angle", [](const auto& t) { return t.angle(); });
   }
   basic_any_tensor logical_not() const {
     return unary<boolean>("logical_not", [](const auto& t) { return t.logical_not(); });
@@ -455,10 +495,11 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
   // --- linear algebra and nn -------------------------------------------------------------------
 
   basic_any_tensor matmul(const basic_any_tensor& o) const {
-    return binary<numeric>("matmul", o, [](const auto& a, const auto& b) { return a.matmul(b); });
+    return binary<arithmetic>("matmul", o,
+                              [](const auto& a, const auto& b) { return a.matmul(b); });
   }
   basic_any_tensor inv() const {
-    return unary<floating>("inv", [](const auto& t) { return t.inv(); });
+    return unary<inexact>("inv", [](const auto& t) { return t.inv(); });
   }
   basic_any_tensor softmax(int axis = -1) const {
     return unary<floating>("softmax", [&](const auto& t) { return t.softmax(axis); });
@@ -471,7 +512,9 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
 
   static constexpr detail::any_kind every = detail::any_kind::every,
                                     numeric = detail::any_kind::numeric,
+                                    arithmetic = detail::any_kind::arithmetic,
                                     floating = detail::any_kind::floating,
+                                    inexact = detail::any_kind::inexact,
                                     boolean = detail::any_kind::boolean;
 
   /// f(t), of type R, for the static tensor t it holds if K admits t's dtype (else throws
@@ -577,6 +620,30 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
     const promote_fn f = table[a.value_.index() * n + b.value_.index()];
     if (f == nullptr) a.throw_mismatch_error(op, b);
     return f(op, a, b);
+  }
+
+  /// Reading a complex tensor's elements as a real U would drop their imaginary parts: an
+  /// ep::value_error, as NumPy's ComplexWarning would be.
+  template <class Tensor_, class U>
+  void check_real_read(std::string_view op) const {
+    if constexpr (complex_dtype<typename std::remove_cvref_t<Tensor_>::value_type> &&
+                  !complex_dtype<U>)
+      throw value_error(fmt::format("{}: the tensor holds {}; expected a complex U, e.g. {}<{}>()",
+                                    op, spec(), op, "std::complex<double>"));
+  }
+  /// v converted to U, a complex U from a complex v part by part.
+  template <class U, class V>
+  static U convert(const V& v) {
+    if constexpr (complex_dtype<V>) {
+      if constexpr (complex_dtype<U>) {
+        using R = typename U::value_type;
+        return U(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+      } else {
+        return U{};  // not reached: check_real_read threw
+      }
+    } else {
+      return static_cast<U>(v);
+    }
   }
 
   template <class Tensor_>

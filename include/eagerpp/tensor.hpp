@@ -313,6 +313,8 @@ class [[nodiscard]] Tensor {
   // Each NUMERIC METHOD row with a C++ scalar (`x.pow(2)`); the bool rows take a bool, below.
 #define EAGERPP_SCALAR_METHOD_NUMERIC_METHOD(method) auto method(scalar auto other) const;
 #define EAGERPP_SCALAR_METHOD_NUMERIC_OPERATOR(symbol)
+#define EAGERPP_SCALAR_METHOD_ARITHMETIC_METHOD(method) auto method(scalar auto other) const;
+#define EAGERPP_SCALAR_METHOD_ARITHMETIC_OPERATOR(symbol)
 #define EAGERPP_SCALAR_METHOD_BOOL_METHOD(method)
 #define EAGERPP_SCALAR_METHOD_BOOL_OPERATOR(symbol)
 #define EAGERPP_SCALAR_METHOD_ROW(name, dtypes, spelling, spelled) \
@@ -323,6 +325,8 @@ class [[nodiscard]] Tensor {
 #undef EAGERPP_SCALAR_METHOD_BOOL_METHOD
 #undef EAGERPP_SCALAR_METHOD_NUMERIC_OPERATOR
 #undef EAGERPP_SCALAR_METHOD_NUMERIC_METHOD
+#undef EAGERPP_SCALAR_METHOD_ARITHMETIC_OPERATOR
+#undef EAGERPP_SCALAR_METHOD_ARITHMETIC_METHOD
   /// For this bool condition: `x` where true, `y` where false (EagerPy: `cond.where(x, y)`).
   template <backend B2>
   Tensor<B2> where(const Tensor<B2>& x, const Tensor<B2>& y) const;

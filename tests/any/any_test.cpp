@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: MIT
 #include <gtest/gtest.h>
 
+#include <complex>  // std::complex
 #include <cstdint>  // std::int64_t
 #include <string>   // std::string
 #include <utility>  // std::pair
@@ -165,9 +166,9 @@ TEST(AnyTensorErrors, NameBothSides) {
             "matmul: the operands hold eigen:uint64 and eigen:int64; expected one backend, and "
             "dtypes that promote (not uint64 with a signed integer; convert with as<B>() and "
             "astype, or create both from one spec)");
-  EXPECT_EQ(
-      error_of([&] { (void)i.exp(); }),
-      "exp: not defined for dtype int32 (this tensor is eigen:int32); expected float32 or float64");
+  EXPECT_EQ(error_of([&] { (void)i.exp(); }),
+            "exp: not defined for dtype int32 (this tensor is eigen:int32); expected float32, "
+            "float64, complex64 or complex128");
   EXPECT_EQ(error_of([&] { (void)x.as<ep::eigen<float>>(); }),
             "AnyTensor::as: holds xtensor:float32, not eigen:float32; expected the backend and "
             "dtype it holds");
@@ -184,6 +185,87 @@ TEST(AnyTensorErrors, NameBothSides) {
               (void)ep::AnyTensor::full("eigen:float32", {2, 3}, 1).reshape({4});
             }).substr(0, 8),
             "reshape:");
+}
+
+// --- complex dtypes: opted in with ep::any_array_api_dtypes ----------------------------------
+
+using AnyC = ep::basic_any_tensor<ep::any_backends<ep::eigen>, ep::any_array_api_dtypes>;
+using C = std::complex<double>;
+
+void expect_complex(const std::vector<C>& got, const std::vector<C>& want, double rtol) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t k = 0; k < got.size(); ++k)
+    EXPECT_LE(std::abs(got[k] - want[k]), rtol * std::abs(want[k]) + 1e-7) << k;
+}
+
+TEST(AnyTensorComplex, OpsPromotionAndReductionsAsNumpy) {
+  // NumPy 1.24: z = [1+2j, -0.5, 3-4j], w = [2-1j, 0.5j, -1+1j] (complex64).
+  const AnyC z = ep::from_vector<ep::eigen<ep::complex64>>({{1, 2}, {-0.5, 0}, {3, -4}}, {3});
+  const AnyC w = ep::from_vector<ep::eigen<ep::complex64>>({{2, -1}, {0, 0.5}, {-1, 1}}, {3});
+  EXPECT_EQ(z.spec(), "eigen:complex64");
+  const auto zwz = z * w + z;
+  EXPECT_EQ(zwz.spec(), "eigen:complex64");
+  expect_complex(zwz.to_vector<C>(), {{5, 5}, {-0.5, -0.25}, {4, 3}}, 1e-6);
+  expect_complex(z.exp().to_vector<C>(),
+                 {{-1.13120438, 2.47172667}, {0.60653066, 0}, {-13.12878308, 15.20078446}}, 1e-6);
+  expect_complex(z.pow(AnyC::full("eigen:complex64", {3}, 2)).to_vector<C>(),
+                 {{-3, 4}, {0.25, 0}, {-7, -24}}, 1e-6);
+  expect_complex((-z).to_vector<C>(), {{-1, -2}, {0.5, 0}, {-3, 4}}, 0);
+  // Real results hold the real dtype of the parts' width.
+  const auto a = z.abs();
+  EXPECT_EQ(a.spec(), "eigen:float32");
+  EXPECT_NEAR(a.to_vector()[0], 2.236068, 1e-6);
+  EXPECT_EQ(z.real().to_vector(), (std::vector<double>{1, -0.5, 3}));
+  EXPECT_EQ(z.imag().to_vector(), (std::vector<double>{2, 0, -4}));
+  expect_complex(z.conj().to_vector<C>(), {{1, -2}, {-0.5, 0}, {3, 4}}, 0);
+  const auto angle = z.angle().to_vector();
+  EXPECT_NEAR(angle[0], 1.1071488, 1e-6);
+  EXPECT_NEAR(angle[1], 3.1415927, 1e-6);
+  EXPECT_NEAR(angle[2], -0.9272952, 1e-6);
+  EXPECT_EQ((z == w).to_vector<bool>(), (std::vector<bool>{false, false, false}));
+  EXPECT_EQ((z != z).to_vector<bool>(), (std::vector<bool>{false, false, false}));
+  // np.result_type: float64 with complex64 is complex128, int8 with it complex64, int32 complex128.
+  const auto f64 = AnyC::from_vector("eigen:float64", {1, 2, 3}, {3});
+  EXPECT_EQ((f64 + z).spec(), "eigen:complex128");
+  expect_complex((f64 + z).to_vector<C>(), {{2, 2}, {1.5, 0}, {6, -4}}, 0);
+  EXPECT_EQ((AnyC::ones("eigen:int8", {3}) * z).spec(), "eigen:complex64");
+  EXPECT_EQ((AnyC::ones("eigen:int32", {3}) * z).spec(), "eigen:complex128");
+  EXPECT_EQ((z * 2.0).spec(), "eigen:complex64");
+  // Reductions: sum (3.5-2j), mean (3.5-2j)/3.
+  EXPECT_EQ(z.sum().item<C>(), C(3.5, -2));
+  expect_complex({z.mean().item<C>()}, {C(3.5, -2) / 3.0}, 1e-6);
+  // Creation from a spec; a real tensor read as complex.
+  expect_complex(AnyC::full("eigen:complex128", {2}, 1.5).to_vector<C>(), {1.5, 1.5}, 0);
+  expect_complex(f64.to_vector<C>(), {1, 2, 3}, 0);
+  // matmul and inv of [[1+1j, 2], [0.5j, -1]] (complex128).
+  const AnyC m =
+      ep::from_vector<ep::eigen<ep::complex128>>({{1, 1}, {2, 0}, {0, 0.5}, {-1, 0}}, {2, 2});
+  expect_complex(m.matmul(m).to_vector<C>(), {{0, 3}, {0, 2}, {-0.5, 0}, {1, 1}}, 1e-14);
+  expect_complex(m.inv().to_vector<C>(), {{0.2, -0.4}, {0.4, -0.8}, {0.2, 0.1}, {-0.6, 0.2}},
+                 1e-14);
+  EXPECT_EQ(fmt::format("{}", z), fmt::format("{}", z.as<ep::eigen<ep::complex64>>()));
+  const auto specs = AnyC::specs();
+  EXPECT_EQ(specs.size(), 13U);
+  EXPECT_EQ(specs.back(), "eigen:complex128");
+}
+
+TEST(AnyTensorComplex, OrderAndRealReadsThrow) {
+  const AnyC z = ep::from_vector<ep::eigen<ep::complex64>>({{1, 2}, {3, 4}}, {2});
+  EXPECT_EQ(error_of([&] { (void)(z < z); }),
+            "less: not defined for dtype complex64 (this tensor is eigen:complex64); expected a "
+            "real numeric dtype (an integer or floating one)");
+  EXPECT_EQ(error_of([&] { (void)z.max(); }),
+            "max: not defined for dtype complex64 (this tensor is eigen:complex64); expected a "
+            "real numeric dtype (an integer or floating one)");
+  EXPECT_EQ(error_of([&] { (void)z.sum().item(); }),
+            "item: the tensor holds eigen:complex64; expected a complex U, e.g. "
+            "item<std::complex<double>>()");
+  EXPECT_EQ(error_of([&] { (void)z.to_vector<float>(); }),
+            "to_vector: the tensor holds eigen:complex64; expected a complex U, e.g. "
+            "to_vector<std::complex<double>>()");
+  EXPECT_EQ(error_of([&] { (void)AnyC::ones("eigen:bool", {2}).negative(); }),
+            "negative: not defined for dtype bool (this tensor is eigen:bool); expected a numeric "
+            "dtype (an integer, floating or complex one)");
 }
 
 }  // namespace

@@ -112,6 +112,7 @@ TYPED_TEST_P(Elementwise, EveryBinaryOpOfTheListsMatchesNumPy) {
   using elementwise_test::check_binary;
   std::string missing;
 #define EAGERPP_OPERAND_NUMERIC B
+#define EAGERPP_OPERAND_ARITHMETIC B
 #define EAGERPP_OPERAND_BOOL Bool
 #define EAGERPP_SPELLED_OPERATOR(symbol) a symbol b
 #define EAGERPP_SPELLED_METHOD(method) a.method(b)
@@ -137,6 +138,7 @@ TYPED_TEST_P(Elementwise, EveryBinaryOpOfTheListsMatchesNumPy) {
 #undef EAGERPP_SPELLED_OPERATOR
 #undef EAGERPP_OPERAND_BOOL
 #undef EAGERPP_OPERAND_NUMERIC
+#undef EAGERPP_OPERAND_ARITHMETIC
   EXPECT_EQ(missing, "")
       << "ops of the binary lists without cases in tests/suites/binary_cases.hpp";
 }

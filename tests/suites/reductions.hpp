@@ -561,6 +561,7 @@ TYPED_TEST_P(Reductions, EveryReductionOfTheListsMatchesNumPy) {
   std::string missing;
 #define EAGERPP_REDUCED_EVERY B
 #define EAGERPP_REDUCED_FLOAT B
+#define EAGERPP_REDUCED_INEXACT B
 #define EAGERPP_REDUCED_NUMERIC B
 #define EAGERPP_REDUCED_BOOL Bool
 #define EAGERPP_CHECK_REDUCTION(name, dtypes, native)                                              \
@@ -578,6 +579,7 @@ TYPED_TEST_P(Reductions, EveryReductionOfTheListsMatchesNumPy) {
 #undef EAGERPP_REDUCED_BOOL
 #undef EAGERPP_REDUCED_NUMERIC
 #undef EAGERPP_REDUCED_FLOAT
+#undef EAGERPP_REDUCED_INEXACT
 #undef EAGERPP_REDUCED_EVERY
   EXPECT_EQ(missing, "")
       << "reductions of the lists without cases in tests/suites/binary_cases.hpp";

@@ -3,7 +3,9 @@
 #pragma once
 
 // The op families after the unary one (ops/unary_list.hpp), a row per op. DTYPES, as there: FLOAT
-// (float, double), NUMERIC (every dtype but bool), BOOL (bool only) or EVERY (every dtype).
+// (float, double), INEXACT (FLOAT and the complex dtypes), NUMERIC (every real dtype but bool),
+// ARITHMETIC (NUMERIC and the complex dtypes), BOOL (bool only) or EVERY (every dtype). A backend
+// must define an op for its real dtypes; the complex ones come with a backend's complex support.
 //
 // Binary element-wise ops, `X(name, DTYPES, SPELLING, spelled)`:
 // - name: the backend's static `B::name(raw, raw) -> raw` (NumPy's name), whose operands broadcast;
@@ -17,13 +19,13 @@
 // No includes: the core's backend.hpp includes these lists before ep::Tensor exists.
 // clang-format off
 #define EAGERPP_BINARY_OPS(X)                      \
-  X(add, NUMERIC, OPERATOR, +)                     \
-  X(subtract, NUMERIC, OPERATOR, -)                \
-  X(multiply, NUMERIC, OPERATOR, *)                \
-  X(divide, NUMERIC, OPERATOR, /)                  \
+  X(add, ARITHMETIC, OPERATOR, +)                  \
+  X(subtract, ARITHMETIC, OPERATOR, -)             \
+  X(multiply, ARITHMETIC, OPERATOR, *)             \
+  X(divide, ARITHMETIC, OPERATOR, /)               \
   X(floor_divide, NUMERIC, METHOD, floordiv)       \
   X(mod, NUMERIC, METHOD, mod)                     \
-  X(power, NUMERIC, METHOD, pow)                   \
+  X(power, ARITHMETIC, METHOD, pow)                \
   X(minimum, NUMERIC, METHOD, minimum)             \
   X(maximum, NUMERIC, METHOD, maximum)             \
   X(logical_and, BOOL, METHOD, logical_and)        \
@@ -93,7 +95,7 @@
 #define EAGERPP_REDUCTION_OPS(X)                   \
   X(sum, EVERY, NUMERIC)                           \
   X(prod, EVERY, NUMERIC)                          \
-  X(mean, FLOAT, NONE)                             \
+  X(mean, INEXACT, NONE)                           \
   X(min, NUMERIC, EVERY)                           \
   X(max, NUMERIC, EVERY)                           \
   X(all, BOOL, BOOL)                               \

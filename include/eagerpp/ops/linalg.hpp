@@ -155,8 +155,11 @@ inline std::int64_t square_extent(std::string_view op, const Shape& s) {
 
 template <backend B>
 Tensor<B> Tensor<B>::inv() const {
-  static_assert(floating_dtype<value_type>, "ep::inv: needs a floating tensor (float or double)");
-  if constexpr (detail::inverse_backend<B>) {
+  static_assert(inexact_dtype<value_type>,
+                "ep::inv: needs a floating or complex tensor (float, double, complex64, "
+                "complex128)");
+  // The backend's own inverse takes real matrices; a complex one is solve(x, I) (linalg::inv).
+  if constexpr (detail::inverse_backend<B> && floating_dtype<value_type>) {
     (void)detail::square_extent("inv", shape_ref());
     std::int64_t failed = -1;
     auto out = B::inv(raw(), failed);
@@ -167,7 +170,7 @@ Tensor<B> Tensor<B>::inv() const {
           failed, shape_ref().str()));
     return detail::make_result<Tensor>(std::move(out), detail::inv_rule<Tensor>{}, *this);
   } else {
-    detail::require_decompositions<B>();
+    detail::require_decompositions<B, complex_dtype<value_type>>();
     return linalg::inv(*this);
   }
 }
