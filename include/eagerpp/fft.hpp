@@ -7,6 +7,7 @@
 #include <cstdint>      // std::int64_t
 #include <optional>     // std::optional
 #include <string_view>  // std::string_view
+#include <type_traits>  // std::remove_cvref_t
 #include <vector>       // std::vector
 
 #include <fmt/format.h>
@@ -131,17 +132,25 @@ In rfft_rule<Out, In>::operator()(const Out& g, const Out&, const In&) const {
   return fft_along(fit_axis("rfft", g, axis, n), axis, false).real();
 }
 
+/// x transformed along `axis` over n points (cropped or zero-padded) with `norm`: `along(fitted,
+/// axis)` is the transform (fft_along, rfft_along), its result scaled as `norm` says.
+template <class Tn, class Along>
+auto transform_axis(std::string_view op, const Tn& x, int axis, std::optional<std::int64_t> n,
+                    std::string_view norm, bool inverse, const Along& along) {
+  const int a = normalize_axis(op, axis, x.shape());
+  const Tn fitted = fit_axis(op, x, a, n.value_or(x.shape()[a]));
+  const double scale = fft_scale(op, norm, fitted.shape()[a], inverse);
+  const auto y = along(fitted, a);
+  using R = real_of_t<typename std::remove_cvref_t<decltype(y)>::value_type>;
+  return scale == 1.0 ? y : y * static_cast<R>(scale);
+}
+
 /// The complex transform of complex x along `axis` over n points with `norm`.
 template <class Tn>
 Tn c2c(std::string_view op, const Tn& x, int axis, std::optional<std::int64_t> n,
        std::string_view norm, bool inverse) {
-  const int a = normalize_axis(op, axis, x.shape());
-  const Tn fitted = fit_axis(op, x, a, n.value_or(x.shape()[a]));
-  const std::int64_t points = fitted.shape()[a];
-  const double scale = fft_scale(op, norm, points, inverse);
-  const Tn y = fft_along(fitted, a, inverse);
-  using R = real_of_t<typename Tn::value_type>;
-  return scale == 1.0 ? y : y * static_cast<R>(scale);
+  return transform_axis(op, x, axis, n, norm, inverse,
+                        [inverse](const Tn& f, int a) { return fft_along(f, a, inverse); });
 }
 
 /// fftn's and rfftn's axes and lengths, paired (numpy.fft's `s` and `axes`): by default every
@@ -253,12 +262,9 @@ auto rfft(const Tensor<B>& x, std::optional<std::int64_t> n = std::nullopt, int 
                 "ep::fft::rfft: needs a real floating tensor; of a complex one, use fft");
   if constexpr (detail::rfft_backend<B>) {
     if (x.ndim() == 0) throw value_error("rfft: x is 0-dimensional; expected at least one axis");
-    const int a = detail::normalize_axis("rfft", axis, x.shape());
-    const Tensor<B> fitted = detail::fit_axis("rfft", x, a, n.value_or(x.shape()[a]));
-    const double scale = detail::fft_scale("rfft", norm, fitted.shape()[a], false);
-    const auto y = detail::rfft_along(fitted, a);
-    using T = typename B::value_type;
-    return scale == 1.0 ? y : y * static_cast<T>(scale);
+    return detail::transform_axis("rfft", x, axis, n, norm, false, [](const Tensor<B>& f, int a) {
+      return detail::rfft_along(f, a);
+    });
   } else {
     const auto full = detail::c2c("rfft", detail::as_complex("rfft", x), axis, n, norm, false);
     const int a = detail::normalize_axis("rfft", axis, x.shape());

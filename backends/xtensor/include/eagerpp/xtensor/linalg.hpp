@@ -285,7 +285,9 @@ struct xt_linalg {
     const char jobvr = vectors ? 'V' : 'N';
     col_matrix a, none = col_matrix::from_shape({1, 1});
     col_matrix vr = col_matrix::from_shape({vectors ? n : 1, vectors ? n : 1});
-    auto wr = xt::xtensor<T, 1>::from_shape({n}), wi = xt::xtensor<T, 1>::from_shape({n});
+    auto wr = xt::xtensor<T, 1>::from_shape({n});
+    // The imaginary parts of a real matrix's eigenvalues; complex geev returns them in wr.
+    auto wi = xt::xtensor<T, 1>::from_shape({complex_dtype<T> ? std::size_t{0} : n});
     for (std::size_t b = 0; b < batch && n > 0; ++b) {
       C* wb = w.data() + b * n;
       C* vb = vectors ? v.data() + b * n * n : nullptr;
