@@ -350,9 +350,11 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
   template <class U = double>
   [[nodiscard]] U item() const {
     return std::visit(
-        [&](const auto& t) {
-          check_real_read<decltype(t), U>("item");
-          return convert<U>(t.item());
+        [&](const auto& t) -> U {
+          if constexpr (drops_imaginary<decltype(t), U>)
+            throw_real_read("item");
+          else
+            return convert<U>(t.item());
         },
         value_);
   }
@@ -360,11 +362,14 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
   template <class U = double>
   [[nodiscard]] std::vector<U> to_vector() const {
     return std::visit(
-        [&](const auto& t) {
-          check_real_read<decltype(t), U>("to_vector");
-          std::vector<U> out;
-          for (auto v : t.to_vector()) out.push_back(convert<U>(v));
-          return out;
+        [&](const auto& t) -> std::vector<U> {
+          if constexpr (drops_imaginary<decltype(t), U>) {
+            throw_real_read("to_vector");
+          } else {
+            std::vector<U> out;
+            for (auto v : t.to_vector()) out.push_back(convert<U>(v));
+            return out;
+          }
         },
         value_);
   }
@@ -622,25 +627,17 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
     return f(op, a, b);
   }
 
-  /// Reading a complex tensor's elements as a real U would drop their imaginary parts: an
-  /// ep::value_error, as NumPy's ComplexWarning would be.
+  /// Whether reading the elements of a Tensor_ as U would drop imaginary parts (a complex tensor,
+  /// a real U): item and to_vector throw there, as NumPy's ComplexWarning would warn.
   template <class Tensor_, class U>
-  void check_real_read(std::string_view op) const {
-    if constexpr (complex_dtype<typename std::remove_cvref_t<Tensor_>::value_type> &&
-                  !complex_dtype<U>)
-      throw value_error(fmt::format("{}: the tensor holds {}; expected a complex U, e.g. {}<{}>()",
-                                    op, spec(), op, "std::complex<double>"));
-  }
-  /// v converted to U, a complex U from a complex v part by part.
+  static constexpr bool drops_imaginary =
+      complex_dtype<typename std::remove_cvref_t<Tensor_>::value_type> && !complex_dtype<U>;
+  /// v converted to U; a complex v (to a complex U) part by part.
   template <class U, class V>
   static U convert(const V& v) {
     if constexpr (complex_dtype<V>) {
-      if constexpr (complex_dtype<U>) {
-        using R = typename U::value_type;
-        return U(static_cast<R>(v.real()), static_cast<R>(v.imag()));
-      } else {
-        return U{};  // not reached: check_real_read threw
-      }
+      using R = typename U::value_type;
+      return U(static_cast<R>(v.real()), static_cast<R>(v.imag()));
     } else {
       return static_cast<U>(v);
     }
@@ -707,6 +704,12 @@ class [[nodiscard]] basic_any_tensor<any_backends<Families...>, any_dtypes<Dtype
                     "promote (not uint64 with a signed integer; convert with as<B>() and astype, "
                     "or create both from one spec)",
                     op, spec(), other.spec()));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void throw_real_read(std::string_view op) const {
+    throw value_error(
+        fmt::format("{}: the tensor holds {}; expected a complex U, e.g. "
+                    "{}<std::complex<double>>()",
+                    op, spec(), op));
   }
   [[noreturn, gnu::cold, gnu::noinline]] void throw_as_error(const std::string& wanted) const {
     throw value_error(
