@@ -25,6 +25,7 @@ namespace {
 
 using ep::bench::chain;
 using ep::bench::input;
+using ep::bench::input_as;
 using ep::bench::l2;
 
 // --- the facade (the generic code: workloads.hpp) ----------------------------------------------
@@ -43,14 +44,8 @@ void facade_chain(benchmark::State& st) {
 // --- Eigen, directly
 // ------------------------------------------------------------------------------
 using ETensor = Eigen::Tensor<float, 1, Eigen::RowMajor>;
-ETensor eigen_input(std::int64_t n) {
-  const auto v = input(n);
-  ETensor x(n);
-  std::copy(v.begin(), v.end(), x.data());
-  return x;
-}
 void eigen_eager_l2(benchmark::State& st) {
-  const ETensor x = eigen_input(st.range(0));
+  const ETensor x = input_as<ETensor>(st.range(0));
   for (auto _ : st) {
     ETensor sq = x.square();
     Eigen::Tensor<float, 0, Eigen::RowMajor> s = sq.sum();
@@ -59,14 +54,14 @@ void eigen_eager_l2(benchmark::State& st) {
   }
 }
 void eigen_fused_l2(benchmark::State& st) {
-  const ETensor x = eigen_input(st.range(0));
+  const ETensor x = input_as<ETensor>(st.range(0));
   for (auto _ : st) {
     Eigen::Tensor<float, 0, Eigen::RowMajor> r = x.square().sum().sqrt();
     benchmark::DoNotOptimize(r.data());
   }
 }
 void eigen_eager_chain(benchmark::State& st) {
-  const ETensor x = eigen_input(st.range(0));
+  const ETensor x = input_as<ETensor>(st.range(0));
   for (auto _ : st) {
     ETensor t1 = -x;
     ETensor t2 = t1 * x;
@@ -78,7 +73,7 @@ void eigen_eager_chain(benchmark::State& st) {
   }
 }
 void eigen_fused_chain(benchmark::State& st) {
-  const ETensor x = eigen_input(st.range(0));
+  const ETensor x = input_as<ETensor>(st.range(0));
   for (auto _ : st) {
     ETensor r =
         (-x * x).exp() * x.unaryExpr(Eigen::internal::scalar_sin_op<float>()) + x.constant(1.0f);

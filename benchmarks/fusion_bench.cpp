@@ -43,6 +43,7 @@ namespace {
 
 using ep::bench::chain;
 using ep::bench::input;
+using ep::bench::input_as;
 using ep::bench::l2;
 using ep::bench::logistic_loss;
 
@@ -111,12 +112,6 @@ void facade_logreg(benchmark::State& st) {
 
 // --- Eigen, by hand ------------------------------------------------------------------------------
 using ETensor = Eigen::Tensor<float, 1, Eigen::RowMajor>;
-ETensor eigen_input(std::int64_t n) {
-  const auto v = input(n);
-  ETensor x(n);
-  std::copy(v.begin(), v.end(), x.data());
-  return x;
-}
 /// shared_input(n) as Eigen's own tensor type.
 Eigen::TensorMap<const ETensor> eigen_shared_input(std::int64_t n) {
   return Eigen::TensorMap<const ETensor>(shared_input(n).raw().data(), n);
@@ -151,7 +146,7 @@ void eigen_l2(benchmark::State& st) {
   }
 }
 void eigen_exp(benchmark::State& st) {
-  const ETensor x = eigen_input(st.range(0));
+  const ETensor x = input_as<ETensor>(st.range(0));
   for (auto _ : st) {
     ETensor r = x.exp();
     benchmark::DoNotOptimize(r.data());

@@ -3,10 +3,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <cmath>    // std::sin
-#include <cstddef>  // std::size_t
-#include <cstdint>  // std::int64_t
-#include <vector>   // std::vector
+#include <algorithm>  // std::copy
+#include <cmath>      // std::sin
+#include <cstddef>    // std::size_t
+#include <cstdint>    // std::int64_t
+#include <vector>     // std::vector
 
 #include <eagerpp/eagerpp.hpp>
 
@@ -18,6 +19,15 @@ inline std::vector<float> input(std::int64_t n) {
   for (std::size_t i = 0; i < v.size(); ++i)
     v[i] = static_cast<float>(std::sin(0.001 * static_cast<double>(i)));
   return v;
+}
+
+/// input(n) in a library's own 1-D array type A (made as A(n), written through data()).
+template <class A>
+A input_as(std::int64_t n) {
+  const auto v = input(n);
+  A x(n);
+  std::copy(v.begin(), v.end(), x.data());
+  return x;
 }
 
 /// The L2 norm.

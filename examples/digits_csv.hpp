@@ -1,10 +1,11 @@
 // eagerpp examples - the handwritten digits of examples/data/digits.csv, read by the examples that
-// use them (mlp_digits, pca_digits)
+// use them (mlp_digits, pca_digits, per_example_grads), and the options their training takes
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>    // std::max
 #include <cstdint>      // std::int64_t
-#include <cstdlib>      // std::strtol
+#include <cstdlib>      // std::strtol, std::strtod
 #include <fstream>      // std::ifstream
 #include <sstream>      // std::istringstream
 #include <stdexcept>    // std::runtime_error
@@ -66,6 +67,30 @@ inline table read(const std::string& path, std::string_view program, std::int64_
         fmt::format("{}: the data file '{}' is corrupt: it holds {} images; expected more than {}",
                     program, path, d.size(), at_least));
   return d;
+}
+
+/// The options of the examples that train on the digits, each with the example's own defaults.
+struct training_options {
+  std::string data;
+  int epochs = 1;
+  double min_accuracy = 0;
+};
+
+/// Reads argv[i] if it is `--data <csv>`, `--epochs <n>` or `--min-accuracy <fraction>` (moving i
+/// to its value) and returns true; false for any other argument, which the example reads itself.
+inline bool read_training_option(int argc, char** argv, int& i, training_options& o) {
+  const std::string_view a = argv[i];
+  if (i + 1 >= argc) return false;
+  if (a == "--data") {
+    o.data = argv[++i];
+  } else if (a == "--epochs") {
+    o.epochs = std::max(1, static_cast<int>(std::strtol(argv[++i], nullptr, 10)));
+  } else if (a == "--min-accuracy") {
+    o.min_accuracy = std::strtod(argv[++i], nullptr);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace digits_csv

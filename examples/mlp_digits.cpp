@@ -203,25 +203,20 @@ training_result train(const char* name, const digits& train_set, const digits& t
   return r;
 }
 
-struct options {
-  std::string data = EAGERPP_DIGITS_CSV;
-  int epochs = 20;
-  double min_accuracy = 0.95;
+struct options : digits_csv::training_options {
   int threads = 1;
   std::filesystem::path save_dir = ".";  // empty: nothing saved
 };
 
 options parse(int argc, char** argv) {
   options o;
+  o.data = EAGERPP_DIGITS_CSV;
+  o.epochs = 20;
+  o.min_accuracy = 0.95;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (i + 1 < argc && a == "--data") {
-      o.data = argv[++i];
-    } else if (i + 1 < argc && a == "--epochs") {
-      o.epochs = std::max(1, static_cast<int>(std::strtol(argv[++i], nullptr, 10)));
-    } else if (i + 1 < argc && a == "--min-accuracy") {
-      o.min_accuracy = std::strtod(argv[++i], nullptr);
-    } else if (i + 1 < argc && a == "--threads") {
+    if (digits_csv::read_training_option(argc, argv, i, o)) continue;
+    if (i + 1 < argc && a == "--threads") {
       o.threads = std::max(1, static_cast<int>(std::strtol(argv[++i], nullptr, 10)));
     } else if (i + 1 < argc && a == "--save-dir") {
       o.save_dir = argv[++i];

@@ -217,6 +217,20 @@ Tn hermitian_extend(const Tn& x, int axis, std::int64_t n) {
   return concatenate(std::vector<Tn>{x, mirrored}, axis);
 }
 
+/// [0, 1, ..., count - 1] / (d n) of backend B's dtype; with `wrap`, k - n in place of each k from
+/// (n + 1) / 2 on (fftfreq's negative frequencies).
+template <backend B>
+Tensor<B> sample_frequencies(std::string_view op, std::int64_t n, double d, std::int64_t count,
+                             bool wrap) {
+  if (n < 1) throw value_error(fmt::format("{}: n = {}; expected n >= 1", op, n));
+  using T = typename B::value_type;
+  std::vector<T> v;
+  for (std::int64_t k = 0; k < count; ++k)
+    v.push_back(static_cast<T>(static_cast<double>(wrap && k >= (n + 1) / 2 ? k - n : k) /
+                               (d * static_cast<double>(n))));
+  return from_vector<B>(v, Shape{count});
+}
+
 }  // namespace detail
 
 namespace fft {
@@ -339,13 +353,7 @@ template <backend B>
 Tensor<B> fftfreq(std::int64_t n, double d = 1.0) {
   static_assert(floating_dtype<typename B::value_type>,
                 "ep::fft::fftfreq: needs a floating backend, e.g. ep::eigen<double>");
-  if (n < 1) throw value_error(fmt::format("fftfreq: n = {}; expected n >= 1", n));
-  using T = typename B::value_type;
-  std::vector<T> v;
-  for (std::int64_t k = 0; k < n; ++k)
-    v.push_back(static_cast<T>(static_cast<double>(k < (n + 1) / 2 ? k : k - n) /
-                               (d * static_cast<double>(n))));
-  return from_vector<B>(v, Shape{n});
+  return detail::sample_frequencies<B>("fftfreq", n, d, n, true);
 }
 
 /// The sample frequencies of an rfft of n points: [0, 1, ..., n / 2] / (d n) (array API:
@@ -354,12 +362,7 @@ template <backend B>
 Tensor<B> rfftfreq(std::int64_t n, double d = 1.0) {
   static_assert(floating_dtype<typename B::value_type>,
                 "ep::fft::rfftfreq: needs a floating backend, e.g. ep::eigen<double>");
-  if (n < 1) throw value_error(fmt::format("rfftfreq: n = {}; expected n >= 1", n));
-  using T = typename B::value_type;
-  std::vector<T> v;
-  for (std::int64_t k = 0; k <= n / 2; ++k)
-    v.push_back(static_cast<T>(static_cast<double>(k) / (d * static_cast<double>(n))));
-  return from_vector<B>(v, Shape{n / 2 + 1});
+  return detail::sample_frequencies<B>("rfftfreq", n, d, n / 2 + 1, false);
 }
 
 /// x rolled by n / 2 along each of `axes` (every axis by default), the zero frequency moved to the

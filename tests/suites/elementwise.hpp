@@ -111,13 +111,10 @@ TYPED_TEST_P(Elementwise, EveryBinaryOpOfTheListsMatchesNumPy) {
   using Bool = typename B::template rebind<bool>;
   using elementwise_test::check_binary;
   std::string missing;
-#define EAGERPP_OPERAND_NUMERIC B
-#define EAGERPP_OPERAND_ARITHMETIC B
-#define EAGERPP_OPERAND_BOOL Bool
 #define EAGERPP_SPELLED_OPERATOR(symbol) a symbol b
 #define EAGERPP_SPELLED_METHOD(method) a.method(b)
 #define EAGERPP_CHECK_BINARY(name, dtypes, spelling, spelled)                                  \
-  check_binary<EAGERPP_OPERAND_##dtypes>(                                                      \
+  check_binary<EAGERPP_TEST_OPERAND_##dtypes>(                                                 \
       #name, [](const auto& a, const auto& b) { return EAGERPP_SPELLED_##spelling(spelled); }, \
       missing);
   EAGERPP_BINARY_OPS(EAGERPP_CHECK_BINARY)
@@ -136,9 +133,6 @@ TYPED_TEST_P(Elementwise, EveryBinaryOpOfTheListsMatchesNumPy) {
 #undef EAGERPP_CHECK_BINARY
 #undef EAGERPP_SPELLED_METHOD
 #undef EAGERPP_SPELLED_OPERATOR
-#undef EAGERPP_OPERAND_BOOL
-#undef EAGERPP_OPERAND_NUMERIC
-#undef EAGERPP_OPERAND_ARITHMETIC
   EXPECT_EQ(missing, "")
       << "ops of the binary lists without cases in tests/suites/binary_cases.hpp";
 }

@@ -559,28 +559,18 @@ TYPED_TEST_P(Reductions, EveryReductionOfTheListsMatchesNumPy) {
   using Bool = typename B::template rebind<bool>;
   using reductions_test::check_reduction;
   std::string missing;
-#define EAGERPP_REDUCED_EVERY B
-#define EAGERPP_REDUCED_FLOAT B
-#define EAGERPP_REDUCED_INEXACT B
-#define EAGERPP_REDUCED_NUMERIC B
-#define EAGERPP_REDUCED_BOOL Bool
 #define EAGERPP_CHECK_REDUCTION(name, dtypes, native)                                              \
-  check_reduction<EAGERPP_REDUCED_##dtypes>(                                                       \
+  check_reduction<EAGERPP_TEST_OPERAND_##dtypes>(                                                  \
       #name, [](const auto& x) { return x.name(); }, [](const auto& x) { return ep::name(x, 1); }, \
       ep::Shape{}, missing);
   EAGERPP_REDUCTION_OPS(EAGERPP_CHECK_REDUCTION)
 #define EAGERPP_CHECK_AXIS_REDUCTION(name, dtypes)                                                 \
-  check_reduction<EAGERPP_REDUCED_##dtypes>(                                                       \
+  check_reduction<EAGERPP_TEST_OPERAND_##dtypes>(                                                  \
       #name, [](const auto& x) { return x.name(); }, [](const auto& x) { return ep::name(x, 1); }, \
       std::string_view(#name) == "cumsum" ? ep::Shape{8} : ep::Shape{}, missing);
   EAGERPP_AXIS_REDUCTION_OPS(EAGERPP_CHECK_AXIS_REDUCTION)
 #undef EAGERPP_CHECK_AXIS_REDUCTION
 #undef EAGERPP_CHECK_REDUCTION
-#undef EAGERPP_REDUCED_BOOL
-#undef EAGERPP_REDUCED_NUMERIC
-#undef EAGERPP_REDUCED_FLOAT
-#undef EAGERPP_REDUCED_INEXACT
-#undef EAGERPP_REDUCED_EVERY
   EXPECT_EQ(missing, "")
       << "reductions of the lists without cases in tests/suites/binary_cases.hpp";
 }

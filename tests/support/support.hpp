@@ -22,6 +22,16 @@
   class Name : public ::testing::Test {}; \
   TYPED_TEST_SUITE_P(Name)
 
+/// The tensor type a test of an op list's row uses for the row's DTYPES (ops/unary_list.hpp):
+/// `EAGERPP_TEST_OPERAND_##dtypes`, with `B` (the suite's backend) and `Bool` (its bool rebind) in
+/// scope where it expands.
+#define EAGERPP_TEST_OPERAND_EVERY B
+#define EAGERPP_TEST_OPERAND_FLOAT B
+#define EAGERPP_TEST_OPERAND_INEXACT B
+#define EAGERPP_TEST_OPERAND_NUMERIC B
+#define EAGERPP_TEST_OPERAND_ARITHMETIC B
+#define EAGERPP_TEST_OPERAND_BOOL Bool
+
 namespace ep::test {
 
 /// tests/data/<name>: the folder compiled in (EAGERPP_TEST_DATA_DIR, tests/CMakeLists.txt), or

@@ -35,11 +35,26 @@ enum class fused_unary {
 
 namespace detail::fuse {
 
+/// The arithmetic and comparisons of a packet policy whose packets have C++'s operators (scalars,
+/// generic vectors, xsimd batches): a policy inherits them and declares only what its packets
+/// spell otherwise.
+struct operator_ops {
+  static constexpr auto add = [](const auto& a, const auto& b) { return a + b; };
+  static constexpr auto sub = [](const auto& a, const auto& b) { return a - b; };
+  static constexpr auto mul = [](const auto& a, const auto& b) { return a * b; };
+  static constexpr auto div = [](const auto& a, const auto& b) { return a / b; };
+  static constexpr auto neg = [](const auto& a) { return -a; };
+  static constexpr auto lt = [](const auto& a, const auto& b) { return a < b; };
+  static constexpr auto le = [](const auto& a, const auto& b) { return a <= b; };
+  static constexpr auto eq = [](const auto& a, const auto& b) { return a == b; };
+  static constexpr auto ne = [](const auto& a, const auto& b) { return a != b; };
+};
+
 /// One element of dtype T at a time: the policy of the elements after the last whole packet (in
 /// an `omp simd` loop). Its functions are the C library's, as the scalar paths of the eager ops
 /// use them.
 template <class T>
-struct scalar_ops {
+struct scalar_ops : operator_ops {
   using value_type = T;
   using packet = T;
   using mask = bool;
@@ -47,15 +62,6 @@ struct scalar_ops {
   static T load(const T* p) { return *p; }
   static void store(T* p, T v) { *p = v; }
   static T set1(T v) { return v; }
-  static T add(T a, T b) { return a + b; }
-  static T sub(T a, T b) { return a - b; }
-  static T mul(T a, T b) { return a * b; }
-  static T div(T a, T b) { return a / b; }
-  static T neg(T a) { return -a; }
-  static bool lt(T a, T b) { return a < b; }
-  static bool le(T a, T b) { return a <= b; }
-  static bool eq(T a, T b) { return a == b; }
-  static bool ne(T a, T b) { return a != b; }
   static bool mask_and(bool a, bool b) { return a && b; }
   static bool mask_or(bool a, bool b) { return a || b; }
   static bool mask_not(bool a) { return !a; }

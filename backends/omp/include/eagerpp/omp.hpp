@@ -14,12 +14,8 @@
 #include "eagerpp/astensor.hpp"
 #include "eagerpp/host/block_reductions.hpp"
 #include "eagerpp/host/blocks.hpp"
+#include "eagerpp/host/fft_library.hpp"  // kissfft, or FFTW (GPL) with EAGERPP_FFTW
 #include "eagerpp/host/fuse_host.hpp"
-#ifdef EAGERPP_FFTW
-#include "eagerpp/host/fftw.hpp"  // GPL: the CMake option EAGERPP_FFTW (docs/backends.md)
-#else
-#include "eagerpp/host/kissfft.hpp"
-#endif
 #include "eagerpp/omp/fuse_ops.hpp"
 #include "eagerpp/omp/lapack.hpp"
 #include "eagerpp/thrust/backend.hpp"
@@ -51,30 +47,21 @@ struct omp : detail::thrust_backend<T, detail::omp_system> {
   }
 
   /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): kissfft, the lines spread
-  /// over the OpenMP threads (host/kissfft.hpp), or FFTW where built with EAGERPP_FFTW.
+  /// over the OpenMP threads, or FFTW where built with EAGERPP_FFTW (host/fft_library.hpp).
   static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
     raw_type out(x.shape(), "fft");
-#ifdef EAGERPP_FFTW
-    detail::fftw_lines<typename T::value_type>(x.data(), out.mutable_data(), x.shape(), axis,
-                                               inverse);
-#else
-    detail::kissfft_lines<typename T::value_type>(x.data(), out.mutable_data(), x.shape(), axis,
+    detail::cpu_fft_lines<typename T::value_type>(x.data(), out.mutable_data(), x.shape(), axis,
                                                   inverse);
-#endif
     return out;
   }
   /// The first n / 2 + 1 points of the DFT along `axis` of a real tensor (ep::fft::rfft):
-  /// kissfft's real transform (FFTW's where built with EAGERPP_FFTW: host/fftw.hpp), the lines
-  /// spread over the OpenMP threads (host/kissfft.hpp).
+  /// kissfft's real transform (FFTW's where built with EAGERPP_FFTW: host/fft_library.hpp), the
+  /// lines spread over the OpenMP threads.
   static auto rfft(const raw_type& x, int axis) requires floating_dtype<T> {
     Shape half = x.shape();
     half[axis] = half[axis] / 2 + 1;
     typename omp<std::complex<T>>::raw_type out(half, "rfft");
-#ifdef EAGERPP_FFTW
-    detail::fftw_rfft_lines<T>(x.data(), out.mutable_data(), x.shape(), axis);
-#else
-    detail::kissfft_rfft_lines<T>(x.data(), out.mutable_data(), x.shape(), axis);
-#endif
+    detail::cpu_rfft_lines<T>(x.data(), out.mutable_data(), x.shape(), axis);
     return out;
   }
 

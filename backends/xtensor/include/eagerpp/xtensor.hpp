@@ -32,13 +32,9 @@
 #include "eagerpp/host/block_reductions.hpp"
 #include "eagerpp/host/blocks.hpp"
 #include "eagerpp/host/expression_arithmetic.hpp"
+#include "eagerpp/host/fft_library.hpp"  // kissfft, or FFTW (GPL) with EAGERPP_FFTW
 #include "eagerpp/host/fuse_host.hpp"
 #include "eagerpp/host/host_kernels.hpp"
-#ifdef EAGERPP_FFTW
-#include "eagerpp/host/fftw.hpp"  // GPL: the CMake option EAGERPP_FFTW (docs/backends.md)
-#else
-#include "eagerpp/host/kissfft.hpp"
-#endif
 #include "eagerpp/ops/binary_defaults.hpp"
 #include "eagerpp/ops/unary_defaults.hpp"
 #include "eagerpp/shape.hpp"
@@ -588,29 +584,21 @@ struct xtensor : detail::expression_arithmetic<xtensor<T>, T, xtensor_array<T>>,
   // BLAS's products and LAPACK's decompositions, a matrix of the stack at a time
   // (xtensor/linalg.hpp).
 
-  /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): kissfft, a line at a time
-  /// (host/kissfft.hpp), or FFTW where built with EAGERPP_FFTW (host/fftw.hpp).
+  /// The unnormalized DFT along `axis` of a complex tensor (ep::fft): kissfft, a line at a time,
+  /// or FFTW where built with EAGERPP_FFTW (host/fft_library.hpp).
   static raw_type fft(const raw_type& x, int axis, bool inverse) requires complex_dtype<T> {
     auto out = detail::xt_kernels::empty<T>(x.shape());
-#ifdef EAGERPP_FFTW
-    detail::fftw_lines<typename T::value_type>(x.data(), out.data(), shape(x), axis, inverse);
-#else
-    detail::kissfft_lines<typename T::value_type>(x.data(), out.data(), shape(x), axis, inverse);
-#endif
+    detail::cpu_fft_lines<typename T::value_type>(x.data(), out.data(), shape(x), axis, inverse);
     return out;
   }
   /// The first n / 2 + 1 points of the DFT along `axis` of a real tensor (ep::fft::rfft):
-  /// kissfft's real transform (host/kissfft.hpp), or FFTW's where built with EAGERPP_FFTW.
+  /// kissfft's real transform, or FFTW's where built with EAGERPP_FFTW (host/fft_library.hpp).
   static auto rfft(const raw_type& x, int axis) requires floating_dtype<T> {
     Shape half = shape(x);
     half[axis] = half[axis] / 2 + 1;
     auto out = detail::xt_kernels::empty<std::complex<T>>(
         xt::dynamic_shape<std::size_t>(half.begin(), half.end()));
-#ifdef EAGERPP_FFTW
-    detail::fftw_rfft_lines<T>(x.data(), out.data(), shape(x), axis);
-#else
-    detail::kissfft_rfft_lines<T>(x.data(), out.data(), shape(x), axis);
-#endif
+    detail::cpu_rfft_lines<T>(x.data(), out.data(), shape(x), axis);
     return out;
   }
   static raw_type matmul(const raw_type& a, const raw_type& b, bool transpose_a,

@@ -64,25 +64,37 @@ eigen_array<T> eigen_cholesky(const eigen_array<T>& x, std::int64_t& failed) {
   return out;
 }
 
-template <class T>
-eigen_array<T> eigen_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
-                           std::int64_t& failed) {
+/// The solutions x (rhs's shape) of each system of a's stack (n x n) and rhs's (n x k): `solve(b,
+/// a_b, x_b)` writes x_b, read from rhs_b, and returns false where a_b is singular; x_b is then NaN
+/// and `failed` the first such b (else -1).
+template <class T, class Solve>
+eigen_array<T> eigen_each_system(const eigen_array<T>& a, const eigen_array<T>& rhs,
+                                 std::int64_t& failed, Solve solve) {
   failed = -1;
   const auto [batch, n, unused] = host_stack(a.shape());
   const std::int64_t k = rhs.shape().back();
   eigen_array<T> out(rhs.shape());
   for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
-    const Eigen::PartialPivLU<eigen_rowmajor<T>> lu(eigen_cmatrix<T>(a.data() + b * n * n, n, n));
     eigen_mmatrix<T> x(out.mutable_data() + b * n * k, n, k);
-    // PartialPivLU does not report singularity: an exactly zero pivot of U is one.
-    if ((lu.matrixLU().diagonal().array() == T(0)).any()) {
+    if (!solve(eigen_cmatrix<T>(a.data() + b * n * n, n, n),
+               eigen_cmatrix<T>(rhs.data() + b * n * k, n, k), x)) {
       if (failed < 0) failed = b;
       x.setConstant(host_nan<T>);
-    } else {
-      x = lu.solve(eigen_cmatrix<T>(rhs.data() + b * n * k, n, k));
     }
   }
   return out;
+}
+
+template <class T>
+eigen_array<T> eigen_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
+                           std::int64_t& failed) {
+  return eigen_each_system(a, rhs, failed, [](const auto& ab, const auto& rb, auto& x) {
+    const Eigen::PartialPivLU<eigen_rowmajor<T>> lu(ab);
+    // PartialPivLU does not report singularity: an exactly zero pivot of U is one.
+    if ((lu.matrixLU().diagonal().array() == T(0)).any()) return false;
+    x = lu.solve(rb);
+    return true;
+  });
 }
 
 /// op(a) x = b by Eigen's triangular solver on the row-major map of each matrix (a transposed map
@@ -92,22 +104,12 @@ template <class T>
 eigen_array<T> eigen_triangular_solve(const eigen_array<T>& a, const eigen_array<T>& rhs,
                                       bool upper, bool transpose, bool unit_diagonal,
                                       std::int64_t& failed) {
-  failed = -1;
-  const auto [batch, n, unused] = host_stack(a.shape());
-  const std::int64_t k = rhs.shape().back();
-  eigen_array<T> out(rhs.shape());
-  for (std::int64_t b = 0; n > 0 && b < batch; ++b) {
-    const eigen_cmatrix<T> ab(a.data() + b * n * n, n, n);
-    eigen_mmatrix<T> x(out.mutable_data() + b * n * k, n, k);
-    if (!unit_diagonal && (ab.diagonal().array() == T(0)).any()) {
-      if (failed < 0) failed = b;
-      x.setConstant(std::numeric_limits<T>::quiet_NaN());
-      continue;
-    }
-    x = eigen_cmatrix<T>(rhs.data() + b * n * k, n, k);
-    if (k == 0) continue;
-    // op(a)'s triangle: a's own, or for aᵀ the other one of the transposed map.
-    const bool lower = upper == transpose;
+  // op(a)'s triangle: a's own, or for aᵀ the other one of the transposed map.
+  const bool lower = upper == transpose;
+  return eigen_each_system(a, rhs, failed, [&](const auto& ab, const auto& rb, auto& x) {
+    if (!unit_diagonal && (ab.diagonal().array() == T(0)).any()) return false;
+    x = rb;
+    if (x.cols() == 0) return true;
     const auto solve = [&](const auto& m) {
       if (lower && unit_diagonal) m.template triangularView<Eigen::UnitLower>().solveInPlace(x);
       if (lower && !unit_diagonal) m.template triangularView<Eigen::Lower>().solveInPlace(x);
@@ -118,8 +120,8 @@ eigen_array<T> eigen_triangular_solve(const eigen_array<T>& a, const eigen_array
       solve(ab.transpose());
     else
       solve(ab);
-  }
-  return out;
+    return true;
+  });
 }
 
 template <class T>

@@ -30,7 +30,7 @@ inline constexpr int vector_fuse_bytes = 16;
 /// (g++ vectorizes no `omp simd` loop that calls sqrt, which sets errno); sqrt is correctly
 /// rounded either way, so packets and the scalar tail give the same values.
 template <class T>
-struct vector_fuse_ops {
+struct vector_fuse_ops : fuse::operator_ops {
   using value_type = T;
   using lane_int = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
   typedef T packet __attribute__((vector_size(vector_fuse_bytes)));
@@ -44,15 +44,6 @@ struct vector_fuse_ops {
   }
   static void store(T* p, const packet& v) { std::memcpy(p, &v, sizeof v); }
   static packet set1(T v) { return packet{} + v; }
-  static packet add(const packet& a, const packet& b) { return a + b; }
-  static packet sub(const packet& a, const packet& b) { return a - b; }
-  static packet mul(const packet& a, const packet& b) { return a * b; }
-  static packet div(const packet& a, const packet& b) { return a / b; }
-  static packet neg(const packet& a) { return -a; }
-  static mask lt(const packet& a, const packet& b) { return a < b; }
-  static mask le(const packet& a, const packet& b) { return a <= b; }
-  static mask eq(const packet& a, const packet& b) { return a == b; }
-  static mask ne(const packet& a, const packet& b) { return a != b; }
   static mask mask_and(const mask& a, const mask& b) { return a & b; }
   static mask mask_or(const mask& a, const mask& b) { return a | b; }
   static mask mask_not(const mask& a) { return ~a; }

@@ -16,6 +16,7 @@
 #include "eagerpp/shape.hpp"
 #include "eagerpp/thrust/array.hpp"
 #include "eagerpp/thrust/functors.hpp"
+#include "eagerpp/thrust/indexing.hpp"
 #include "eagerpp/thrust/kernels.hpp"
 
 namespace ep {

@@ -13,7 +13,7 @@
 namespace ep::detail {
 
 template <class T>
-struct xsimd_fuse_ops {
+struct xsimd_fuse_ops : fuse::operator_ops {
   using value_type = T;
   using packet = xsimd::batch<T>;
   using mask = xsimd::batch_bool<T>;
@@ -22,14 +22,6 @@ struct xsimd_fuse_ops {
   static packet load(const T* p) { return packet::load_unaligned(p); }
   static void store(T* p, const packet& v) { v.store_unaligned(p); }
   static packet set1(T v) { return packet(v); }
-  static packet add(const packet& a, const packet& b) { return a + b; }
-  static packet sub(const packet& a, const packet& b) { return a - b; }
-  static packet mul(const packet& a, const packet& b) { return a * b; }
-  static packet div(const packet& a, const packet& b) { return a / b; }
-  static packet neg(const packet& a) { return -a; }
-  static mask lt(const packet& a, const packet& b) { return a < b; }
-  static mask le(const packet& a, const packet& b) { return a <= b; }
-  static mask eq(const packet& a, const packet& b) { return a == b; }
   // Not `a != b`: xsimd 8's AVX operator!= is an ordered comparison, false for NaN.
   static mask ne(const packet& a, const packet& b) { return !(a == b); }
   static mask mask_and(const mask& a, const mask& b) { return a && b; }
