@@ -5,7 +5,7 @@
 
 #include <concepts>     // std::same_as
 #include <tuple>        // std::apply, std::make_tuple, std::get
-#include <type_traits>  // std::is_invocable_v, std::invoke_result_t
+#include <type_traits>  // std::is_empty_v, std::is_invocable_v, std::invoke_result_t
 #include <utility>      // std::move, std::index_sequence
 
 #include "eagerpp/autodiff/grad.hpp"
@@ -16,6 +16,19 @@
 #include "eagerpp/tensor.hpp"
 
 namespace ep {
+
+namespace detail {
+/// B's fused loop of f over raw tensors of one shape, as an element-wise op's backend function: the
+/// same call on whole tensors and on the blocks of a lazy evaluation (host/blocks.hpp).
+template <class B, class F>
+struct fused_loop {
+  F f;
+  template <class... Raw>
+  typename B::raw_type operator()(const typename B::raw_type& x, const Raw&... xs) const {
+    return B::fused_map(f, Shape(B::shape(x)), x, xs...);
+  }
+};
+}  // namespace detail
 
 /// A fused element-wise function (`ep::fuse(f)`): called with tensors of one backend and dtype,
 /// it returns what `f` returns called with them, computed in one pass.
@@ -56,14 +69,27 @@ class fused_function {
   /// operand whose shape is not the result's), then one loop.
   template <class B, class... Rest>
   Tensor<B> forward(const Tensor<B>& x, const Rest&... xs) const {
-    if ((... && (xs.shape() == x.shape())))
-      return Tensor<B>(B::fused_map(f_, x.shape(), x.raw(), xs.raw()...));
+    if ((... && (xs.shape() == x.shape()))) return loop(x, xs...);
     Shape shape = x.shape();
     ((shape = broadcast_shapes(shape, xs.shape(), "fuse")), ...);
     const auto full = [&](const Tensor<B>& t) {
       return t.shape() == shape ? t : t.broadcast_to(shape);
     };
-    return Tensor<B>(B::fused_map(f_, shape, full(x).raw(), full(xs).raw()...));
+    return loop(full(x), full(xs)...);
+  }
+  /// The loop over inputs of one shape. A function without state (a lambda that captures nothing)
+  /// is an element-wise op of the lazy evaluation like the others: from fusion_settings::min_size
+  /// elements on, on a backend that evaluates in blocks, its result is a node that runs the loop on
+  /// each block when the values are needed (a reduction takes the blocks, a later op reads them).
+  /// A function with state runs now, so that nothing it captures is read after the call returns.
+  template <class B, class... Rest>
+  Tensor<B> loop(const Tensor<B>& x, const Rest&... xs) const {
+    if constexpr (std::is_empty_v<F>) {
+      return detail::make_constant<Tensor<B>>(
+          detail::elementwise(detail::fused_loop<B, F>{f_}, x, xs...));
+    } else {
+      return Tensor<B>(B::fused_map(f_, x.shape(), x.raw(), xs.raw()...));
+    }
   }
   /// Under a tape: the fused pass, recorded as one op. Its gradient is one more fused pass on dual
   /// numbers (run_range_grad: g * df/dx_k for every input k, from x and g), summed over the axes

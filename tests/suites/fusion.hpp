@@ -22,6 +22,7 @@
 
 #include <eagerpp/autodiff/grad.hpp>
 #include <eagerpp/eagerpp.hpp>
+#include <eagerpp/fuse.hpp>
 
 #include "suites/unary_cases.hpp"
 #include "support/support.hpp"
@@ -601,10 +602,45 @@ TYPED_TEST_P(Fusion, RowBlocksAndPadWriteInPlace) {
   ep::test::expect_close(grad, ep::full_like(w, T(3)));
 }
 
+// ep::fuse of a function without state is one node of the lazy evaluation: a reduction takes its
+// blocks, a later op reads them, and its values are those of the fused loop run at once (as a
+// function with state runs: exactly, the blocks starting at whole packets); its gradient is the
+// eager chain's.
+TYPED_TEST_P(Fusion, FusedFunctionsAreNodes) {
+  using namespace fusion_suite;
+  using B = TypeParam;
+  if constexpr (std::is_floating_point_v<typename B::value_type>) {
+    const auto v = ep::test::random_values(rows * cols, -2, 2, 9);
+    const auto x = ep::test::tensor<B>(v, {rows, cols});
+    const auto f = [](const auto& t) { return (-t * t).exp() * t.sin() + 1; };
+    const double one = 1;
+    const auto with_state = [&one](const auto& t) { return (-t * t).exp() * t.sin() + one; };
+    const auto y = ep::fuse(f)(x);
+    const auto now = ep::fuse(with_state)(x);
+    EXPECT_EQ(fusion_suite::is_lazy(y), lazy<B>);
+    EXPECT_FALSE(fusion_suite::is_lazy(now));
+    const auto total = y.sum();
+    EXPECT_EQ(fusion_suite::is_lazy(y), lazy<B>);  // the sum took its blocks
+    ep::test::expect_near(total, {}, values{static_cast<double>(now.sum().item())}, tolerance<B>());
+    const auto z = y * 2 - x;
+    EXPECT_EQ(fusion_suite::is_lazy(z), lazy<B>);
+    ep::test::expect_equal(z, {rows, cols}, (now * 2 - x).to_vector());
+    ep::test::expect_equal(y, {rows, cols}, now.to_vector());
+    // Below the lazy size, and under a tape (the gradient is one more fused pass).
+    EXPECT_FALSE(fusion_suite::is_lazy(ep::fuse(f)(x(0, ep::slice(0, 100)))));
+    const auto fused_loss = [&f](const auto& t) { return ep::fuse(f)(t).sum(); };
+    const auto eager_loss = [&f](const auto& t) { return f(t).sum(); };
+    const auto [fv, fg] = ep::value_and_grad(fused_loss, x);
+    const auto [ev, eg] = ep::value_and_grad(eager_loss, x);
+    ep::test::expect_near(fv, {}, values{static_cast<double>(ev.item())}, tolerance<B>());
+    ep::test::expect_near(fg, {rows, cols}, eg.to_vector(), 10 * tolerance<B>(), 1e-6);
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(Fusion, UnaryOpsEqualTheirKernels,
                             BinaryOpsComparisonsWhereEqualTheirKernels,
                             ChainsWithScalarsAndBroadcasting, SharedAndRepeatedValues,
                             EvaluatedFromTwoThreads, ReductionsTakeBlocks,
                             SmallEmptyAndZeroDimStayEager, SettingsSetThresholdAndBlocksPerThread,
                             GradientsThroughLazyChains, SlicesAreLazyLeaves,
-                            RowBlocksAndPadWriteInPlace);
+                            RowBlocksAndPadWriteInPlace, FusedFunctionsAreNodes);

@@ -159,7 +159,8 @@ Tn cholesky_closed_form_backward(const Tn& l, const Tn& g) {
   using T = typename Tn::value_type;
   const std::int64_t n = l.shape().back();
   const linalg::solve_triangular_options lt{.lower = true, .trans = true};
-  const Tn p = tril(swap_last(l).matmul(g)) * (T(1) - T(0.5) * eye<typename Tn::backend_type>(n));
+  const Tn p =
+      tril(matmul_batched(l, g, true, false)) * (T(1) - T(0.5) * eye<typename Tn::backend_type>(n));
   const Tn y = linalg::solve_triangular(l, p, lt);                        // L⁻ᵀ P
   const Tn s = swap_last(linalg::solve_triangular(l, swap_last(y), lt));  // (L⁻ᵀ Yᵀ)ᵀ = Y L⁻¹
   return (s + swap_last(s)) * T(0.5);
@@ -209,7 +210,8 @@ struct cholesky_rule : takes<Tn> {
         Tn r_bar = part(gl, j, k, 0, j) - (a_d * T(2)).matmul(r);
         if (m) {
           r_bar = r_bar - mt->matmul(part(l, k, n, 0, j));
-          below = concatenate({r_bar, part(*below, 0, n - k, 0, j) - m->matmul(r)}, -2);
+          below = concatenate(
+              {r_bar, part(*below, 0, n - k, 0, j) - matmul_batched(*mt, r, true, false)}, -2);
         } else {
           below = r_bar;
         }
@@ -227,7 +229,7 @@ template <class Tn>
 struct solve_rule : takes<Tn, 2> {
   std::tuple<Tn, Tn> operator()(const Tn& g, const Tn& x, const Tn& a, const Tn&) const {
     const Tn gb = linalg::solve(swap_last(a), g);
-    return {-gb.matmul(swap_last(x)), gb};
+    return {-matmul_batched(gb, x, false, true), gb};
   }
 };
 
@@ -242,7 +244,8 @@ struct triangular_solve_rule : takes<Tn, 2> {
     back.trans = !options.trans;
     const Tn gb = linalg::solve_triangular(a, g, back);
     // d A: d op(A), or for op(A) = Aᵀ its transpose -X B̄ᵀ, computed as that product
-    const Tn ga = options.trans ? -x.matmul(swap_last(gb)) : -gb.matmul(swap_last(x));
+    const Tn ga =
+        options.trans ? -matmul_batched(x, gb, false, true) : -matmul_batched(gb, x, false, true);
     const std::int64_t skip = options.unit_diagonal ? 1 : 0;
     return {options.lower ? tril(ga, -skip) : triu(ga, skip), gb};
   }
@@ -260,7 +263,7 @@ struct qr_backward {
           "shape {} and Q of shape {}",
           s.str(), o[0].shape().str()));
     const Tn &q = o[0], &r = o[1], &gq = g[0], &gr = g[1];
-    const Tn m = r.matmul(swap_last(gr)) - swap_last(gq).matmul(q);
+    const Tn m = matmul_batched(r, gr, false, true) - matmul_batched(gq, q, true, false);
     const Tn copyltu = tril(m) + swap_last(tril(m, -1));
     const Tn lhs = gq + q.matmul(copyltu);
     return swap_last(linalg::solve(r, swap_last(lhs)));
@@ -274,8 +277,8 @@ struct eigh_backward {
   Tn backward(const std::vector<Tn>& g, const std::vector<Tn>& o, const Tn&) const {
     using T = typename Tn::value_type;
     const Tn &w = o[0], &v = o[1];
-    const Tn inner = diag_embed(g[0]) + gap_reciprocals(w) * swap_last(v).matmul(g[1]);
-    const Tn a = v.matmul(inner).matmul(swap_last(v));
+    const Tn inner = diag_embed(g[0]) + gap_reciprocals(w) * matmul_batched(v, g[1], true, false);
+    const Tn a = matmul_batched(v.matmul(inner), v, false, true);
     return (a + swap_last(a)) * T(0.5);
   }
 };
@@ -323,12 +326,12 @@ struct svd_backward {
     const Tn &u = o[0], &sv = o[1], v = swap_last(o[2]);
     const Tn &gu = g[0], &gs = g[1], gv = swap_last(g[2]);
     const Tn f = gap_reciprocals(sv.square());
-    const Tn ut_gu = swap_last(u).matmul(gu);
-    const Tn vt_gv = swap_last(v).matmul(gv);
+    const Tn ut_gu = matmul_batched(u, gu, true, false);
+    const Tn vt_gv = matmul_batched(v, gv, true, false);
     const Tn j = f * (ut_gu - swap_last(ut_gu));
     const Tn kk = f * (vt_gv - swap_last(vt_gv));
     const Tn inner = j * sv.expand_dims(-2) + diag_embed(gs) + sv.expand_dims(-1) * kk;
-    Tn a = u.matmul(inner).matmul(swap_last(v));
+    Tn a = matmul_batched(u.matmul(inner), v, false, true);
     const Tn sinv = T(1) / sv;
     if (m > k) a = a + (gu - u.matmul(ut_gu)).matmul(swap_last(v * sinv.expand_dims(-2)));
     if (n > k) a = a + (u * sinv.expand_dims(-2)).matmul(swap_last(gv - v.matmul(vt_gv)));
