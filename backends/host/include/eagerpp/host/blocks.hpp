@@ -213,7 +213,11 @@ class lazy_expr {
     const std::int64_t row = rank == 0 ? 1 : shape_[rank - 1];
     const bool dense = offset == 0 && strides == strides_of(shape_);
     const std::int64_t bytes = thread_fusion().block_bytes;
-    const std::int64_t step = block_elements<value_type>(bytes);
+    // One op over computed inputs has no intermediate to keep in cache: its kernel runs once, on
+    // the whole tensor, as it would eagerly.
+    const std::int64_t step = nodes_ == 1 && dense && !row_views_
+                                  ? std::max<std::int64_t>(size_, 1)
+                                  : block_elements<value_type>(bytes);
     constexpr std::int64_t grain = block_grain;
     // Blocks within rows where a leaf's block is then a view (row_views) or where the rows are
     // apart in `out`: a block of a row goes straight to its place. Rows shorter than a quarter
