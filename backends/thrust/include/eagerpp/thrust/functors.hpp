@@ -296,6 +296,22 @@ struct arg_index_fn {
   }
 };
 
+/// Element k = (o, c, j) of an (outer, chunks, columns) result over `in` seen as (outer, rows,
+/// columns): the offset of column j of outer index o in `in` (base) and the rows [first, end) of
+/// chunk c.
+struct column_chunk {
+  std::int64_t o, c, base, first, end;
+  EAGERPP_HOST_DEVICE column_chunk(std::int64_t k, std::int64_t rows, std::int64_t columns,
+                                   std::int64_t chunks) {
+    const std::int64_t oc = k / columns;
+    o = oc / chunks;
+    c = oc - o * chunks;
+    base = o * rows * columns + (k - oc * columns);
+    first = rows * c / chunks;
+    end = rows * (c + 1) / chunks;
+  }
+};
+
 /// Rows [rows * c / chunks, rows * (c + 1) / chunks) of `in`, seen as (outer, rows, columns),
 /// reduced where they lie: element (o, c, j) of the (outer, chunks, columns) result is init op
 /// in[(o * rows + r) * columns + j] op ... for r in chunk c, rows in order (a reduction over a
@@ -307,13 +323,9 @@ struct column_reduce_fn {
   Init init;
   std::int64_t rows, columns, chunks;
   EAGERPP_HOST_DEVICE Out operator()(std::int64_t k) const {
-    const std::int64_t oc = k / columns;
-    const std::int64_t o = oc / chunks;
-    const std::int64_t c = oc - o * chunks;
-    const std::int64_t end = rows * (c + 1) / chunks;
-    const std::int64_t base = o * rows * columns + (k - oc * columns);
+    const column_chunk u(k, rows, columns, chunks);
     Out acc = init;
-    for (std::int64_t r = rows * c / chunks; r < end; ++r) acc = op(acc, in[base + r * columns]);
+    for (std::int64_t r = u.first; r < u.end; ++r) acc = op(acc, in[u.base + r * columns]);
     return acc;
   }
 };
@@ -332,25 +344,20 @@ struct column_scan_fn {
   Op op;
   std::int64_t rows, columns, chunks;
   EAGERPP_HOST_DEVICE void operator()(std::int64_t k) const {
-    const std::int64_t oc = k / columns;
-    const std::int64_t o = oc / chunks;
-    const std::int64_t c = oc - o * chunks;
-    const std::int64_t j = k - oc * columns;
-    const std::int64_t first = rows * c / chunks;
-    const std::int64_t end = rows * (c + 1) / chunks;
-    if (first == end) return;
-    const std::int64_t base = o * rows * columns + j;
-    T acc = in[base + first * columns];
-    if (c > 0) {
-      const T* before = partial + o * chunks * columns + j;
+    const column_chunk u(k, rows, columns, chunks);
+    if (u.first == u.end) return;
+    T acc = in[u.base + u.first * columns];
+    if (u.c > 0) {
+      const std::int64_t j = u.base - u.o * rows * columns;
+      const T* before = partial + u.o * chunks * columns + j;
       T offset = before[0];
-      for (std::int64_t p = 1; p < c; ++p) offset = op(offset, before[p * columns]);
+      for (std::int64_t p = 1; p < u.c; ++p) offset = op(offset, before[p * columns]);
       acc = op(offset, acc);
     }
-    out[base + first * columns] = acc;
-    for (std::int64_t r = first + 1; r < end; ++r) {
-      acc = op(acc, in[base + r * columns]);
-      out[base + r * columns] = acc;
+    out[u.base + u.first * columns] = acc;
+    for (std::int64_t r = u.first + 1; r < u.end; ++r) {
+      acc = op(acc, in[u.base + r * columns]);
+      out[u.base + r * columns] = acc;
     }
   }
 };
