@@ -64,9 +64,9 @@ eigen_array<T> eigen_cholesky(const eigen_array<T>& x, std::int64_t& failed) {
   return out;
 }
 
-/// The solutions x (rhs's shape) of each system of a's stack (n x n) and rhs's (n x k): `solve(b,
-/// a_b, x_b)` writes x_b, read from rhs_b, and returns false where a_b is singular; x_b is then NaN
-/// and `failed` the first such b (else -1).
+/// The solutions x (rhs's shape) of each system b of a's stack (n x n) and rhs's (n x k):
+/// `solve(a_b, rhs_b, x_b)` writes x_b and returns false where a_b is singular; x_b is then NaN and
+/// `failed` the first such b (else -1).
 template <class T, class Solve>
 eigen_array<T> eigen_each_system(const eigen_array<T>& a, const eigen_array<T>& rhs,
                                  std::int64_t& failed, Solve solve) {

@@ -300,13 +300,14 @@ struct arg_index_fn {
 /// columns): the offset of column j of outer index o in `in` (base) and the rows [first, end) of
 /// chunk c.
 struct column_chunk {
-  std::int64_t o, c, base, first, end;
+  std::int64_t o, c, j, base, first, end;
   EAGERPP_HOST_DEVICE column_chunk(std::int64_t k, std::int64_t rows, std::int64_t columns,
                                    std::int64_t chunks) {
     const std::int64_t oc = k / columns;
     o = oc / chunks;
     c = oc - o * chunks;
-    base = o * rows * columns + (k - oc * columns);
+    j = k - oc * columns;
+    base = o * rows * columns + j;
     first = rows * c / chunks;
     end = rows * (c + 1) / chunks;
   }
@@ -348,8 +349,7 @@ struct column_scan_fn {
     if (u.first == u.end) return;
     T acc = in[u.base + u.first * columns];
     if (u.c > 0) {
-      const std::int64_t j = u.base - u.o * rows * columns;
-      const T* before = partial + u.o * chunks * columns + j;
+      const T* before = partial + u.o * chunks * columns + u.j;
       T offset = before[0];
       for (std::int64_t p = 1; p < u.c; ++p) offset = op(offset, before[p * columns]);
       acc = op(offset, acc);
